@@ -1,0 +1,115 @@
+//! Where the AIOS folder is (spec 01 §1): choosing the source, tilde expansion and lexical
+//! absolutisation. Pure: the caller passes the home and working directories in, and nothing
+//! here touches the filesystem (symlinks are not resolved; the folder need not exist).
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Component, Path, PathBuf};
+
+/// The inputs of folder resolution, captured by the binary.
+#[derive(Debug, Clone, Copy)]
+pub struct LocationInputs<'a> {
+    /// The last `--path` value given, if any.
+    pub path_flag: Option<&'a OsStr>,
+    /// `DOTAIOS_PATH`, only for the adapter surfaces; `None` for every other command.
+    pub env_path: Option<&'a OsStr>,
+    /// The home directory (`$HOME`).
+    pub home: &'a Path,
+    /// The working directory.
+    pub cwd: &'a Path,
+}
+
+/// Resolves the configured AIOS folder: `--path`, else a non-empty `DOTAIOS_PATH`, else
+/// `~/aios`; then tilde expansion (§1.2) and lexical absolutisation against `cwd`.
+pub fn resolve_folder(inputs: LocationInputs<'_>) -> PathBuf {
+    let chosen: OsString = match (inputs.path_flag, inputs.env_path) {
+        (Some(flag), _) => flag.to_os_string(),
+        (None, Some(env)) if !env.is_empty() => env.to_os_string(),
+        _ => OsString::from("~/aios"),
+    };
+    absolutize(&expand_tilde(&chosen, inputs.home), inputs.cwd)
+}
+
+/// `~` → home, `~/x` → home/x, and the reference's quirk `~x` → home/x (no `~user` lookup).
+pub fn expand_tilde(value: &OsStr, home: &Path) -> PathBuf {
+    let bytes = value.as_encoded_bytes();
+    if bytes.first() != Some(&b'~') {
+        return PathBuf::from(value);
+    }
+    let rest = &bytes[1..];
+    let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+    // Rebuild through the lossless Unix byte view: the remainder may be non-UTF-8.
+    let rest = os_from_bytes(rest);
+    if rest.is_empty() {
+        home.to_path_buf()
+    } else {
+        home.join(rest)
+    }
+}
+
+/// Makes `path` absolute against `cwd` lexically: `.` components are dropped and `..` pops one
+/// component, without consulting the filesystem.
+pub fn absolutize(path: &Path, cwd: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    let mut normal = PathBuf::new();
+    for component in joined.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other.as_os_str()),
+        }
+    }
+    normal
+}
+
+#[cfg(unix)]
+fn os_from_bytes(bytes: &[u8]) -> OsString {
+    use std::os::unix::ffi::OsStrExt;
+    OsStr::from_bytes(bytes).to_os_string()
+}
+
+#[cfg(not(unix))]
+fn os_from_bytes(bytes: &[u8]) -> OsString {
+    OsString::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve(flag: Option<&str>, env: Option<&str>) -> PathBuf {
+        resolve_folder(LocationInputs {
+            path_flag: flag.map(OsStr::new),
+            env_path: env.map(OsStr::new),
+            home: Path::new("/home/ada"),
+            cwd: Path::new("/work/dir"),
+        })
+    }
+
+    #[test]
+    fn order_is_flag_then_env_then_home() {
+        assert_eq!(resolve(Some("x"), Some("/env")), PathBuf::from("/work/dir/x"));
+        assert_eq!(resolve(None, Some("/env")), PathBuf::from("/env"));
+        assert_eq!(resolve(None, Some("")), PathBuf::from("/home/ada/aios"));
+        assert_eq!(resolve(None, None), PathBuf::from("/home/ada/aios"));
+    }
+
+    #[test]
+    fn tilde_forms() {
+        assert_eq!(resolve(Some("~"), None), PathBuf::from("/home/ada"));
+        assert_eq!(resolve(Some("~/notes"), None), PathBuf::from("/home/ada/notes"));
+        assert_eq!(resolve(Some("~notes"), None), PathBuf::from("/home/ada/notes"));
+        assert_eq!(resolve(Some("a/~b"), None), PathBuf::from("/work/dir/a/~b"));
+    }
+
+    #[test]
+    fn absolutisation_is_lexical() {
+        assert_eq!(resolve(Some("../a/./b"), None), PathBuf::from("/work/a/b"));
+        assert_eq!(resolve(Some("/abs/x/.."), None), PathBuf::from("/abs"));
+    }
+}

@@ -1,0 +1,17 @@
+//! The DotAIOS read model.
+//!
+//! `dotaios-core` turns what the contained reader (`dotaios-contained`) returns into the
+//! DotAIOS model and its projections. It is pure logic over that reader:
+//!
+//! - [`folder`]: location rules, `aios.json`, migration inspection, projects and selectors,
+//!   attribution, memory policy and receipts.
+//! - [`text`]: JavaScript-compatible text rules (UTF-16 lengths and cuts, JS trim,
+//!   `JSON.stringify`-identical output, collation).
+//!
+//! **Architecture invariant:** this crate performs no I/O except through
+//! `dotaios_contained::Root`, reads no environment variable and never sees JSON-RPC. Binaries
+//! pass the home directory and `DOTAIOS_PATH` in. Nothing here can write to the folder.
+#![forbid(unsafe_code)]
+
+pub mod folder;
+pub mod text;
