@@ -5,6 +5,13 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
+mod brief;
+mod doctor;
+mod init;
+mod migrate;
+mod search;
+mod skills;
+
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
@@ -47,8 +54,13 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
             out(concat!(env!("CARGO_PKG_VERSION"), "\n"));
             Ok(ExitCode::SUCCESS)
         }
+        Some("init") => init::run(rest, env),
+        Some("brief") => brief::run(rest, env),
+        Some("search") => search::run(rest, env),
+        Some("skills") => skills::run(rest, env),
+        Some("doctor") => doctor::run(rest, env),
+        Some("migrate") => migrate::run(rest, env),
         _ => {
-            let _ = (rest, env);
             err_line(&format!("Unknown command: {}", command.to_string_lossy()));
             out(TOP_LEVEL_HELP);
             Ok(ExitCode::from(1))

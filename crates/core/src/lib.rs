@@ -13,5 +13,8 @@
 //! pass the home directory and `DOTAIOS_PATH` in. Nothing here can write to the folder.
 #![forbid(unsafe_code)]
 
+pub mod context;
 pub mod folder;
+pub mod search;
+pub mod skills;
 pub mod text;

@@ -1,0 +1,12 @@
+//! `dotaios doctor`.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use crate::{CliError, Env};
+
+/// Runs `dotaios doctor`.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    let _ = (args, env);
+    Err(CliError::failed("dotaios doctor is not available in this build yet."))
+}

@@ -1,0 +1,12 @@
+//! `dotaios init`.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use crate::{CliError, Env};
+
+/// Runs `dotaios init`.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    let _ = (args, env);
+    Err(CliError::failed("dotaios init is not available in this build yet."))
+}

@@ -1,0 +1,12 @@
+//! `dotaios migrate`.
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use crate::{CliError, Env};
+
+/// Runs `dotaios migrate`.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    let _ = (args, env);
+    Err(CliError::failed("dotaios migrate is not available in this build yet."))
+}

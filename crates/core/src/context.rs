@@ -1,0 +1,2 @@
+//! The working-context projection (spec 02) behind `dotaios brief --compact` and the MCP tool
+//! `read_working_context`.
