@@ -1,7 +1,8 @@
 //! The containment attack suite (issue 2): every way a folder can try to make the reader leave
-#![allow(clippy::print_stderr)]
 //! it, block, or read something it must refuse. Each case runs under both resolution
 //! strategies: `openat2` (when the kernel has it) and the component-wise fallback.
+
+#![allow(clippy::print_stderr)]
 
 use std::fs;
 use std::os::unix::fs::symlink;
