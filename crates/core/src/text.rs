@@ -1,1 +1,48 @@
-//! JavaScript-compatible text rules. Lengths are UTF-16 code units throughout.
+//! JavaScript-compatible text rules, shared by every module that measures, cuts, trims, orders
+//! or serialises text the way the reference (a JavaScript program) does.
+//!
+//! **Unit:** every length, offset and budget here is in UTF-16 code units (JavaScript
+//! `length`) unless a name says `code_point`; input maxima count code points (spec 01 §0).
+//!
+//! What it owns:
+//! - JS whitespace and trims ([`is_js_space`], [`js_trim`], [`js_trim_start`], [`js_trim_end`]);
+//! - UTF-16 measures and code-point-safe cuts of `&str` ([`utf16_len`], [`utf16_prefix`],
+//!   [`utf16_slice`], [`clip_units`], …) and code-point measures ([`code_point_len`], …);
+//! - [`JsString`], UTF-16 text that may hold a lone surrogate, for the working-context cuts
+//!   that reproduce the reference's pair-splitting slices;
+//! - `JSON.stringify`-identical output ([`to_json_compact`], [`to_json_pretty`],
+//!   [`JsonWriter`]) and the JavaScript object model for parsed JSON ([`js_object_entries`],
+//!   [`apply_js_key_order`], [`replace_lone_surrogate_escapes`]);
+//! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
+//!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
+//!   [`js_string_of`]);
+//! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
+//!   [`utf16_cmp`] (JavaScript's default `sort`).
+//!
+//! **Invariant:** pure functions only: no I/O, no environment, no global state except the
+//! collator built once on first use. Nothing here knows about DotAIOS files or payload shapes.
+
+mod collate;
+mod js_string;
+mod json;
+mod number;
+mod space;
+mod utf16;
+mod value;
+
+pub use self::collate::collate;
+pub use self::js_string::JsString;
+pub use self::json::{
+    JsonLayout, JsonWriter, apply_js_key_order, is_array_index, js_object_entries, json_quote,
+    push_json_string, replace_lone_surrogate_escapes, to_json, to_json_canonical, to_json_compact,
+    to_json_pretty,
+};
+pub use self::number::{
+    js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,
+};
+pub use self::space::{is_js_space, js_trim, js_trim_end, js_trim_start};
+pub use self::utf16::{
+    ELLIPSIS, char_utf16_len, clip_code_points, clip_units, clip_units_trim_end, code_point_len,
+    code_point_prefix, utf16_cmp, utf16_floor, utf16_len, utf16_prefix, utf16_slice,
+};
+pub use self::value::{js_string_of, js_truthy};
