@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod context;
+pub mod doctor;
 pub mod folder;
 pub mod search;
 pub mod skills;

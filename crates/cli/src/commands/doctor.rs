@@ -1,12 +1,177 @@
-//! `dotaios doctor`.
+//! `dotaios doctor [--path <dir>] [--json]`: the read-only health report (spec 01 §10). The
+//! checks live in `dotaios_core::doctor`; this module parses options, opens the folder and
+//! renders the report. It never writes and never starts a process.
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::SystemTime;
 
+use dotaios_contained::Root;
+use dotaios_core::doctor::{self, DoctorInputs, FOLDER_PLACEHOLDER, Report, Status};
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use serde_json::json;
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::out;
 use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage: dotaios doctor [--path <dir>] [--json]
+
+Report the health of an AIOS folder without changing anything: schema and migration state,
+starter files, the workspace ignore rule, the local secret file, whether the working context,
+project catalog and skills can be read, memory quarantine, context freshness, and links,
+special files or oversized files that readers would refuse.
+
+Options:
+  --path <dir>   Use a non-default AIOS folder (default ~/aios)
+  --json         Print the report as JSON (folder-relative, no machine paths)
+  -h, --help     Show this help
+
+Exit status: 0 when nothing blocks (warnings allowed), 1 when a check failed.
+";
 
 /// Runs `dotaios doctor`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios doctor is not available in this build yet."))
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut path_flag: Option<OsString> = None;
+    let mut json = false;
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) if flag == "--path" => path_flag = Some(scanner.value("--path")?),
+            Arg::Flag(flag) if flag == "--json" => json = true,
+            Arg::Flag(flag) => return Err(unknown_option(&flag)),
+            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+        }
+    }
+    let home = env.home_or_root();
+    let folder = resolve_folder(LocationInputs {
+        path_flag: path_flag.as_deref(),
+        env_path: None,
+        home: &home,
+        cwd: &env.cwd,
+    });
+    let default_folder = home.join("aios");
+    let root = Root::open(&folder).ok();
+    let path_suffix = (folder != default_folder).then(|| shell_quote(&folder.to_string_lossy()));
+    let report = doctor::run(&DoctorInputs {
+        root: root.as_ref(),
+        path_suffix: path_suffix.as_deref(),
+        now: SystemTime::now(),
+        uid: rustix::process::geteuid().as_raw(),
+    });
+    if json {
+        out(&render_json(&report));
+    } else {
+        out(&render_text(&report, &display_folder(&folder, &home)));
+    }
+    Ok(if report.failures() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The text form: header, one line per check with 8-space detail and fix lines, summary.
+fn render_text(report: &Report, folder: &str) -> String {
+    let mut text = String::from("DotAIOS doctor\n\n");
+    for check in &report.checks {
+        text.push_str(&format!(
+            "[{}] {}\n",
+            check.status.as_str(),
+            check.name.replace(FOLDER_PLACEHOLDER, folder)
+        ));
+        for detail in &check.details {
+            text.push_str(&format!("        {detail}\n"));
+        }
+        if let Some(fix) = &check.fix {
+            text.push_str(&format!(
+                "        Fix: {}\n",
+                fix.replace(FOLDER_PLACEHOLDER, folder)
+            ));
+        }
+    }
+    text.push('\n');
+    text.push_str(&report.summary());
+    text.push('\n');
+    text
+}
+
+/// The JSON form (spec 01 §10 open point): the folder stays a placeholder, so no machine path
+/// appears.
+fn render_json(report: &Report) -> String {
+    let checks: Vec<serde_json::Value> = report
+        .checks
+        .iter()
+        .map(|check| {
+            json!({
+                "name": check.name.replace(FOLDER_PLACEHOLDER, "<this-aios-folder>"),
+                "status": check.status.as_str(),
+                "detail": if check.details.is_empty() { serde_json::Value::Null } else { json!(check.details.join("\n")) },
+                "fix": check.fix.as_ref().map(|fix| fix.replace(FOLDER_PLACEHOLDER, "<this-aios-folder>")),
+            })
+        })
+        .collect();
+    let count = |status: Status| {
+        report
+            .checks
+            .iter()
+            .filter(|check| check.status == status)
+            .count()
+    };
+    let value = json!({
+        "checks": checks,
+        "summary": { "fail": count(Status::Fail), "warn": count(Status::Warn) },
+    });
+    let mut text = serde_json::to_string_pretty(&value).expect("a JSON value always serialises");
+    text.push('\n');
+    text
+}
+
+/// The folder with the home directory abbreviated to `~`.
+fn display_folder(folder: &Path, home: &Path) -> String {
+    match folder.strip_prefix(home) {
+        Ok(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Ok(rest) if home != Path::new("/") => format!("~/{}", rest.to_string_lossy()),
+        _ => folder.to_string_lossy().into_owned(),
+    }
+}
+
+/// Quotes a path for a shell command line the way spec 01 §9.4 does: as is when it only holds
+/// `[A-Za-z0-9_./:-]`, else in single quotes with `'` written `'\''`.
+pub(crate) fn shell_quote(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || b"_./:-".contains(&byte));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("/home/ada/aios"), "/home/ada/aios");
+        assert_eq!(shell_quote("/tmp/my aios"), "'/tmp/my aios'");
+        assert_eq!(shell_quote("/tmp/it's"), "'/tmp/it'\\''s'");
+    }
+
+    #[test]
+    fn home_is_abbreviated() {
+        let home = Path::new("/home/ada");
+        assert_eq!(display_folder(Path::new("/home/ada/aios"), home), "~/aios");
+        assert_eq!(display_folder(Path::new("/home/ada"), home), "~");
+        assert_eq!(display_folder(Path::new("/srv/aios"), home), "/srv/aios");
+    }
 }

@@ -1,0 +1,578 @@
+//! The `dotaios doctor` report (spec 01 §10): a read-only health check of one AIOS folder.
+//!
+//! Every check reads through the contained reader and its limits; nothing is written, no
+//! process is started, no network is used. The report is plain data ([`Report`]); the CLI
+//! renders it as text or JSON. Paths in checks are folder-relative; the folder itself appears
+//! only as the `<folder>` placeholder, which the renderer replaces (text) or keeps (JSON).
+//!
+//! Besides the spec's eleven checks, check 12 (`Reader limits and links`) walks the shelves
+//! the readers use and lists every link, special file and over-cap file that a reader would
+//! refuse or omit (issue 2 asks doctor to find them; `docs/decisions.md`).
+
+use std::time::SystemTime;
+
+use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
+
+/// The placeholder for the folder in check names, details and fixes.
+pub const FOLDER_PLACEHOLDER: &str = "<folder>";
+
+/// The outcome of one check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Healthy.
+    Ok,
+    /// Works, but worth fixing.
+    Warn,
+    /// Blocking.
+    Fail,
+}
+
+impl Status {
+    /// `ok`, `warn` or `fail`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+        }
+    }
+}
+
+/// One line of the report, with its optional detail and fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The check name (may contain [`FOLDER_PLACEHOLDER`]).
+    pub name: String,
+    /// The outcome.
+    pub status: Status,
+    /// Detail lines (folder-relative).
+    pub details: Vec<String>,
+    /// A suggested action (may contain [`FOLDER_PLACEHOLDER`]).
+    pub fix: Option<String>,
+}
+
+impl Check {
+    fn new(name: impl Into<String>, status: Status) -> Check {
+        Check {
+            name: name.into(),
+            status,
+            details: Vec::new(),
+            fix: None,
+        }
+    }
+
+    fn detail(mut self, line: impl Into<String>) -> Check {
+        self.details.push(line.into());
+        self
+    }
+
+    fn fix(mut self, fix: impl Into<String>) -> Check {
+        self.fix = Some(fix.into());
+        self
+    }
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The checks, in the spec's order.
+    pub checks: Vec<Check>,
+}
+
+impl Report {
+    /// Number of failed checks.
+    pub fn failures(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|check| check.status == Status::Fail)
+            .count()
+    }
+
+    /// Number of warnings.
+    pub fn warnings(&self) -> usize {
+        self.checks
+            .iter()
+            .filter(|check| check.status == Status::Warn)
+            .count()
+    }
+
+    /// The summary line of spec 01 §10.
+    pub fn summary(&self) -> String {
+        let (failures, warnings) = (self.failures(), self.warnings());
+        if failures > 0 {
+            format!(
+                "Found {failures} blocking issue(s). Fix those first, then run dotaios doctor again."
+            )
+        } else if warnings > 0 {
+            format!("Found {warnings} warning(s). DotAIOS works, but consider the fixes above.")
+        } else {
+            "Everything looks good.".to_owned()
+        }
+    }
+}
+
+/// What the caller knows about the process and the folder.
+#[derive(Debug, Clone)]
+pub struct DoctorInputs<'a> {
+    /// The folder, opened; `None` when it does not exist or is not a directory.
+    pub root: Option<&'a Root>,
+    /// The folder argument to put in fixes (`--path <folder>`), `None` for the default folder.
+    pub path_suffix: Option<&'a str>,
+    /// The current time (for freshness).
+    pub now: SystemTime,
+    /// The effective user id (for the `.env` ownership check).
+    pub uid: u32,
+}
+
+/// The files a complete folder has (spec 01 §2).
+pub const STARTER_FILES: [&str; 12] = [
+    "aios.json",
+    "README.md",
+    "FIRST_SESSION.md",
+    "CLAUDE.md",
+    "AGENTS.md",
+    ".cursorrules",
+    "skills/INDEX.md",
+    "skills/RESOLVER.md",
+    "context/identity.md",
+    "context/work.md",
+    "context/priorities.md",
+    "context/north-star.md",
+];
+
+const MIB: u64 = 1 << 20;
+const FRESHNESS_DAYS: u64 = 90;
+
+fn rel(path: &str) -> RelPath {
+    RelPath::new(path).expect("doctor paths are static relative paths")
+}
+
+fn metadata_ledger() -> Ledger {
+    Ledger::new(Limits {
+        files: 4096,
+        bytes: 256 * MIB,
+        entries: 500_000,
+    })
+}
+
+/// Check 1: the folder itself.
+pub fn check_folder(exists: bool) -> Check {
+    let name = format!("AIOS folder at {FOLDER_PLACEHOLDER}");
+    if exists {
+        Check::new(name, Status::Ok)
+    } else {
+        Check::new(name, Status::Fail)
+            .detail("The folder does not exist or is not a directory.")
+            .fix(format!(
+                "Run `dotaios init --path {FOLDER_PLACEHOLDER}` to create it, or pass --path."
+            ))
+    }
+}
+
+/// Check 4: the starter files of spec 01 §2.
+pub fn check_starter_files(root: &Root) -> Check {
+    let missing: Vec<&str> = STARTER_FILES
+        .iter()
+        .copied()
+        .filter(|path| !matches!(root.probe(&rel(path)), Ok(Some(probe)) if probe.kind == EntryKind::File))
+        .collect();
+    if missing.is_empty() {
+        return Check::new("Starter files present", Status::Ok);
+    }
+    Check::new("Starter files present", Status::Warn)
+        .detail(format!("Missing: {}", missing.join(", ")))
+        .fix(format!(
+            "Run `dotaios init --force --path {FOLDER_PLACEHOLDER}` to add missing files."
+        ))
+}
+
+/// Check 5: the anchored `/workspaces/` rule (only meaningful at schema 1.2.0).
+pub fn check_workspace_ignore_rule(root: &Root) -> Check {
+    const NAME: &str = "Workspace ignore rule";
+    let fix = "Add the line /workspaces/ as the last rule of .gitignore so managed checkouts stay out of the mirror.";
+    let text = match root.read_text(&rel(".gitignore"), MIB, &mut metadata_ledger()) {
+        Ok(Some(file)) => file.text,
+        Ok(None) => {
+            return Check::new(NAME, Status::Warn)
+                .detail(".gitignore is missing.")
+                .fix(fix);
+        }
+        Err(error) => {
+            return Check::new(NAME, Status::Warn)
+                .detail(format!(
+                    ".gitignore cannot be read safely ({}).",
+                    describe_read_error(error)
+                ))
+                .fix(fix);
+        }
+    };
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|line| line.strip_suffix('\r').unwrap_or(line))
+        .collect();
+    let Some(rule_at) = lines.iter().rposition(|line| *line == "/workspaces/") else {
+        return Check::new(NAME, Status::Warn)
+            .detail(".gitignore has no exact /workspaces/ line.")
+            .fix(fix);
+    };
+    let negated = lines[rule_at + 1..].iter().any(|line| {
+        let trimmed = crate::text::js_trim_start(line);
+        !trimmed.starts_with('#') && trimmed.starts_with('!')
+    });
+    if negated {
+        return Check::new(NAME, Status::Warn)
+            .detail("A later rule starting with ! can re-include files under /workspaces/.")
+            .fix(fix);
+    }
+    Check::new(NAME, Status::Ok)
+}
+
+/// Check 6: `.env` is private and is not part of memory. Only metadata is inspected.
+pub fn check_env_file(root: &Root, uid: u32) -> Check {
+    const NAME: &str = "Local secret file is private and outside memory";
+    let probe = match root.probe(&rel(".env")) {
+        Ok(None) => return Check::new(NAME, Status::Ok),
+        Ok(Some(probe)) => probe,
+        Err(error) => {
+            return Check::new(NAME, Status::Fail)
+                .detail(format!(
+                    ".env cannot be inspected safely ({}).",
+                    describe_read_error(error)
+                ))
+                .fix("Replace .env with one regular file owned by you.");
+        }
+    };
+    if probe.kind != EntryKind::File || probe.identity.nlink != 1 {
+        return Check::new(NAME, Status::Fail)
+            .detail(".env is not one regular, single-link file.")
+            .fix("Replace .env with one regular file owned by you.");
+    }
+    if probe.identity.permissions() & 0o077 != 0 {
+        return Check::new(NAME, Status::Fail)
+            .detail(format!(
+                ".env is readable by others (mode {:o}).",
+                probe.identity.permissions()
+            ))
+            .fix(format!("chmod 600 {FOLDER_PLACEHOLDER}/.env"));
+    }
+    if probe.identity.uid != uid {
+        return Check::new(NAME, Status::Fail)
+            .detail(".env is owned by another user.")
+            .fix("Make .env yours (chown) or remove it.");
+    }
+    Check::new(NAME, Status::Ok)
+}
+
+/// Check 10: quarantine sidecars written by other tools.
+pub fn check_memory_health(root: &Root) -> Check {
+    const NAME: &str = "Memory health";
+    let mut sidecars: Vec<String> = [
+        "memory/events.jsonl.bad.jsonl",
+        "memory/events-archive.jsonl.bad.jsonl",
+        "memory/signals-archive.jsonl.bad.jsonl",
+    ]
+    .iter()
+    .map(|path| (*path).to_owned())
+    .collect();
+    let mut ledger = metadata_ledger();
+    match root.list_dir(Some(&rel("memory/signals")), 8192, &mut ledger) {
+        Ok(Some(listing)) => {
+            let mut names: Vec<String> = listing
+                .entries
+                .iter()
+                .filter_map(|entry| entry.name_str())
+                .filter(|name| name.ends_with(".bad.jsonl"))
+                .map(|name| format!("memory/signals/{name}"))
+                .collect();
+            names.sort();
+            sidecars.extend(names);
+        }
+        Ok(None) => {}
+        Err(error) => {
+            return Check::new(NAME, Status::Warn).detail(format!(
+                "memory/signals cannot be listed safely ({}).",
+                describe_read_error(error)
+            ));
+        }
+    }
+    let mut quarantined = 0usize;
+    let mut unreadable = Vec::new();
+    for path in &sidecars {
+        let Ok(path_rel) = RelPath::new(path) else {
+            continue;
+        };
+        match root.read_text(&path_rel, 8 * MIB, &mut ledger) {
+            Ok(Some(file)) => {
+                quarantined += file
+                    .text
+                    .split('\n')
+                    .filter(|line| !crate::text::js_trim(line).is_empty())
+                    .count();
+            }
+            Ok(None) => {}
+            Err(_) => unreadable.push(path.clone()),
+        }
+    }
+    let mut check = if quarantined > 0 || !unreadable.is_empty() {
+        Check::new(NAME, Status::Warn)
+    } else {
+        Check::new(NAME, Status::Ok)
+    };
+    if quarantined > 0 {
+        check = check
+            .detail(format!("{quarantined} quarantined line(s) in *.bad.jsonl sidecars."))
+            .fix("Review the quarantined lines; move what is still useful back by hand, then delete the sidecars.");
+    }
+    if !unreadable.is_empty() {
+        check = check.detail(format!("Unreadable sidecars: {}", unreadable.join(", ")));
+    }
+    check
+}
+
+/// Check 11: modification times of the core context files (the files are never opened).
+pub fn check_context_freshness(root: &Root, now: SystemTime) -> Check {
+    const NAME: &str = "Context freshness";
+    let now_secs = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    let limit = FRESHNESS_DAYS * 86_400;
+    let stale: Vec<&str> = [
+        "context/identity.md",
+        "context/priorities.md",
+        "context/work.md",
+        "context/north-star.md",
+    ]
+    .into_iter()
+    .filter(|path| match root.probe(&rel(path)) {
+        Ok(Some(probe)) if probe.kind == EntryKind::File => {
+            let modified = u64::try_from(probe.identity.mtime_sec).unwrap_or(0);
+            now_secs.saturating_sub(modified) > limit
+        }
+        _ => false,
+    })
+    .collect();
+    if stale.is_empty() {
+        Check::new(NAME, Status::Ok)
+    } else {
+        Check::new(NAME, Status::Warn)
+            .detail(format!(
+                "Not updated for more than {FRESHNESS_DAYS} days: {}",
+                stale.join(", ")
+            ))
+            .fix("Review these files so agents do not work from stale context.")
+    }
+}
+
+/// A short, path-free description of a contained read error for detail lines.
+pub fn describe_read_error(error: ReadError) -> &'static str {
+    match error {
+        ReadError::Unsafe(UnsafeKind::Symlink) => "a symbolic link",
+        ReadError::Unsafe(UnsafeKind::Escape) => "it escapes the folder",
+        ReadError::Unsafe(UnsafeKind::NotDirectory) => "a parent is not a directory",
+        ReadError::NotRegular(_) => "not a regular file",
+        ReadError::TooLarge => "too large",
+        ReadError::Changed => "it changed while being read",
+        ReadError::InvalidUtf8 => "invalid UTF-8",
+        ReadError::Budget(_) => "the read budget was exceeded",
+        ReadError::DirectoryLimit => "too many directory entries",
+        ReadError::Io(_) => "an I/O error",
+    }
+}
+
+/// Per-file caps of the working context's fixed sources (spec 01 §5.1); every other eligible
+/// file is held to the evidence reader's 4 MiB (§5.3).
+const SOURCE_CAPS: [(&str, u64); 7] = [
+    ("context/identity.md", MIB),
+    ("context/priorities.md", MIB),
+    ("context/work.md", MIB),
+    ("decisions/log.md", 4 * MIB),
+    ("memory/sessions/index.jsonl", 8 * MIB),
+    ("memory/events.jsonl", 8 * MIB),
+    ("aios.json", MIB),
+];
+const EVIDENCE_FILE_CAP: u64 = 4 * MIB;
+const DIRECTORY_ENTRY_CAP: u64 = 8192;
+const SHELVES: [&str; 9] = [
+    "context",
+    "decisions",
+    "projects",
+    "memory",
+    "skills",
+    "vault",
+    "references",
+    "plugins",
+    "connections",
+];
+/// At most this many findings are listed; the rest are counted.
+const FINDINGS_SHOWN: usize = 20;
+
+/// Check 12: links, special files and files over the readers' caps anywhere on the shelves
+/// the readers use. Names the readers skip (hidden, secret-like, `node_modules`) are skipped
+/// here too, so every finding is something a reader would refuse or omit.
+pub fn check_reader_limits(root: &Root) -> Check {
+    const NAME: &str = "Reader limits and links";
+    let mut findings: Vec<String> = Vec::new();
+    let mut ledger = metadata_ledger();
+    for (path, cap) in SOURCE_CAPS {
+        if let Ok(Some(probe)) = root.probe(&rel(path)) {
+            inspect_file(path, probe.kind, probe.identity.size, cap, &mut findings);
+        }
+    }
+    let mut pending: Vec<RelPath> = SHELVES.iter().map(|shelf| rel(shelf)).collect();
+    let mut walk_error = None;
+    while let Some(dir) = pending.pop() {
+        let listing = match root.list_dir(Some(&dir), DIRECTORY_ENTRY_CAP, &mut ledger) {
+            Ok(Some(listing)) => listing,
+            Ok(None) => continue,
+            Err(ReadError::DirectoryLimit) => {
+                findings.push(format!("{dir}/: more than {DIRECTORY_ENTRY_CAP} entries"));
+                continue;
+            }
+            Err(ReadError::Unsafe(UnsafeKind::Symlink)) => {
+                findings.push(format!("{dir}: a symbolic link"));
+                continue;
+            }
+            Err(error) => {
+                walk_error = Some(format!("{dir}: {}", describe_read_error(error)));
+                break;
+            }
+        };
+        for entry in &listing.entries {
+            let Some(name) = entry.name_str() else {
+                findings.push(format!("{dir}/<name that is not UTF-8>"));
+                continue;
+            };
+            if is_skipped_name(name) {
+                continue;
+            }
+            let Ok(child) = dir.join(name) else { continue };
+            match entry.kind {
+                EntryKind::Directory => pending.push(child),
+                EntryKind::Symlink => findings.push(format!("{child}: a symbolic link")),
+                EntryKind::File => {
+                    if SOURCE_CAPS.iter().any(|(path, _)| *path == child.as_str()) {
+                        continue;
+                    }
+                    if let Ok(Some(probe)) = root.probe(&child) {
+                        inspect_file(
+                            child.as_str(),
+                            probe.kind,
+                            probe.identity.size,
+                            EVIDENCE_FILE_CAP,
+                            &mut findings,
+                        );
+                    }
+                }
+                other => findings.push(format!("{child}: {}", special_kind(other))),
+            }
+        }
+    }
+    if let Some(error) = walk_error {
+        findings.push(format!("walk stopped at {error}"));
+    }
+    if findings.is_empty() {
+        return Check::new(NAME, Status::Ok);
+    }
+    findings.sort();
+    findings.dedup();
+    let total = findings.len();
+    let mut check = Check::new(NAME, Status::Warn);
+    for finding in findings.iter().take(FINDINGS_SHOWN) {
+        check = check.detail(finding.clone());
+    }
+    if total > FINDINGS_SHOWN {
+        check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
+    }
+    check.fix("Readers refuse links and special files and stop at these sizes: replace links with real files, move special files out, split large files.")
+}
+
+fn inspect_file(path: &str, kind: EntryKind, size: u64, cap: u64, findings: &mut Vec<String>) {
+    match kind {
+        EntryKind::File if size > cap => {
+            findings.push(format!("{path}: {size} bytes, over the {cap}-byte limit"));
+        }
+        EntryKind::File | EntryKind::Directory => {}
+        EntryKind::Symlink => findings.push(format!("{path}: a symbolic link")),
+        other => findings.push(format!("{path}: {}", special_kind(other))),
+    }
+}
+
+fn special_kind(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Fifo => "a named pipe",
+        EntryKind::Socket => "a socket",
+        EntryKind::CharDevice | EntryKind::BlockDevice => "a device",
+        _ => "not a regular file",
+    }
+}
+
+/// The evidence reader's skipped names (spec 01 §4.7): hidden names, tool folders and
+/// secret-like names.
+fn is_skipped_name(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    name.starts_with('.')
+        || name == "node_modules"
+        || lower == "credentials"
+        || lower.starts_with("credentials.")
+        || lower == "token"
+        || lower.starts_with("token.")
+        || lower.ends_with(".pem")
+        || lower.ends_with(".key")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_lines() {
+        let mut report = Report {
+            checks: vec![Check::new("a", Status::Ok)],
+        };
+        assert_eq!(report.summary(), "Everything looks good.");
+        report.checks.push(Check::new("b", Status::Warn));
+        assert_eq!(
+            report.summary(),
+            "Found 1 warning(s). DotAIOS works, but consider the fixes above."
+        );
+        report.checks.push(Check::new("c", Status::Fail));
+        assert_eq!(
+            report.summary(),
+            "Found 1 blocking issue(s). Fix those first, then run dotaios doctor again."
+        );
+    }
+
+    #[test]
+    fn skipped_names_follow_the_evidence_rules() {
+        for name in [
+            ".git",
+            ".env",
+            "node_modules",
+            "credentials.md",
+            "Token.md",
+            "x.KEY",
+            "a.pem",
+        ] {
+            assert!(is_skipped_name(name), "{name}");
+        }
+        for name in ["tokens.md", "notes.md", "credentialsx.md"] {
+            assert!(!is_skipped_name(name), "{name}");
+        }
+    }
+}
+
+/// Runs every check in the spec's order. Checks that need the folder are skipped when it is
+/// missing.
+pub fn run(inputs: &DoctorInputs<'_>) -> Report {
+    let mut checks = vec![check_folder(inputs.root.is_some())];
+    let Some(root) = inputs.root else {
+        return Report { checks };
+    };
+    checks.push(check_starter_files(root));
+    checks.push(check_workspace_ignore_rule(root));
+    checks.push(check_env_file(root, inputs.uid));
+    checks.push(check_memory_health(root));
+    checks.push(check_context_freshness(root, inputs.now));
+    checks.push(check_reader_limits(root));
+    Report { checks }
+}

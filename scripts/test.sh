@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the whole dotaios test suite: every Rust test in the workspace, then the tests that drive
+# the adapter through clients we did not write (Python's `mcp` package), when present.
+# Needs only cargo, python3 (with venv/pip) and node on PATH; installs the Python test
+# dependencies into .venv/ on first use.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build --workspace --bins
+cargo test --workspace --all-targets
+cargo test --workspace --doc
+
+if [ -f tests/python/requirements.txt ]; then
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+  fi
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+  .venv/bin/python -m pytest -q tests/python
+fi
