@@ -11,6 +11,7 @@ mod commands;
 mod env;
 mod error;
 mod output;
+mod writers;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
