@@ -7,3 +7,5 @@
 //! through `dotaios-contained`.
 
 pub(crate) mod atomic;
+pub(crate) mod init;
+pub(crate) mod templates;

@@ -1,12 +1,275 @@
-//! `dotaios init`.
+//! `dotaios init` (spec 01 §11): options, the optional questions at a terminal, and the
+//! summary. Everything that decides or writes is in [`crate::writers::init`].
 
 use std::ffi::OsString;
+use std::io::{BufRead, IsTerminal};
 use std::process::ExitCode;
+use std::time::SystemTime;
 
+use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::out;
+use crate::writers::init::{
+    self as writer, Answers, DEFAULT_AI_TOOLS, InitReport, InitRequest, VaultRequest, shell_quote,
+};
 use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage:
+  dotaios init [--path <dir>] [--yes|-y] [--force] [--overwrite] [--vault-path <dir>]
+
+Create an AIOS folder (schema 1.2.0) with starter context files, bundled skills and their
+catalogs. Existing files are never replaced unless --overwrite is given, and even then
+aios.json and .gitignore are kept (dotaios migrate is their only writer).
+
+Options:
+  --path <dir>        Folder to create (default ~/aios)
+  -y, --yes           Use placeholder answers; required without an interactive terminal
+  --force             Add missing files to a non-empty folder, keeping every existing file
+  --overwrite         Like --force, and also replace generated files (README.md,
+                      FIRST_SESSION.md, agent instructions, bundled skills, skill catalogs)
+  --vault-path <dir>  Keep the vault in this folder, outside the AIOS folder
+  -h, --help          Show this help
+";
+
+const NO_TERMINAL: &str = "interactive terminal required (or pass --yes for non-interactive)";
+
+#[derive(Debug, Default)]
+struct Options {
+    path: Option<OsString>,
+    vault_path: Option<OsString>,
+    yes: bool,
+    force: bool,
+    overwrite: bool,
+}
 
 /// Runs `dotaios init`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios init is not available in this build yet."))
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = parse(args)?;
+    let home = env.home_or_root();
+    let folder = |path_flag: Option<&OsString>| {
+        resolve_folder(LocationInputs {
+            path_flag: path_flag.map(OsString::as_os_str),
+            env_path: None,
+            home: &home,
+            cwd: &env.cwd,
+        })
+    };
+    let target = folder(options.path.as_ref());
+    let is_default_target = target == folder(None);
+    let request = InitRequest {
+        vault: options.vault_path.map(|raw| VaultRequest {
+            path: absolutize(&expand_tilde(&raw, &home), &env.cwd),
+            raw,
+        }),
+        target,
+        force: options.force || options.overwrite,
+        overwrite: options.overwrite,
+    };
+
+    writer::check(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    let answers = if options.yes {
+        Answers::placeholders()
+    } else if std::io::stdin().is_terminal() {
+        ask_at_terminal()
+    } else {
+        return Err(CliError::failed(NO_TERMINAL));
+    };
+    let report = writer::write(&request, &answers, SystemTime::now())
+        .map_err(|error| CliError::failed(error.to_string()))?;
+    out(&summary(&report, is_default_target));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse(args: &[OsString]) -> Result<Options, CliError> {
+    let mut options = Options::default();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) => match flag.as_str() {
+                "--path" => options.path = Some(scanner.value("--path")?),
+                "--vault-path" => options.vault_path = Some(scanner.value("--vault-path")?),
+                "--yes" | "-y" => options.yes = true,
+                "--force" => options.force = true,
+                "--overwrite" => options.overwrite = true,
+                _ => return Err(unknown_option(&flag)),
+            },
+            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+        }
+    }
+    Ok(options)
+}
+
+/// Asks the five questions of the interactive flow; an empty answer (or end of input) keeps
+/// the placeholder, so the result is never worse than `--yes`.
+fn ask_at_terminal() -> Answers {
+    out(
+        "Answer a few questions to fill in your context. Press Enter to skip one; you can edit\nthe files later.\n\n",
+    );
+    let stdin = std::io::stdin();
+    let ask = |question: &str| -> String {
+        out(question);
+        let mut line = String::new();
+        match stdin.lock().read_line(&mut line) {
+            Ok(_) => line.trim().to_owned(),
+            Err(_) => String::new(),
+        }
+    };
+    let replies = Replies {
+        name: ask("Your name: "),
+        role: ask("Your role: "),
+        current_work: ask("What are you working on right now? "),
+        priorities: ask("Your current priorities: "),
+        ai_tools: ask(&format!(
+            "AI tools you use, comma-separated [{}]: ",
+            DEFAULT_AI_TOOLS.join(", ")
+        )),
+    };
+    out("\n");
+    answers_from(replies)
+}
+
+struct Replies {
+    name: String,
+    role: String,
+    current_work: String,
+    priorities: String,
+    ai_tools: String,
+}
+
+fn answers_from(replies: Replies) -> Answers {
+    let placeholders = Answers::placeholders();
+    let or_placeholder = |reply: String, placeholder: String| {
+        if reply.is_empty() { placeholder } else { reply }
+    };
+    let mut ai_tools: Vec<String> = Vec::new();
+    for tool in replies.ai_tools.split(',').map(str::trim) {
+        if !tool.is_empty() && !ai_tools.iter().any(|known| known == tool) {
+            ai_tools.push(tool.to_owned());
+        }
+    }
+    Answers {
+        name: or_placeholder(replies.name, placeholders.name),
+        role: or_placeholder(replies.role, placeholders.role),
+        current_work: or_placeholder(replies.current_work, placeholders.current_work),
+        priorities: or_placeholder(replies.priorities, placeholders.priorities),
+        ai_tools: if ai_tools.is_empty() {
+            placeholders.ai_tools
+        } else {
+            ai_tools
+        },
+    }
+}
+
+fn summary(report: &InitReport, is_default_target: bool) -> String {
+    let path_suffix = if is_default_target {
+        String::new()
+    } else {
+        format!(" --path {}", shell_quote(&report.target))
+    };
+    let command = |text: &str| format!("{text}{path_suffix}");
+    let lines = [
+        String::new(),
+        "DotAIOS initialized".to_owned(),
+        format!("AIOS path: {}", report.target.display()),
+        format!("Vault path: {}", report.vault.display()),
+        format!(
+            "Files: {} created, {} updated, {} kept",
+            report.created, report.updated, report.kept
+        ),
+        String::new(),
+        "Next steps:".to_owned(),
+        "  1. Fill in context/identity.md, context/priorities.md and context/work.md.".to_owned(),
+        format!(
+            "  2. Check the folder:          {}",
+            command("dotaios doctor")
+        ),
+        format!(
+            "  3. See what agents will read: {}",
+            command("dotaios brief --compact")
+        ),
+        format!(
+            "  4. Connect an AI client:      {}",
+            command("dotaios mcp install --dry-run --agent claude")
+        ),
+    ];
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn os(items: &[&str]) -> Vec<OsString> {
+        items.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn options_parse_and_reject_unknowns() {
+        let options = parse(&os(&["-y", "--path", "a", "--path", "b", "--force"])).unwrap();
+        assert!(options.yes && options.force && !options.overwrite);
+        assert_eq!(options.path, Some(OsString::from("b")));
+        for (args, message) in [
+            (vec!["--bogus"], "Unknown option: --bogus"),
+            (vec!["--path=x"], "Unknown option: --path=x"),
+            (vec!["stray"], "Unknown option: stray"),
+            (vec!["--path"], "--path requires a value"),
+            (
+                vec!["--vault-path", "--yes"],
+                "--vault-path requires a value",
+            ),
+        ] {
+            assert_eq!(parse(&os(&args)).unwrap_err().to_string(), message);
+        }
+    }
+
+    #[test]
+    fn replies_fill_answers_and_blanks_keep_placeholders() {
+        let answers = answers_from(Replies {
+            name: "Maya Lindqvist".into(),
+            role: String::new(),
+            current_work: "Acme rebuild".into(),
+            priorities: String::new(),
+            ai_tools: " codex, , claude-code,codex ".into(),
+        });
+        assert_eq!(answers.name, "Maya Lindqvist");
+        assert_eq!(answers.role, Answers::placeholders().role);
+        assert_eq!(answers.current_work, "Acme rebuild");
+        assert_eq!(answers.priorities, Answers::placeholders().priorities);
+        assert_eq!(answers.ai_tools, ["codex", "claude-code"]);
+        let blank = answers_from(Replies {
+            name: String::new(),
+            role: String::new(),
+            current_work: String::new(),
+            priorities: String::new(),
+            ai_tools: String::new(),
+        });
+        assert_eq!(blank, Answers::placeholders());
+    }
+
+    #[test]
+    fn summary_names_the_folder_and_counts() {
+        let report = InitReport {
+            target: PathBuf::from("/tmp/my aios"),
+            vault: PathBuf::from("/tmp/my aios/vault"),
+            created: 27,
+            updated: 0,
+            kept: 1,
+        };
+        let text = summary(&report, false);
+        assert!(text.starts_with(
+            "\nDotAIOS initialized\nAIOS path: /tmp/my aios\nVault path: /tmp/my aios/vault\nFiles: 27 created, 0 updated, 1 kept\n"
+        ));
+        assert!(text.contains("dotaios doctor --path '/tmp/my aios'\n"));
+        assert!(!summary(&report, true).contains("--path"));
+    }
 }
