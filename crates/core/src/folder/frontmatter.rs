@@ -1,0 +1,439 @@
+//! Markdown frontmatter (spec 01 §3.7): the block split of
+//! `^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)` and strict YAML 1.2 core-schema parsing.
+//!
+//! Shared by project READMEs and `SKILL.md`. Parsing goes to an ordered mapping of plain
+//! [`YamlValue`]s, so callers never see the YAML library. Strict means: a syntax error, a
+//! duplicate key, an unknown alias, a value that fails its explicit core tag (`!!int abc`) or a
+//! second document is an error. Core schema means: `yes`/`no`/`on` stay strings, `123` is an
+//! integer, `2026-08-29` stays a string (there is no timestamp type), `~`/`null`/empty are null.
+//!
+//! Nothing here reads files; a `FrontmatterError` carries no content of the document.
+
+use saphyr::{LoadableYamlNode, Scalar, Yaml};
+
+/// The pieces of a text that starts with a frontmatter block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frontmatter<'a> {
+    /// The YAML between the delimiter lines (capture group 1).
+    pub yaml: &'a str,
+    /// Everything after the match, which consumes the line break after the closing `---`.
+    pub body: &'a str,
+}
+
+/// Splits `text` exactly as the JavaScript expression `^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)`
+/// (no flags) does: the block must start at the very beginning (a BOM prevents it), and the
+/// first `\n---` that is followed by a line break or the end of the text closes it. `None` when
+/// there is no block; the body is then the whole text.
+pub fn split_frontmatter(text: &str) -> Option<Frontmatter<'_>> {
+    split_at(text, true)
+}
+
+/// [`split_frontmatter`] on the first bytes of a longer file: when `at_end_of_file` is false,
+/// the end of `prefix` is not the end of the text, so a `---` at the very end of the prefix does
+/// not close the block (the block must be closed within the prefix).
+pub fn split_frontmatter_prefix(prefix: &str, at_end_of_file: bool) -> Option<Frontmatter<'_>> {
+    split_at(prefix, at_end_of_file)
+}
+
+/// The body of `text`: after the frontmatter block when there is one, else all of it.
+pub fn body_of(text: &str) -> &str {
+    split_frontmatter(text).map_or(text, |block| block.body)
+}
+
+fn split_at(text: &str, end_is_end: bool) -> Option<Frontmatter<'_>> {
+    let start = if text.starts_with("---\n") {
+        4
+    } else if text.starts_with("---\r\n") {
+        5
+    } else {
+        return None;
+    };
+    // The lazy capture stops at the first `\r?\n---` whose tail fits; a `\r` before that `\n`
+    // belongs to the delimiter, not to the capture, when it lies inside the capture's range.
+    let mut search = start;
+    while let Some(found) = text[search..].find("\n---") {
+        let newline = search + found;
+        let after = newline + 4;
+        let tail = &text[after..];
+        let consumed = if tail.starts_with("\r\n") {
+            Some(2)
+        } else if tail.starts_with('\n') {
+            Some(1)
+        } else if tail.is_empty() && end_is_end {
+            Some(0)
+        } else {
+            None
+        };
+        if let Some(consumed) = consumed {
+            let capture_end = if newline > start && text.as_bytes()[newline - 1] == b'\r' {
+                newline - 1
+            } else {
+                newline
+            };
+            return Some(Frontmatter {
+                yaml: &text[start..capture_end],
+                body: &text[after + consumed..],
+            });
+        }
+        search = newline + 1;
+    }
+    None
+}
+
+/// A YAML value under the core schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum YamlValue {
+    /// `null`, `~`, or an empty node.
+    Null,
+    /// `true`/`false` (also `True`, `TRUE`, …).
+    Bool(bool),
+    /// A decimal, `0o` octal or `0x` hex integer that fits in 64 bits.
+    Int(i64),
+    /// A float, including `.inf`, `-.inf` and `.nan` (and integers too large for `Int`).
+    Float(f64),
+    /// Any other scalar, and every quoted or block scalar.
+    String(String),
+    /// A sequence, in document order.
+    Sequence(Vec<YamlValue>),
+    /// A mapping, in document order, keys unique.
+    Mapping(YamlMapping),
+}
+
+impl YamlValue {
+    /// The string, when this is a string scalar.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            YamlValue::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The mapping, when this is one.
+    pub fn as_mapping(&self) -> Option<&YamlMapping> {
+        match self {
+            YamlValue::Mapping(mapping) => Some(mapping),
+            _ => None,
+        }
+    }
+}
+
+/// An ordered mapping with unique keys (document order).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct YamlMapping {
+    entries: Vec<(YamlValue, YamlValue)>,
+}
+
+impl YamlMapping {
+    /// The value of the string key `key`, if present (a present `null` is `Some(Null)`).
+    pub fn get(&self, key: &str) -> Option<&YamlValue> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    /// Whether the string key `key` is present, whatever its value.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The entries in document order.
+    pub fn iter(&self) -> impl Iterator<Item = (&YamlValue, &YamlValue)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// Why a YAML document was refused. Positions are 1-based lines and columns of the YAML text;
+/// no document content is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum YamlError {
+    /// The text is not well-formed YAML.
+    #[error("invalid YAML at line {line}, column {column}")]
+    Syntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// A mapping repeats a key.
+    #[error("duplicate key at line {line}, column {column}")]
+    DuplicateKey {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+    },
+    /// An alias names no anchor, or a scalar does not fit its explicit core tag.
+    #[error("unresolvable YAML node")]
+    BadValue,
+    /// The text holds more than one document.
+    #[error("more than one YAML document")]
+    MultipleDocuments,
+}
+
+/// Why frontmatter YAML is not a usable mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FrontmatterError {
+    /// The YAML itself was refused.
+    #[error(transparent)]
+    InvalidYaml(#[from] YamlError),
+    /// The document is valid but not a mapping (a scalar, a sequence, or empty).
+    #[error("frontmatter is not a mapping")]
+    NotMapping,
+}
+
+/// Parses one YAML 1.2 document strictly under the core schema. An empty document (or one
+/// holding only comments) is [`YamlValue::Null`].
+pub fn parse_yaml(text: &str) -> Result<YamlValue, YamlError> {
+    let documents = Yaml::load_from_str(text).map_err(|error| {
+        let marker = error.marker();
+        let (line, column) = (marker.line(), marker.col() + 1);
+        // The loader reports duplicates (mandated by YAML 1.2) as a scan error with this text;
+        // a test pins it so an upgrade that rewords it cannot go unnoticed.
+        if error.info().contains("duplicated key") {
+            YamlError::DuplicateKey { line, column }
+        } else {
+            YamlError::Syntax { line, column }
+        }
+    })?;
+    match documents.as_slice() {
+        [] => Ok(YamlValue::Null),
+        [document] => convert(document),
+        _ => Err(YamlError::MultipleDocuments),
+    }
+}
+
+/// Parses frontmatter YAML that must be a mapping (spec 01 §3.7).
+pub fn parse_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
+    match parse_yaml(text)? {
+        YamlValue::Mapping(mapping) => Ok(mapping),
+        _ => Err(FrontmatterError::NotMapping),
+    }
+}
+
+fn convert(node: &Yaml<'_>) -> Result<YamlValue, YamlError> {
+    Ok(match node {
+        Yaml::Value(Scalar::Null) => YamlValue::Null,
+        Yaml::Value(Scalar::Boolean(value)) => YamlValue::Bool(*value),
+        Yaml::Value(Scalar::Integer(value)) => YamlValue::Int(*value),
+        Yaml::Value(Scalar::FloatingPoint(value)) => YamlValue::Float(value.into_inner()),
+        Yaml::Value(Scalar::String(text)) => YamlValue::String(text.to_string()),
+        Yaml::Sequence(items) => {
+            YamlValue::Sequence(items.iter().map(convert).collect::<Result<_, _>>()?)
+        }
+        Yaml::Mapping(mapping) => YamlValue::Mapping(YamlMapping {
+            entries: mapping
+                .iter()
+                .map(|(key, value)| Ok((convert(key)?, convert(value)?)))
+                .collect::<Result<_, YamlError>>()?,
+        }),
+        // A collection with an application tag (`!thing {a: 1}`): the tag carries no meaning
+        // for readers, as for JavaScript's `yaml`, which resolves unknown tags to plain data.
+        Yaml::Tagged(_, inner) => convert(inner)?,
+        Yaml::Representation(..) | Yaml::Alias(_) | Yaml::BadValue => {
+            return Err(YamlError::BadValue);
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Option<(&str, &str)> {
+        split_frontmatter(text).map(|f| (f.yaml, f.body))
+    }
+
+    #[test]
+    fn split_matches_the_reference_expression() {
+        assert_eq!(split("---\nid: a\n---\n# T\n"), Some(("id: a", "# T\n")));
+        assert_eq!(
+            split("---\r\nid: a\r\n---\r\nbody"),
+            Some(("id: a", "body"))
+        );
+        assert_eq!(split("---\nid: a\n---"), Some(("id: a", "")));
+        assert_eq!(split("---\n\n---\nbody"), Some(("", "body")));
+        // Mixed line ends: the opening may be CRLF while the closing is LF.
+        assert_eq!(split("---\r\na: 1\n---\nb"), Some(("a: 1", "b")));
+        // Only the first `\n---` with a proper tail closes; `---x` does not.
+        assert_eq!(
+            split("---\na: 1\n---x\nb: 2\n---\nbody"),
+            Some(("a: 1\n---x\nb: 2", "body"))
+        );
+        // A lone `\r` after the closing dashes is not a line break.
+        assert_eq!(split("---\na: 1\n---\rrest"), None);
+        // The body keeps everything after the consumed line break.
+        assert_eq!(split("---\na: 1\n---\n\n# T"), Some(("a: 1", "\n# T")));
+        // An empty capture cannot borrow the opening line's break.
+        assert_eq!(split("---\n---\n"), None);
+        assert_eq!(split("---\r\n---\r\n"), None);
+        // The capture keeps a `\r` that is not directly before the closing `\n`.
+        assert_eq!(split("---\na: 1\r\r\n---\n"), Some(("a: 1\r", "")));
+    }
+
+    #[test]
+    fn split_needs_the_block_at_the_very_start() {
+        assert_eq!(
+            split("\u{feff}---\na: 1\n---\n"),
+            None,
+            "a BOM prevents frontmatter"
+        );
+        assert_eq!(split(" ---\na: 1\n---\n"), None);
+        assert_eq!(split("----\na: 1\n---\n"), None);
+        assert_eq!(split("---\na: 1\n"), None, "never closed");
+        assert_eq!(split("# Title"), None);
+        assert_eq!(body_of("# Title"), "# Title");
+        assert_eq!(body_of("---\na: 1\n---\nx"), "x");
+    }
+
+    #[test]
+    fn prefix_split_needs_a_real_line_break_unless_at_end() {
+        assert_eq!(split_frontmatter_prefix("---\na: 1\n---", false), None);
+        assert_eq!(
+            split_frontmatter_prefix("---\na: 1\n---", true).map(|f| f.yaml),
+            Some("a: 1")
+        );
+        assert_eq!(
+            split_frontmatter_prefix("---\na: 1\n---\nbo", false).map(|f| f.body),
+            Some("bo")
+        );
+    }
+
+    #[test]
+    fn core_schema_scalars() {
+        let value = parse_yaml(
+            "yes: yes\nno: no\non: off\nid: 123\nneg: -7\nplus: +7\nhex: 0x1F\noct: 0o17\n\
+             date: 2026-08-29\ntime: 2026-08-29T10:00:00Z\nt: true\nT: True\nf: FALSE\n\
+             n1: null\nn2: ~\nn3:\nfl: 1.5\nexp: 1e3\ninf: .inf\nnan: .nan\nword: inf\n\
+             under: 1_000\nquoted: '123'\ndq: \"true\"\ntagged: !!str 42\n",
+        )
+        .unwrap();
+        let m = value.as_mapping().unwrap();
+        let s = |text: &str| YamlValue::String(text.to_owned());
+        assert_eq!(m.get("yes"), Some(&s("yes")));
+        assert_eq!(m.get("no"), Some(&s("no")));
+        assert_eq!(m.get("on"), Some(&s("off")));
+        assert_eq!(m.get("id"), Some(&YamlValue::Int(123)));
+        assert_eq!(m.get("neg"), Some(&YamlValue::Int(-7)));
+        assert_eq!(m.get("plus"), Some(&YamlValue::Int(7)));
+        assert_eq!(m.get("hex"), Some(&YamlValue::Int(31)));
+        assert_eq!(m.get("oct"), Some(&YamlValue::Int(15)));
+        assert_eq!(m.get("date"), Some(&s("2026-08-29")));
+        assert_eq!(m.get("time"), Some(&s("2026-08-29T10:00:00Z")));
+        assert_eq!(m.get("t"), Some(&YamlValue::Bool(true)));
+        assert_eq!(m.get("T"), Some(&YamlValue::Bool(true)));
+        assert_eq!(m.get("f"), Some(&YamlValue::Bool(false)));
+        assert_eq!(m.get("n1"), Some(&YamlValue::Null));
+        assert_eq!(m.get("n2"), Some(&YamlValue::Null));
+        assert_eq!(m.get("n3"), Some(&YamlValue::Null));
+        assert_eq!(m.get("fl"), Some(&YamlValue::Float(1.5)));
+        assert_eq!(m.get("exp"), Some(&YamlValue::Float(1000.0)));
+        assert_eq!(m.get("inf"), Some(&YamlValue::Float(f64::INFINITY)));
+        assert!(matches!(m.get("nan"), Some(YamlValue::Float(x)) if x.is_nan()));
+        assert_eq!(m.get("word"), Some(&s("inf")));
+        assert_eq!(m.get("under"), Some(&s("1_000")));
+        assert_eq!(m.get("quoted"), Some(&s("123")));
+        assert_eq!(m.get("dq"), Some(&s("true")));
+        assert_eq!(m.get("tagged"), Some(&s("42")));
+        assert_eq!(m.get("missing"), None);
+        assert!(m.contains_key("n3"));
+    }
+
+    #[test]
+    fn order_nesting_and_collections() {
+        let m = parse_mapping("z: 1\na: [x, 2, {k: v}]\nm:\n  - one\n  - two\n").unwrap();
+        let keys: Vec<_> = m.iter().map(|(k, _)| k.as_str().unwrap()).collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+        assert_eq!(m.len(), 3);
+        let YamlValue::Sequence(items) = m.get("a").unwrap() else {
+            panic!("a sequence");
+        };
+        assert_eq!(items[0], YamlValue::String("x".into()));
+        assert_eq!(items[1], YamlValue::Int(2));
+        assert_eq!(
+            items[2].as_mapping().unwrap().get("k").unwrap().as_str(),
+            Some("v")
+        );
+        let anchored = parse_mapping("a: &x [1]\nb: *x\n").unwrap();
+        assert_eq!(anchored.get("a"), anchored.get("b"));
+        // Block scalars are strings.
+        let block = parse_mapping("d: |\n  line one\n  line two\n").unwrap();
+        assert_eq!(
+            block.get("d").unwrap().as_str(),
+            Some("line one\nline two\n")
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        assert!(matches!(
+            parse_yaml("id: a\nid: b\n"),
+            Err(YamlError::DuplicateKey { line: 2, .. })
+        ));
+        assert!(matches!(
+            parse_yaml("id: a\n\"id\": b\n"),
+            Err(YamlError::DuplicateKey { .. })
+        ));
+        assert!(matches!(
+            parse_yaml("m:\n  k: 1\n  k: 2\n"),
+            Err(YamlError::DuplicateKey { .. })
+        ));
+        assert!(matches!(
+            parse_yaml("{a: 1, a: 2}"),
+            Err(YamlError::DuplicateKey { .. })
+        ));
+        // Equal text in different mappings is fine.
+        assert!(parse_yaml("a: {k: 1}\nb: {k: 2}\n").is_ok());
+    }
+
+    #[test]
+    fn strictness() {
+        assert!(matches!(
+            parse_yaml("id: [unterminated"),
+            Err(YamlError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_yaml("a: b: c"),
+            Err(YamlError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse_yaml("a: 'open"),
+            Err(YamlError::Syntax { .. })
+        ));
+        assert!(parse_yaml("a: *nowhere").is_err());
+        assert!(parse_yaml("a: !!int abc").is_err());
+        assert_eq!(
+            parse_yaml("a: 1\n---\nb: 2\n"),
+            Err(YamlError::MultipleDocuments)
+        );
+        assert_eq!(parse_yaml(""), Ok(YamlValue::Null));
+        assert_eq!(parse_yaml("# only a comment\n"), Ok(YamlValue::Null));
+        assert_eq!(parse_mapping(""), Err(FrontmatterError::NotMapping));
+        assert_eq!(
+            parse_mapping("- a\n- b\n"),
+            Err(FrontmatterError::NotMapping)
+        );
+        assert_eq!(
+            parse_mapping("just text"),
+            Err(FrontmatterError::NotMapping)
+        );
+        assert!(matches!(
+            parse_mapping("id: [unterminated"),
+            Err(FrontmatterError::InvalidYaml(YamlError::Syntax { .. }))
+        ));
+        assert_eq!(
+            parse_mapping("!thing {a: 1}").unwrap().get("a"),
+            Some(&YamlValue::Int(1))
+        );
+    }
+}
