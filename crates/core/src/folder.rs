@@ -34,5 +34,6 @@ pub mod frontmatter;
 pub mod inspection;
 pub mod location;
 pub mod memory;
+pub mod plan;
 pub mod projects;
 pub mod selector;
