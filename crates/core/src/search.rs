@@ -1,1 +1,257 @@
 //! Search over the AIOS folder (spec 03) behind `dotaios search` and the MCP tool `search_aios`.
+//!
+//! One entry point, [`search`], serves both surfaces. It takes a [`SearchRequest`] (query,
+//! scope, per-scope limit, resolved memory policy, session filters, clock) and returns a
+//! [`SearchOutcome`]: result groups in declared scope order, omission records for scopes that
+//! could not be searched whole, and the scope metadata. The CLI renders it as text; the adapter
+//! sanitises and budgets it.
+//!
+//! How a request runs (§14): every scope is inspected (directories listed, files `statx`ed, all
+//! charged to one request ledger under fair phase budgets), a preliminary allocation admits
+//! scopes whole or omits them whole, the admitted memory and sessions scopes read their JSONL,
+//! a final allocation settles the rest, the admitted scopes are read and ranked, and every
+//! observed file and directory is checked again before anything is returned.
+//!
+//! Module map: [`matcher`](self) normalises queries and matches the four tiers, `markdown`
+//! makes snippets, `rank` holds the formula and the date parser, `jsonl` the memory entries,
+//! `sessions` the session index, `allocation` the fair-share arithmetic, `walk` the name rules,
+//! `engine` the phases over the contained reader.
+//!
+//! **Invariants:** nothing is written, anywhere, ever: no index, cache or temporary file.
+//! Every read goes through `dotaios_contained::Root`. No result, omission or error carries an
+//! absolute path. Results never depend on thread scheduling or directory order: the reported
+//! failure is the first in enumeration order, ties fall back to collation and then bytes.
+
+mod allocation;
+mod engine;
+mod error;
+mod hit;
+mod jsonl;
+mod markdown;
+mod matcher;
+mod omission;
+mod rank;
+mod sessions;
+mod unicode;
+mod walk;
+
+use std::path::Path;
+
+use crate::folder::memory::MemoryMode;
+
+pub use self::error::{EvidenceError, SearchError};
+pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, SessionSnippet, Snippet};
+pub use self::jsonl::{ProjectIdentity, truncate};
+pub use self::matcher::MatchKind;
+pub use self::omission::{Counts, Omission, OmissionReason};
+pub use self::rank::Clock;
+pub use self::sessions::SessionFilters;
+
+/// The per-file size ceiling, 4 MiB (§13).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// The per-directory entry ceiling (§13).
+pub const MAX_DIRECTORY_ENTRIES: u64 = 8192;
+/// The request ceilings (§13): 50,000 files, 256 MiB, 500,000 entries.
+pub const REQUEST_LIMITS: Counts = Counts {
+    files: 50_000,
+    bytes: 256 * 1024 * 1024,
+    entries: 500_000,
+};
+/// The largest `aios.json` search reads (§3).
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// A logical scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// `memory/sessions/index.jsonl` and the bodies it references.
+    Sessions,
+    /// `context/**`.
+    Context,
+    /// The JSONL streams, `memory/daily/**` and `memory/inbox/**`.
+    Memory,
+    /// The vault directory.
+    Vault,
+    /// `projects/<slug>/**` of the selected project.
+    Projects,
+    /// `decisions/**`.
+    Decisions,
+    /// `skills/**`.
+    Skills,
+    /// `references/**`.
+    References,
+    /// `plugins/**` Markdown and `manifest.json`.
+    Plugins,
+}
+
+impl Scope {
+    /// The eight scopes of Shared `all`, in declared order (§2.2).
+    pub const SHARED_ALL: [Scope; 8] = [
+        Scope::Sessions,
+        Scope::Context,
+        Scope::Memory,
+        Scope::Vault,
+        Scope::Decisions,
+        Scope::Skills,
+        Scope::References,
+        Scope::Plugins,
+    ];
+
+    /// The three scopes of Project `all`, in declared order (§2.3).
+    pub const PROJECT_ALL: [Scope; 3] = [Scope::Sessions, Scope::Memory, Scope::Projects];
+
+    /// The scope's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Sessions => "sessions",
+            Scope::Context => "context",
+            Scope::Memory => "memory",
+            Scope::Vault => "vault",
+            Scope::Projects => "projects",
+            Scope::Decisions => "decisions",
+            Scope::Skills => "skills",
+            Scope::References => "references",
+            Scope::Plugins => "plugins",
+        }
+    }
+}
+
+/// The requested scope: one scope or `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScopeRequest {
+    /// Every scope of the memory mode.
+    All,
+    /// Exactly one scope.
+    One(Scope),
+}
+
+impl ScopeRequest {
+    /// The accepted names in the order of §2.1.
+    pub const NAMES: [&'static str; 10] = [
+        "memory",
+        "vault",
+        "context",
+        "projects",
+        "decisions",
+        "skills",
+        "references",
+        "plugins",
+        "sessions",
+        "all",
+    ];
+
+    /// Parses one of the ten names of §2.1 (exactly, no trimming).
+    pub fn parse(name: &str) -> Option<ScopeRequest> {
+        Some(match name {
+            "all" => ScopeRequest::All,
+            "memory" => ScopeRequest::One(Scope::Memory),
+            "vault" => ScopeRequest::One(Scope::Vault),
+            "context" => ScopeRequest::One(Scope::Context),
+            "projects" => ScopeRequest::One(Scope::Projects),
+            "decisions" => ScopeRequest::One(Scope::Decisions),
+            "skills" => ScopeRequest::One(Scope::Skills),
+            "references" => ScopeRequest::One(Scope::References),
+            "plugins" => ScopeRequest::One(Scope::Plugins),
+            "sessions" => ScopeRequest::One(Scope::Sessions),
+            _ => return None,
+        })
+    }
+
+    /// The name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScopeRequest::All => "all",
+            ScopeRequest::One(scope) => scope.as_str(),
+        }
+    }
+}
+
+/// One search request. The memory policy has already been resolved (and Off handled or not,
+/// as the caller likes: an Off request returns the empty, complete outcome without touching
+/// the filesystem).
+#[derive(Debug, Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// The raw query. Markdown and JSONL normalise it (§5); sessions use it as is (§11).
+    pub query: &'a str,
+    /// The requested scope.
+    pub scope: ScopeRequest,
+    /// Results per scope (at least 1).
+    pub limit: usize,
+    /// The resolved memory mode.
+    pub memory: MemoryMode,
+    /// The raw project selector (Project mode, or a `projects` scope).
+    pub project: Option<&'a str>,
+    /// CLI session filters.
+    pub session_filters: &'a SessionFilters,
+    /// The request's clock.
+    pub clock: Clock<'a>,
+    /// Worker threads for reads and matching (1 = none); results do not depend on it.
+    pub workers: usize,
+}
+
+/// The scope metadata of §12.1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopeMeta {
+    /// The requested scope.
+    pub requested: ScopeRequest,
+    /// The selected project's slug.
+    pub project: Option<String>,
+    /// The selected project's stable id.
+    pub project_id: Option<String>,
+    /// `all` was requested and no project was selected (§2.2).
+    pub projects_omitted: bool,
+}
+
+/// One admitted scope and its results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// The scope.
+    pub scope: Scope,
+    /// Its results, best first, at most `limit`.
+    pub results: Vec<SearchHit>,
+}
+
+/// What a search returns (§12.1).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchOutcome {
+    /// Groups of the admitted scopes, in declared order (a group may be empty).
+    pub groups: Vec<Group>,
+    /// The scope metadata.
+    pub scope: ScopeMeta,
+    /// Omission records: preliminary-allocation omissions, then final-allocation omissions,
+    /// each in declared order; at most 32 plus one remainder.
+    pub omissions: Vec<Omission>,
+    /// The memory mode.
+    pub memory: MemoryMode,
+}
+
+impl SearchOutcome {
+    /// `true` exactly when nothing was omitted (§14.5).
+    pub fn complete(&self) -> bool {
+        self.omissions.is_empty()
+    }
+
+    /// The receipt line of the memory mode.
+    pub fn receipt(&self) -> &'static str {
+        self.memory.receipt()
+    }
+
+    /// The notice of the memory mode (Off only).
+    pub fn notice(&self) -> Option<&'static str> {
+        self.memory.notice()
+    }
+}
+
+/// The checks of a request that need no filesystem access (§2.2, §2.5): a `projects` scope
+/// needs a selector, and a Project-mode selector must pass the canonical grammar. The CLI runs
+/// them before its folder check; [`search`] runs them again.
+pub fn check_request(request: &SearchRequest<'_>) -> Result<(), SearchError> {
+    engine::check_request(request).map(|_| ())
+}
+
+/// Searches the AIOS folder at `folder` (an absolute path whose `aios.json` the caller has
+/// already checked for existence).
+///
+/// In Off mode this returns the empty, complete outcome without any filesystem operation.
+pub fn search(folder: &Path, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
+    engine::run(folder, request)
+}

@@ -1,0 +1,193 @@
+//! Omission records (spec 03 §14.4): the closed, path-free description of a scope that was not
+//! searched, why, how much of it was observed and what the user can do.
+
+use serde_json::{Map, Value};
+
+/// The most omission records a result keeps before the remainder record.
+pub(crate) const OMISSION_CAP: usize = 32;
+
+/// Why a scope was omitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OmissionReason {
+    /// A file is over the 4 MiB per-file limit.
+    FileTooLarge,
+    /// A directory has more than 8,192 entries.
+    DirectoryEntriesExceeded,
+    /// The scope does not fit the aggregate byte ceiling.
+    AggregateBytesExceeded,
+    /// The scope does not fit the file-count ceiling.
+    FileCountExceeded,
+    /// The scope does not fit the entry-count ceiling.
+    EntryCountExceeded,
+    /// Project memory forbids the requested scope (§2.3).
+    ScopeForbiddenByMemoryPolicy,
+    /// More than [`OMISSION_CAP`] records (the remainder record).
+    OmissionsTruncated,
+}
+
+impl OmissionReason {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OmissionReason::FileTooLarge => "file_too_large",
+            OmissionReason::DirectoryEntriesExceeded => "directory_entries_exceeded",
+            OmissionReason::AggregateBytesExceeded => "aggregate_bytes_exceeded",
+            OmissionReason::FileCountExceeded => "file_count_exceeded",
+            OmissionReason::EntryCountExceeded => "entry_count_exceeded",
+            OmissionReason::ScopeForbiddenByMemoryPolicy => "scope_forbidden_by_memory_policy",
+            OmissionReason::OmissionsTruncated => "omissions_truncated",
+        }
+    }
+
+    /// `partially_enumerated` for a directory over its entry limit, else `not_searched`.
+    pub fn inspection(self) -> &'static str {
+        match self {
+            OmissionReason::DirectoryEntriesExceeded => "partially_enumerated",
+            _ => "not_searched",
+        }
+    }
+
+    /// `recovery.code`.
+    pub fn recovery_code(self) -> &'static str {
+        match self {
+            OmissionReason::FileTooLarge => "split_or_move_file",
+            OmissionReason::DirectoryEntriesExceeded => "reduce_directory_entries",
+            OmissionReason::AggregateBytesExceeded
+            | OmissionReason::FileCountExceeded
+            | OmissionReason::EntryCountExceeded => "narrow_or_reduce_scope",
+            OmissionReason::ScopeForbiddenByMemoryPolicy => "choose_project_scope_or_shared_memory",
+            OmissionReason::OmissionsTruncated => "narrow_scope",
+        }
+    }
+
+    /// `recovery.message`.
+    pub fn recovery_message(self) -> &'static str {
+        match self {
+            OmissionReason::FileTooLarge => {
+                "Split the oversized file, or move it outside this search scope."
+            }
+            OmissionReason::DirectoryEntriesExceeded => {
+                "Move some directory entries elsewhere, then retry the same search."
+            }
+            OmissionReason::AggregateBytesExceeded => {
+                "Search a narrower scope, or move older material outside this scope."
+            }
+            OmissionReason::FileCountExceeded => {
+                "Search a narrower scope, or move some files outside this scope."
+            }
+            OmissionReason::EntryCountExceeded => {
+                "Search a narrower scope, or archive entries outside this scope."
+            }
+            OmissionReason::ScopeForbiddenByMemoryPolicy => {
+                "Search sessions, memory, or projects, or choose Shared memory for this scope."
+            }
+            OmissionReason::OmissionsTruncated => {
+                "Search one logical scope at a time to inspect every omission."
+            }
+        }
+    }
+}
+
+/// Counts in the three ledger dimensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Files.
+    pub files: u64,
+    /// Bytes.
+    pub bytes: u64,
+    /// Entries (directory entries plus non-blank JSONL lines).
+    pub entries: u64,
+}
+
+/// One omission record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Omission {
+    /// The omitted scope's name, or `all` for the remainder record.
+    pub scope: &'static str,
+    /// Why.
+    pub reason: OmissionReason,
+    /// What was observed of the scope, each dimension capped at capacity + 1.
+    pub observed: Counts,
+}
+
+impl Omission {
+    /// The record as the JSON object of §14.4, members in their fixed order.
+    pub fn to_value(&self) -> Value {
+        let mut observed = Map::new();
+        observed.insert("files".into(), Value::from(self.observed.files));
+        observed.insert("bytes".into(), Value::from(self.observed.bytes));
+        observed.insert("entries".into(), Value::from(self.observed.entries));
+        let mut recovery = Map::new();
+        recovery.insert("code".into(), Value::from(self.reason.recovery_code()));
+        recovery.insert(
+            "message".into(),
+            Value::from(self.reason.recovery_message()),
+        );
+        let mut object = Map::new();
+        object.insert("scope".into(), Value::from(self.scope));
+        object.insert("reason".into(), Value::from(self.reason.as_str()));
+        object.insert("observed".into(), Value::Object(observed));
+        object.insert("inspection".into(), Value::from(self.reason.inspection()));
+        object.insert("recovery".into(), Value::Object(recovery));
+        Value::Object(object)
+    }
+}
+
+/// Keeps at most [`OMISSION_CAP`] records and appends the remainder record when more were
+/// collected.
+pub(crate) fn cap_omissions(mut omissions: Vec<Omission>) -> Vec<Omission> {
+    if omissions.len() <= OMISSION_CAP {
+        return omissions;
+    }
+    let beyond = (omissions.len() - OMISSION_CAP) as u64;
+    omissions.truncate(OMISSION_CAP);
+    omissions.push(Omission {
+        scope: "all",
+        reason: OmissionReason::OmissionsTruncated,
+        observed: Counts {
+            files: 0,
+            bytes: 0,
+            entries: beyond,
+        },
+    });
+    omissions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::to_json_compact;
+
+    #[test]
+    fn record_shape() {
+        let omission = Omission {
+            scope: "vault",
+            reason: OmissionReason::DirectoryEntriesExceeded,
+            observed: Counts {
+                files: 0,
+                bytes: 0,
+                entries: 8193,
+            },
+        };
+        assert_eq!(
+            to_json_compact(&omission.to_value()),
+            r#"{"scope":"vault","reason":"directory_entries_exceeded","observed":{"files":0,"bytes":0,"entries":8193},"inspection":"partially_enumerated","recovery":{"code":"reduce_directory_entries","message":"Move some directory entries elsewhere, then retry the same search."}}"#
+        );
+    }
+
+    #[test]
+    fn cap_appends_one_remainder() {
+        let one = Omission {
+            scope: "vault",
+            reason: OmissionReason::FileTooLarge,
+            observed: Counts::default(),
+        };
+        assert_eq!(cap_omissions(vec![one.clone(); 32]).len(), 32);
+        let capped = cap_omissions(vec![one; 40]);
+        assert_eq!(capped.len(), 33);
+        assert_eq!(
+            to_json_compact(&capped[32].to_value()),
+            r#"{"scope":"all","reason":"omissions_truncated","observed":{"files":0,"bytes":0,"entries":8},"inspection":"not_searched","recovery":{"code":"narrow_scope","message":"Search one logical scope at a time to inspect every omission."}}"#
+        );
+    }
+}

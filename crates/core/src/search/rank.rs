@@ -1,0 +1,319 @@
+//! The ranking formula of spec 03 §9: IDF over one corpus, recency decay in whole-day buckets,
+//! and the ECMAScript date-time parser that JSONL `ts` values go through.
+//!
+//! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
+//! reads them.
+
+use crate::search::matcher::MatchKind;
+
+const DAY_MS: f64 = 86_400_000.0;
+
+/// The request's notion of time, read once by the caller (spec 03 §9.3).
+#[derive(Clone, Copy)]
+pub struct Clock<'a> {
+    /// Milliseconds since the Unix epoch, read once per request.
+    pub now_ms: f64,
+    /// For a local wall-clock time (milliseconds since the epoch as if it were UTC), the offset
+    /// of the local time zone from UTC in milliseconds at that moment (positive east of UTC).
+    /// JavaScript interprets a date-time without an offset as local time.
+    pub local_offset_ms: &'a (dyn Fn(f64) -> f64 + Sync),
+}
+
+impl std::fmt::Debug for Clock<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Clock")
+            .field("now_ms", &self.now_ms)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Corpus statistics: `N` and `df` of each query term.
+#[derive(Debug, Clone)]
+pub(crate) struct CorpusStats {
+    pub(crate) documents: u64,
+    pub(crate) document_frequency: Vec<u64>,
+}
+
+impl CorpusStats {
+    pub(crate) fn new(terms: usize) -> CorpusStats {
+        CorpusStats {
+            documents: 0,
+            document_frequency: vec![0; terms],
+        }
+    }
+
+    /// Counts one document whose token set holds the terms flagged in `token_hits`.
+    pub(crate) fn add(&mut self, token_hits: &[bool]) {
+        self.documents += 1;
+        for (count, hit) in self.document_frequency.iter_mut().zip(token_hits) {
+            if *hit {
+                *count += 1;
+            }
+        }
+    }
+
+    /// `idf(t)` of §9.2 for the term with index `term`.
+    pub(crate) fn idf(&self, term: usize) -> f64 {
+        if self.documents == 0 {
+            return 1.0;
+        }
+        let n = self.documents as f64;
+        let df = self.document_frequency[term] as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+}
+
+/// `decay(age)` of §9.3: a 30-day half-life in whole-day buckets.
+pub(crate) fn decay(age_ms: f64) -> f64 {
+    if !age_ms.is_finite() || age_ms <= 0.0 {
+        return 1.0;
+    }
+    2f64.powf(-(age_ms / DAY_MS).floor() / 30.0)
+}
+
+/// The rank of §9.1. It orders results and never appears in output.
+pub(crate) fn rank(kind: MatchKind, idf_sum: f64, structural_boost: f64, decay: f64) -> f64 {
+    kind.tier() * 1_000_000.0 + ((idf_sum + structural_boost) * decay).min(999_999.0)
+}
+
+/// Parses the ECMAScript date-time string format (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, optionally
+/// `THH:mm`, `THH:mm:ss` or `THH:mm:ss.s…`, then `Z` or `±HH:mm`; extended years `±YYYYYY`).
+/// Date-only forms are UTC; date-times without an offset are local time. Anything else (the
+/// open point of §9.3) is `None`: no decay.
+pub(crate) fn parse_ts(text: &str, clock: &Clock<'_>) -> Option<f64> {
+    let mut cursor = Cursor {
+        bytes: text.as_bytes(),
+        at: 0,
+    };
+    let year = match cursor.peek() {
+        Some(sign @ (b'+' | b'-')) => {
+            cursor.at += 1;
+            let digits = cursor.digits(6)?;
+            if sign == b'-' && digits == 0 {
+                return None;
+            }
+            if sign == b'-' { -digits } else { digits }
+        }
+        _ => cursor.digits(4)?,
+    };
+    let mut month = 1;
+    let mut day = 1;
+    if cursor.eat(b'-') {
+        month = cursor.digits(2)?;
+        if cursor.eat(b'-') {
+            day = cursor.digits(2)?;
+        }
+    }
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let days = days_from_civil(year, month, day);
+    let mut time_ms = 0.0;
+    let mut offset: Option<f64> = Some(0.0);
+    if cursor.eat(b'T') {
+        let hour = cursor.digits(2)?;
+        if !cursor.eat(b':') {
+            return None;
+        }
+        let minute = cursor.digits(2)?;
+        let mut second = 0;
+        let mut millis = 0;
+        if cursor.eat(b':') {
+            second = cursor.digits(2)?;
+            if cursor.eat(b'.') {
+                let start = cursor.at;
+                while cursor.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    cursor.at += 1;
+                }
+                let fraction = &cursor.bytes[start..cursor.at];
+                if fraction.is_empty() {
+                    return None;
+                }
+                // Only milliseconds are kept; further digits are truncated, as V8 does.
+                for index in 0..3 {
+                    millis = millis * 10 + i64::from(fraction.get(index).map_or(0, |b| b - b'0'));
+                }
+            }
+        }
+        let valid_time = (hour < 24 && minute < 60 && second < 60)
+            || (hour == 24 && minute == 0 && second == 0 && millis == 0);
+        if !valid_time {
+            return None;
+        }
+        time_ms = ((hour * 60 + minute) * 60 + second) as f64 * 1000.0 + millis as f64;
+        offset = match cursor.peek() {
+            Some(b'Z') => {
+                cursor.at += 1;
+                Some(0.0)
+            }
+            Some(sign @ (b'+' | b'-')) => {
+                cursor.at += 1;
+                let hours = cursor.digits(2)?;
+                if !cursor.eat(b':') {
+                    return None;
+                }
+                let minutes = cursor.digits(2)?;
+                if hours > 23 || minutes > 59 {
+                    return None;
+                }
+                let value = ((hours * 60 + minutes) * 60_000) as f64;
+                Some(if sign == b'+' { value } else { -value })
+            }
+            _ => None,
+        };
+    }
+    if cursor.at != cursor.bytes.len() {
+        return None;
+    }
+    let local = days as f64 * DAY_MS + time_ms;
+    let utc = match offset {
+        Some(offset) => local - offset,
+        None => local - (clock.local_offset_ms)(local),
+    };
+    (utc.abs() <= 8.64e15).then_some(utc)
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn digits(&mut self, count: usize) -> Option<i64> {
+        let slice = self.bytes.get(self.at..self.at + count)?;
+        if !slice.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.at += count;
+        Some(
+            slice
+                .iter()
+                .fold(0, |acc, b| acc * 10 + i64::from(b - b'0')),
+        )
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date; a day past the month's end rolls over
+/// into the next month, as `MakeDay` does.
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let shifted_year = if month <= 2 { year - 1 } else { year };
+    let era = shifted_year.div_euclid(400);
+    let year_of_era = shifted_year - era * 400;
+    let month_index = (month + 9) % 12;
+    let day_of_year = (153 * month_index + 2) / 5;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468 + (day - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utc_clock() -> Clock<'static> {
+        Clock {
+            now_ms: 0.0,
+            local_offset_ms: &|_| 0.0,
+        }
+    }
+
+    fn parse(text: &str) -> Option<f64> {
+        parse_ts(text, &utc_clock())
+    }
+
+    #[test]
+    fn iso_forms() {
+        assert_eq!(parse("1970"), Some(0.0));
+        assert_eq!(parse("1970-01-02"), Some(DAY_MS));
+        assert_eq!(parse("2026-08-13T00:00:00.000Z"), Some(1_786_579_200_000.0));
+        assert_eq!(parse("2026-08-13T00:00Z"), Some(1_786_579_200_000.0));
+        assert_eq!(
+            parse("2026-08-13T02:00:00+02:00"),
+            Some(1_786_579_200_000.0)
+        );
+        assert_eq!(
+            parse("2026-08-13T00:00:00.1234Z"),
+            Some(1_786_579_200_123.0)
+        );
+        assert_eq!(parse("+002026-08-13"), Some(1_786_579_200_000.0));
+        assert_eq!(parse("-000001"), Some(-62_198_755_200_000.0));
+        assert_eq!(parse("2000-02-29"), Some(951_782_400_000.0));
+        assert_eq!(
+            parse("2026-08-13T24:00:00Z"),
+            Some(1_786_579_200_000.0 + DAY_MS)
+        );
+    }
+
+    #[test]
+    fn local_time_uses_the_offset() {
+        let clock = Clock {
+            now_ms: 0.0,
+            local_offset_ms: &|_| 3_600_000.0,
+        };
+        assert_eq!(parse_ts("1970-01-01T01:00", &clock), Some(0.0));
+        // Date-only forms stay UTC.
+        assert_eq!(parse_ts("1970-01-01", &clock), Some(0.0));
+    }
+
+    #[test]
+    fn rejects_other_formats() {
+        for bad in [
+            "",
+            "2026-8-13",
+            "13/08/2026",
+            "Aug 13 2026",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-01-32",
+            "2026-08-13T25:00Z",
+            "2026-08-13T10Z",
+            "2026-08-13T24:00:01Z",
+            "2026-08-13 10:00",
+            "-000000",
+            "2026-08-13T10:00:00.Z",
+            "2026-08-13Z",
+            "2026-08-13T10:00+0200",
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn days_past_the_month_roll_over() {
+        assert_eq!(parse("2026-02-31"), parse("2026-03-03"));
+    }
+
+    #[test]
+    fn decay_buckets() {
+        assert_eq!(decay(f64::NAN), 1.0);
+        assert_eq!(decay(-5.0), 1.0);
+        assert_eq!(decay(DAY_MS - 1.0), 1.0);
+        assert_eq!(decay(30.0 * DAY_MS), 0.5);
+        assert_eq!(decay(60.5 * DAY_MS), 0.25);
+    }
+
+    #[test]
+    fn idf_and_rank() {
+        let mut stats = CorpusStats::new(1);
+        assert_eq!(stats.idf(0), 1.0);
+        stats.add(&[true]);
+        stats.add(&[false]);
+        let expected = (1.0f64 + 1.5 / 1.5).ln();
+        assert_eq!(stats.idf(0), expected);
+        assert_eq!(rank(MatchKind::Phrase, 2.0, 1.0, 0.5), 4_000_001.5);
+        assert_eq!(rank(MatchKind::Inflected, 1e9, 0.0, 1.0), 1_999_999.0);
+    }
+}

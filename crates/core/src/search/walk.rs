@@ -1,0 +1,161 @@
+//! Name rules of the corpus walk (spec 03 §4.1–§4.3, §4.6): the skip rule for hidden and
+//! secret-like names, the eligibility predicates, and the collation order in which a
+//! directory's entries are visited.
+//!
+//! The rules look at raw name bytes, so a name that is not UTF-8 is judged like any other;
+//! the engine then refuses such a name only when it would recurse into it or accept it.
+
+use std::cmp::Ordering;
+
+use dotaios_contained::DirEntry;
+
+use crate::text::collate;
+
+/// Which eligibility predicate a listing uses (§4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Eligibility {
+    /// Names ending in `.md`, ASCII case-insensitively.
+    Markdown,
+    /// Paths ending in `.md` (case-sensitive), or the name `manifest.json`.
+    Plugins,
+    /// Names ending in `.jsonl`, ASCII case-insensitively (`memory/signals`).
+    Signals,
+}
+
+impl Eligibility {
+    pub(crate) fn accepts(self, name: &[u8]) -> bool {
+        match self {
+            Eligibility::Markdown => ends_with_ignore_ascii_case(name, b".md"),
+            Eligibility::Plugins => name.ends_with(b".md") || name == b"manifest.json",
+            Eligibility::Signals => ends_with_ignore_ascii_case(name, b".jsonl"),
+        }
+    }
+}
+
+/// The skip rule of §4.2: hidden names, `node_modules` and secret-like names.
+pub(crate) fn is_skipped(name: &[u8]) -> bool {
+    name.first() == Some(&b'.')
+        || name == b"node_modules"
+        || starts_with_word_ignore_ascii_case(name, b"credentials")
+        || starts_with_word_ignore_ascii_case(name, b"token")
+        || ends_with_ignore_ascii_case(name, b".pem")
+        || ends_with_ignore_ascii_case(name, b".key")
+}
+
+/// `^word(\.|$)`, ASCII case-insensitively.
+fn starts_with_word_ignore_ascii_case(name: &[u8], word: &[u8]) -> bool {
+    name.len() >= word.len()
+        && name[..word.len()].eq_ignore_ascii_case(word)
+        && (name.len() == word.len() || name[word.len()] == b'.')
+}
+
+fn ends_with_ignore_ascii_case(name: &[u8], suffix: &[u8]) -> bool {
+    name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
+/// Sorts a listing into visiting order: collation order of the names, ties (names the
+/// collator considers equal) in byte order so that the order is total.
+///
+/// Most listings are already in collation order once sorted by bytes (plain ASCII names with
+/// a shared shape), and checking neighbours costs one comparison per entry instead of a full
+/// collation sort, so that is tried first.
+pub(crate) fn order_entries(entries: &mut [DirEntry]) {
+    entries.sort_unstable_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
+    let in_order = entries
+        .windows(2)
+        .all(|pair| compare_names(&pair[0], &pair[1]) != Ordering::Greater);
+    if !in_order {
+        entries.sort_by(compare_names);
+    }
+}
+
+fn compare_names(a: &DirEntry, b: &DirEntry) -> Ordering {
+    let text_a = a.name.to_string_lossy();
+    let text_b = b.name.to_string_lossy();
+    collate(&text_a, &text_b).then_with(|| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dotaios_contained::EntryKind;
+
+    #[test]
+    fn skip_rule_examples_from_the_spec() {
+        for skipped in [
+            ".git",
+            ".obsidian",
+            ".env",
+            ".env.local",
+            "node_modules",
+            "credentials.md",
+            "Credentials",
+            "Token.md",
+            "token",
+            "server.PEM",
+            "x.KEY",
+            "TOKEN.txt",
+        ] {
+            assert!(is_skipped(skipped.as_bytes()), "{skipped}");
+        }
+        for kept in [
+            "tokens.md",
+            "my-credentials.md",
+            "credentialsx.md",
+            "node_modules2",
+            "a.pem.md",
+            "notes",
+        ] {
+            assert!(!is_skipped(kept.as_bytes()), "{kept}");
+        }
+    }
+
+    #[test]
+    fn eligibility() {
+        assert!(Eligibility::Markdown.accepts(b"NOTE.MD"));
+        assert!(Eligibility::Markdown.accepts(b"a.Md"));
+        assert!(!Eligibility::Markdown.accepts(b"a.markdown"));
+        assert!(!Eligibility::Markdown.accepts(b"md"));
+        assert!(Eligibility::Plugins.accepts(b"x.md"));
+        assert!(!Eligibility::Plugins.accepts(b"NOTE.MD"));
+        assert!(Eligibility::Plugins.accepts(b"manifest.json"));
+        assert!(!Eligibility::Plugins.accepts(b"Manifest.json"));
+        assert!(Eligibility::Signals.accepts(b"2026-08-13.JSONL"));
+        assert!(!Eligibility::Signals.accepts(b"a.json"));
+    }
+
+    fn entry(name: &str) -> DirEntry {
+        DirEntry {
+            name: name.into(),
+            kind: EntryKind::File,
+        }
+    }
+
+    #[test]
+    fn entries_follow_collation_order() {
+        let mut entries: Vec<DirEntry> = ["b.md", "B.md", "a.md", "_x.md", "10.md", "2.md", "á.md"]
+            .into_iter()
+            .map(entry)
+            .collect();
+        order_entries(&mut entries);
+        let names: Vec<String> = entries
+            .iter()
+            .map(|e| e.name.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["_x.md", "10.md", "2.md", "a.md", "á.md", "b.md", "B.md"]
+        );
+
+        let mut plain: Vec<DirEntry> = ["note-00017.md", "note-00003.md", "branch-01"]
+            .into_iter()
+            .map(entry)
+            .collect();
+        order_entries(&mut plain);
+        let names: Vec<String> = plain
+            .iter()
+            .map(|e| e.name.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["branch-01", "note-00003.md", "note-00017.md"]);
+    }
+}
