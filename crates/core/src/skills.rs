@@ -1,2 +1,113 @@
-//! The skill catalog and resolver (spec 04) behind `dotaios skills` and the MCP tool
-//! `resolve_skill`.
+//! The skill catalog and resolver (spec 04) behind `dotaios skills`, `dotaios skills resolve`
+//! and the MCP tool `resolve_skill`.
+//!
+//! - [`read_catalog`] lists `skills/` through the contained reader and returns the [`Skill`]s
+//!   in catalog order (name, then directory, byte order); [`read_skill_text`] reads one whole
+//!   `SKILL.md` for display.
+//! - [`rank`] scores every skill against an intent and orders the matches; [`round_score`] and
+//!   [`confidence`] are the numbers surfaces print.
+//! - [`fit_payload`] builds the bounded `resolve_skill` text from ranked matches.
+//! - [`routing_hint`] and [`escape_table_cell`] are the shared pieces of the generated tables
+//!   (`skills/RESOLVER.md`, the boot context).
+//!
+//! **Architecture invariant:** routing is lexical and deterministic: no model, no network, no
+//! environment. Only a bounded frontmatter prefix of each `SKILL.md` is read for routing, and
+//! nothing here writes. Errors are typed ([`CatalogError`], [`PayloadError`]); the fixed public
+//! messages are chosen by the CLI and the adapter.
+//!
+//! ```no_run
+//! use dotaios_contained::Root;
+//! use dotaios_core::skills::{rank, read_catalog, round_score};
+//! let root = Root::open(std::path::Path::new("/home/ada/aios"))?;
+//! let catalog = read_catalog(&root)?;
+//! if let Some(best) = rank("plan my day", &catalog).first() {
+//!     println!("{} {} ({})", best.skill.name, round_score(best.score), best.reason);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod catalog;
+mod payload;
+mod resolve;
+mod tokenize;
+
+pub use self::catalog::{CatalogError, MAX_SKILL_FILE_BYTES, Skill, read_catalog, read_skill_text};
+pub use self::payload::{
+    INTENT_MARKER, MatchItem, MemoryFields, PayloadError, SkillPayload, fit_items, fit_payload,
+};
+pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};
+
+/// The hint a generated table shows for a skill: its triggers joined with ` · `, else its
+/// description, else its name (spec 04 §1.5, §5.4). Not escaped.
+pub fn routing_hint(skill: &Skill) -> String {
+    if !skill.triggers.is_empty() {
+        skill.triggers.join(" \u{b7} ")
+    } else if !skill.description.is_empty() {
+        skill.description.clone()
+    } else {
+        skill.name.clone()
+    }
+}
+
+/// Makes `text` safe inside one Markdown table cell: every `|` becomes `\|`, and every line
+/// break with the whitespace around it (`\s*\n\s*`, JS `\s`) becomes one space. That regex
+/// replaces each maximal run of JS whitespace that holds a `\n` with one space and leaves
+/// other runs alone.
+pub fn escape_table_cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut run = String::new();
+    let flush = |out: &mut String, run: &mut String| {
+        if run.contains('\n') {
+            out.push(' ');
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if crate::text::is_js_space(c) {
+            run.push(c);
+            continue;
+        }
+        flush(&mut out, &mut run);
+        if c == '|' {
+            out.push_str("\\|");
+        } else {
+            out.push(c);
+        }
+    }
+    flush(&mut out, &mut run);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(name: &str, description: &str, triggers: &[&str]) -> Skill {
+        Skill {
+            dir: name.to_owned(),
+            name: name.to_owned(),
+            description: description.to_owned(),
+            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
+            when_to_use: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn hints_fall_back_from_triggers_to_description_to_name() {
+        assert_eq!(routing_hint(&skill("x", "d", &["a", "b"])), "a \u{b7} b");
+        assert_eq!(routing_hint(&skill("x", "d", &[])), "d");
+        assert_eq!(routing_hint(&skill("x", "", &[])), "x");
+    }
+
+    #[test]
+    fn cells_escape_pipes_and_fold_line_breaks() {
+        assert_eq!(escape_table_cell("a|b"), "a\\|b");
+        assert_eq!(escape_table_cell("a  \n \r\n\t b"), "a b");
+        assert_eq!(escape_table_cell("a  b\n"), "a  b ");
+        assert_eq!(escape_table_cell("\nx"), " x");
+        assert_eq!(escape_table_cell("a\rb"), "a\rb");
+        assert_eq!(escape_table_cell("a\u{2028}\nb"), "a b");
+    }
+}

@@ -1,0 +1,725 @@
+//! The skill catalog (spec 04 §1): which directories of `skills/` are skills, the bounded
+//! frontmatter-only read of each `SKILL.md`, the metadata fields and their forms, and the
+//! catalog order.
+//!
+//! Every byte comes through `dotaios_contained::Root`. Only the first 64 KiB of a `SKILL.md`
+//! is ever read for the catalog (its whole size is still charged to the request ledger), so a
+//! skill body never influences routing and a huge body costs nothing but its reservation.
+//! Linked, hidden and `_`-prefixed entries are skipped without being inspected and their names
+//! never reach a result or an error. A bad `SKILL.md` fails the whole catalog: routing must
+//! not change silently because one skill stopped parsing.
+
+use dotaios_contained::{EntryKind, Identity, Ledger, Limits, ReadError, RelPath, Root};
+
+use crate::folder::frontmatter::{self, YamlValue};
+use crate::text;
+
+/// At most this many entries in the `skills/` listing; one more fails the request.
+const MAX_LISTING_ENTRIES: u64 = 512;
+/// At most this many files opened per request.
+const MAX_FILES: u64 = 512;
+/// The evidence reader's aggregate byte ceiling (spec 01 §5.3), against which the whole size
+/// of every opened `SKILL.md` is reserved.
+const MAX_BYTES: u64 = 256 * 1024 * 1024;
+/// The evidence reader's aggregate entry ceiling (spec 01 §5.3).
+const MAX_ENTRIES: u64 = 500_000;
+/// A `SKILL.md` larger than this fails the request.
+pub const MAX_SKILL_FILE_BYTES: u64 = 8 * 1024 * 1024;
+/// Only this much of a `SKILL.md` is read for its frontmatter.
+const FRONTMATTER_PREFIX_BYTES: u64 = 64 * 1024;
+
+/// One installed skill, as the catalog describes it (spec 04 §1.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skill {
+    /// The directory name below `skills/` (valid UTF-8, no control character, no `\`).
+    pub dir: String,
+    /// The trimmed frontmatter `name` when non-empty, else `dir`.
+    pub name: String,
+    /// The trimmed frontmatter `description`, `""` when absent.
+    pub description: String,
+    /// Trigger phrases in declaration order, trimmed, empty ones dropped.
+    pub triggers: Vec<String>,
+    /// `when_to_use`, validated like `triggers` but never used for ranking.
+    pub when_to_use: Vec<String>,
+}
+
+impl Skill {
+    /// `skills/<dir>/SKILL.md`, the skill's path relative to the AIOS root.
+    pub fn resource(&self) -> String {
+        format!("skills/{}/SKILL.md", self.dir)
+    }
+}
+
+/// Why the catalog (or one skill file) could not be read. Each variant is one internal code of
+/// spec 04 / 03 §15; surfaces turn them into their fixed, path-free messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CatalogError {
+    /// `DOTAIOS_SKILL_METADATA_INVALID`: YAML that does not parse, is not a mapping, has a
+    /// duplicate key, or a field of the wrong type.
+    #[error("DOTAIOS_SKILL_METADATA_INVALID")]
+    MetadataInvalid,
+    /// `DOTAIOS_EVIDENCE_FRONTMATTER_INVALID`: a frontmatter block that does not close within
+    /// the prefix.
+    #[error("DOTAIOS_EVIDENCE_FRONTMATTER_INVALID")]
+    FrontmatterInvalid,
+    /// `DOTAIOS_EVIDENCE_PATH_UNSAFE`: a linked or special `SKILL.md`, a linked `skills/`, or
+    /// an escape.
+    #[error("DOTAIOS_EVIDENCE_PATH_UNSAFE")]
+    PathUnsafe,
+    /// `DOTAIOS_EVIDENCE_FILE_TOO_LARGE`: a `SKILL.md` over 8 MiB.
+    #[error("DOTAIOS_EVIDENCE_FILE_TOO_LARGE")]
+    FileTooLarge,
+    /// `DOTAIOS_EVIDENCE_DIRECTORY_TOO_LARGE`: more than 512 entries in `skills/`.
+    #[error("DOTAIOS_EVIDENCE_DIRECTORY_TOO_LARGE")]
+    DirectoryTooLarge,
+    /// `DOTAIOS_EVIDENCE_BUDGET_EXCEEDED`: the request ledger refused a reservation.
+    #[error("DOTAIOS_EVIDENCE_BUDGET_EXCEEDED")]
+    BudgetExceeded,
+    /// `DOTAIOS_EVIDENCE_INVALID_UTF8`.
+    #[error("DOTAIOS_EVIDENCE_INVALID_UTF8")]
+    InvalidUtf8,
+    /// `DOTAIOS_EVIDENCE_CHANGED`: something observed changed before the result was returned.
+    #[error("DOTAIOS_EVIDENCE_CHANGED")]
+    Changed,
+    /// `DOTAIOS_EVIDENCE_READ_FAILED`: any other I/O failure.
+    #[error("DOTAIOS_EVIDENCE_READ_FAILED")]
+    ReadFailed,
+}
+
+impl CatalogError {
+    /// The internal code, e.g. `DOTAIOS_SKILL_METADATA_INVALID`. Never shown to users by itself.
+    pub fn code(self) -> &'static str {
+        match self {
+            CatalogError::MetadataInvalid => "DOTAIOS_SKILL_METADATA_INVALID",
+            CatalogError::FrontmatterInvalid => "DOTAIOS_EVIDENCE_FRONTMATTER_INVALID",
+            CatalogError::PathUnsafe => "DOTAIOS_EVIDENCE_PATH_UNSAFE",
+            CatalogError::FileTooLarge => "DOTAIOS_EVIDENCE_FILE_TOO_LARGE",
+            CatalogError::DirectoryTooLarge => "DOTAIOS_EVIDENCE_DIRECTORY_TOO_LARGE",
+            CatalogError::BudgetExceeded => "DOTAIOS_EVIDENCE_BUDGET_EXCEEDED",
+            CatalogError::InvalidUtf8 => "DOTAIOS_EVIDENCE_INVALID_UTF8",
+            CatalogError::Changed => "DOTAIOS_EVIDENCE_CHANGED",
+            CatalogError::ReadFailed => "DOTAIOS_EVIDENCE_READ_FAILED",
+        }
+    }
+}
+
+impl CatalogError {
+    /// The fixed, path-free message a terminal shows for this failure (spec 04 §5.1 step 2:
+    /// the metadata message, else the evidence reader's messages of spec 03 §15).
+    pub fn message(self) -> &'static str {
+        match self {
+            CatalogError::MetadataInvalid => {
+                "DotAIOS could not read skill routing metadata safely."
+            }
+            CatalogError::BudgetExceeded => {
+                "DotAIOS stopped reading: this folder is past the safe read budget for one request. Ask for a narrower part of it, or move older material out of the folder."
+            }
+            CatalogError::FileTooLarge => {
+                "DotAIOS stopped reading: one file is past the safe per-file size limit. Split that file, or move it out of the folder."
+            }
+            CatalogError::DirectoryTooLarge => {
+                "DotAIOS stopped reading: one directory holds more entries than the safe limit. Move some of its entries elsewhere."
+            }
+            CatalogError::FrontmatterInvalid
+            | CatalogError::PathUnsafe
+            | CatalogError::InvalidUtf8
+            | CatalogError::Changed
+            | CatalogError::ReadFailed => "DotAIOS could not read the evidence corpus safely.",
+        }
+    }
+}
+
+impl From<ReadError> for CatalogError {
+    fn from(error: ReadError) -> CatalogError {
+        match error {
+            // The reference reports a special file where SKILL.md should be as unsafe too.
+            ReadError::Unsafe(_) | ReadError::NotRegular(_) => CatalogError::PathUnsafe,
+            ReadError::TooLarge => CatalogError::FileTooLarge,
+            ReadError::Changed => CatalogError::Changed,
+            ReadError::InvalidUtf8 => CatalogError::InvalidUtf8,
+            ReadError::Budget(_) => CatalogError::BudgetExceeded,
+            ReadError::DirectoryLimit => CatalogError::DirectoryTooLarge,
+            ReadError::Io(_) => CatalogError::ReadFailed,
+        }
+    }
+}
+
+/// Reads the catalog of the AIOS folder behind `root`, ordered by name then directory (byte
+/// order). A missing `skills/` is an empty catalog.
+pub fn read_catalog(root: &Root) -> Result<Vec<Skill>, CatalogError> {
+    let mut ledger = Ledger::new(Limits {
+        files: MAX_FILES,
+        bytes: MAX_BYTES,
+        entries: MAX_ENTRIES,
+    });
+    let skills_dir = RelPath::new("skills").map_err(|_| CatalogError::ReadFailed)?;
+    let Some(listing) = root.list_dir(Some(&skills_dir), MAX_LISTING_ENTRIES, &mut ledger)? else {
+        return Ok(Vec::new());
+    };
+    let mut dirs: Vec<&str> = listing
+        .entries
+        .iter()
+        .filter(|entry| entry.kind == EntryKind::Directory)
+        .filter_map(|entry| entry.name_str())
+        .filter(|name| is_catalog_name(name))
+        .collect();
+    dirs.sort_unstable();
+
+    let mut skills = Vec::with_capacity(dirs.len());
+    let mut observed: Vec<(RelPath, Identity)> = Vec::with_capacity(dirs.len());
+    for dir in dirs {
+        let rel = skill_file(dir)?;
+        let Some(prefix) = root.read_prefix(
+            &rel,
+            MAX_SKILL_FILE_BYTES,
+            FRONTMATTER_PREFIX_BYTES,
+            &mut ledger,
+        )?
+        else {
+            continue;
+        };
+        let metadata = parse_metadata(&prefix.bytes)?;
+        skills.push(metadata.into_skill(dir));
+        observed.push((rel, prefix.identity));
+    }
+
+    // Spec 01 §4.6: every observed identity is checked once more before anything is returned.
+    if !root.still_matches(&skills_dir, &listing.identity)? {
+        return Err(CatalogError::Changed);
+    }
+    for (rel, identity) in &observed {
+        if !root.still_matches(rel, identity)? {
+            return Err(CatalogError::Changed);
+        }
+    }
+
+    skills.sort_by(|left, right| {
+        left.name
+            .as_bytes()
+            .cmp(right.name.as_bytes())
+            .then_with(|| left.dir.as_bytes().cmp(right.dir.as_bytes()))
+    });
+    Ok(skills)
+}
+
+/// Reads the whole `SKILL.md` of `dir` (≤ 8 MiB, strict UTF-8) for display. An absent file is
+/// [`CatalogError::ReadFailed`]: the caller found the skill in the catalog a moment ago.
+pub fn read_skill_text(root: &Root, dir: &str) -> Result<String, CatalogError> {
+    let mut ledger = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_SKILL_FILE_BYTES,
+        entries: 0,
+    });
+    let rel = skill_file(dir)?;
+    match root.read_text(&rel, MAX_SKILL_FILE_BYTES, &mut ledger)? {
+        Some(file) => Ok(file.text),
+        None => Err(CatalogError::ReadFailed),
+    }
+}
+
+/// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
+/// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
+/// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
+/// must not block all routing (spec 04 §1.1, open point 1).
+fn is_catalog_name(name: &str) -> bool {
+    !name.starts_with(['.', '_']) && !name.chars().any(|c| c.is_control() || c == '\\')
+}
+
+fn skill_file(dir: &str) -> Result<RelPath, CatalogError> {
+    // Names come from a listing and were filtered above; a name the path type still refuses
+    // cannot be opened safely.
+    RelPath::new("skills")
+        .and_then(|skills| skills.join(dir))
+        .and_then(|skill| skill.join("SKILL.md"))
+        .map_err(|_| CatalogError::PathUnsafe)
+}
+
+/// The routing fields of one `SKILL.md`, before the directory name fills an empty `name`.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Metadata {
+    name: String,
+    description: String,
+    triggers: Vec<String>,
+    when_to_use: Vec<String>,
+}
+
+impl Metadata {
+    fn into_skill(self, dir: &str) -> Skill {
+        Skill {
+            dir: dir.to_owned(),
+            name: if self.name.is_empty() {
+                dir.to_owned()
+            } else {
+                self.name
+            },
+            description: self.description,
+            triggers: self.triggers,
+            when_to_use: self.when_to_use,
+        }
+    }
+}
+
+/// Parses the frontmatter found in the first bytes of a `SKILL.md` (spec 04 §1.2–§1.3).
+fn parse_metadata(prefix: &[u8]) -> Result<Metadata, CatalogError> {
+    let Some(block) = frontmatter_block(prefix)? else {
+        return Ok(Metadata::default());
+    };
+    // Empty YAML is a null document, not a mapping, and fails like any other non-mapping.
+    let mapping = frontmatter::parse_mapping(block).map_err(|_| CatalogError::MetadataInvalid)?;
+    let field = |key: &str| mapping.get(key).unwrap_or(&YamlValue::Null);
+    Ok(Metadata {
+        name: string_field(field("name"))?,
+        description: string_field(field("description"))?,
+        triggers: phrase_list(field("triggers"))?,
+        when_to_use: phrase_list(field("when_to_use"))?,
+    })
+}
+
+/// Finds the YAML block of spec 04 §1.2. `Ok(None)` when the file does not begin with a
+/// `---` line (empty metadata); the bytes read must then be strict UTF-8 all the same.
+fn frontmatter_block(prefix: &[u8]) -> Result<Option<&str>, CatalogError> {
+    let opening = if prefix.starts_with(b"---\n") {
+        4
+    } else if prefix.starts_with(b"---\r\n") {
+        5
+    } else {
+        std::str::from_utf8(prefix).map_err(|_| CatalogError::InvalidUtf8)?;
+        return Ok(None);
+    };
+    // The closing delimiter: the first `\n---` after the opening line followed by `\n`,
+    // `\r\n` or the end of what was read.
+    let mut search = opening;
+    let closing_end = loop {
+        let Some(found) = find(&prefix[search..], b"\n---") else {
+            return Err(CatalogError::FrontmatterInvalid);
+        };
+        let after = search + found + 4;
+        match &prefix[after..] {
+            [] => break after,
+            [b'\n', ..] => break after + 1,
+            [b'\r', b'\n', ..] => break after + 2,
+            _ => search = search + found + 1,
+        }
+    };
+    let head =
+        std::str::from_utf8(&prefix[..closing_end]).map_err(|_| CatalogError::InvalidUtf8)?;
+    // `^---\r?\n([\s\S]*?)\r?\n---`: the lazy block ends at the first line that merely starts
+    // with `---`, which may come before the closing line found above.
+    // The closing line lies inside `body`, so a `\n---` is always found.
+    let body = &head[opening..];
+    let end = find(body.as_bytes(), b"\n---").ok_or(CatalogError::FrontmatterInvalid)?;
+    let end = if end > 0 && body.as_bytes()[end - 1] == b'\r' {
+        end - 1
+    } else {
+        end
+    };
+    Ok(Some(&body[..end]))
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+/// `name` and `description`: absent or null → `""`, a string → JS-trimmed, anything else is
+/// invalid metadata.
+fn string_field(value: &YamlValue) -> Result<String, CatalogError> {
+    match value {
+        YamlValue::Null => Ok(String::new()),
+        YamlValue::String(text) => Ok(text::js_trim(text).to_owned()),
+        _ => Err(CatalogError::MetadataInvalid),
+    }
+}
+
+/// `triggers` and `when_to_use`: null → `[]`; a list of strings → each trimmed, empty items
+/// dropped; a string → split on `,` or `·`, each part trimmed, empty parts dropped.
+fn phrase_list(value: &YamlValue) -> Result<Vec<String>, CatalogError> {
+    match value {
+        YamlValue::Null => Ok(Vec::new()),
+        YamlValue::String(text) => Ok(text
+            .split([',', '\u{b7}'])
+            .map(text::js_trim)
+            .filter(|part| !part.is_empty())
+            .map(str::to_owned)
+            .collect()),
+        YamlValue::Sequence(items) => {
+            let mut phrases = Vec::with_capacity(items.len());
+            for item in items {
+                let YamlValue::String(text) = item else {
+                    return Err(CatalogError::MetadataInvalid);
+                };
+                let trimmed = text::js_trim(text);
+                if !trimmed.is_empty() {
+                    phrases.push(trimmed.to_owned());
+                }
+            }
+            Ok(phrases)
+        }
+        _ => Err(CatalogError::MetadataInvalid),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    fn block(prefix: &str) -> Result<Option<&str>, CatalogError> {
+        frontmatter_block(prefix.as_bytes())
+    }
+
+    #[test]
+    fn files_without_an_opening_line_have_empty_metadata() {
+        for text in [
+            "",
+            "# Title\n",
+            "\u{feff}---\nname: x\n---\n",
+            " ---\n",
+            "---",
+            "--- \n",
+        ] {
+            assert_eq!(block(text), Ok(None), "{text:?}");
+            assert_eq!(parse_metadata(text.as_bytes()), Ok(Metadata::default()));
+        }
+        assert_eq!(
+            frontmatter_block(b"# x\xff"),
+            Err(CatalogError::InvalidUtf8)
+        );
+    }
+
+    #[test]
+    fn closing_line_rules() {
+        assert_eq!(block("---\nname: a\n---\nbody"), Ok(Some("name: a")));
+        assert_eq!(block("---\r\nname: a\r\n---\r\nbody"), Ok(Some("name: a")));
+        assert_eq!(block("---\nname: a\n---"), Ok(Some("name: a")));
+        assert_eq!(block("---\n\n---\n"), Ok(Some("")));
+        // `---x` and `----` do not close; an empty block never closes.
+        for text in [
+            "---\nname: a\n---x\n",
+            "---\nname: a\n----\n",
+            "---\n---\n",
+            "---\nname: a\n",
+        ] {
+            assert_eq!(
+                block(text),
+                Err(CatalogError::FrontmatterInvalid),
+                "{text:?}"
+            );
+        }
+        // The lazy block stops at the first line that merely starts with `---`.
+        assert_eq!(block("---\na: 1\n---x\nb: 2\n---\n"), Ok(Some("a: 1")));
+    }
+
+    #[test]
+    fn only_the_head_must_be_utf8() {
+        assert_eq!(
+            frontmatter_block(b"---\nname: a\n---\n\xff\xfe body"),
+            Ok(Some("name: a"))
+        );
+        assert_eq!(
+            frontmatter_block(b"---\nname: \xff\n---\n"),
+            Err(CatalogError::InvalidUtf8)
+        );
+    }
+
+    fn metadata(yaml: &str) -> Result<Metadata, CatalogError> {
+        parse_metadata(format!("---\n{yaml}\n---\n# Body\n").as_bytes())
+    }
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| (*item).to_owned()).collect()
+    }
+
+    #[test]
+    fn field_forms() {
+        let parsed = metadata(
+            "name: '  Plan  '\ndescription: \" Plan the day. \"\ntriggers: plan my day, \
+             what next \u{b7} focus,, \ncolor: blue",
+        )
+        .unwrap();
+        assert_eq!(parsed.name, "Plan");
+        assert_eq!(parsed.description, "Plan the day.");
+        assert_eq!(
+            parsed.triggers,
+            strings(&["plan my day", "what next", "focus"])
+        );
+        assert!(parsed.when_to_use.is_empty());
+
+        let parsed =
+            metadata("name: ~\ndescription:\ntriggers:\n  - ' a '\n  - ''\n  - b\nwhen_to_use: ''")
+                .unwrap();
+        assert_eq!(
+            parsed,
+            Metadata {
+                triggers: strings(&["a", "b"]),
+                ..Metadata::default()
+            }
+        );
+        assert_eq!(
+            metadata("triggers: null").unwrap().triggers,
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            metadata("triggers: []").unwrap().triggers,
+            Vec::<String>::new()
+        );
+        // A plain scalar with `: ` inside needs quotes; quoted, it is one string.
+        assert_eq!(metadata("description: 'a: b'").unwrap().description, "a: b");
+    }
+
+    #[test]
+    fn wrong_types_and_bad_yaml_are_invalid_metadata() {
+        for yaml in [
+            "name: 123",
+            "name: true",
+            "name: 0x1A",
+            "name: 1.5",
+            "name: [a]",
+            "description: {a: 1}",
+            "triggers: 3",
+            "triggers: [a, 1]",
+            "triggers: [a, [b]]",
+            "when_to_use: true",
+            "when_to_use: [x, null]",
+            "name: a\nname: b",
+            "- a\n- b",
+            "just text",
+            "",
+            "name: [unclosed",
+            "name: a\n  bad: indent",
+        ] {
+            assert_eq!(
+                metadata(yaml),
+                Err(CatalogError::MetadataInvalid),
+                "{yaml:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_name_falls_back_to_the_directory() {
+        let skill = metadata("name: '   '").unwrap().into_skill("plan-today");
+        assert_eq!(skill.name, "plan-today");
+        assert_eq!(skill.resource(), "skills/plan-today/SKILL.md");
+    }
+
+    #[test]
+    fn catalog_names() {
+        assert!(is_catalog_name("plan-today"));
+        assert!(is_catalog_name("caf\u{e9}"));
+        for name in [
+            ".git",
+            "_drafts",
+            "_",
+            ".",
+            "tab\there",
+            "back\\slash",
+            "bell\u{7}",
+            "c1\u{85}",
+        ] {
+            assert!(!is_catalog_name(name), "{name:?}");
+        }
+    }
+
+    // Folder-level tests: a temporary AIOS folder read through the contained reader.
+
+    fn write_skill(root: &Path, dir: &str, text: &str) {
+        let path = root.join("skills").join(dir);
+        fs::create_dir_all(&path).unwrap();
+        fs::write(path.join("SKILL.md"), text).unwrap();
+    }
+
+    fn simple(name: &str, trigger: &str) -> String {
+        format!(
+            "---\nname: {name}\ndescription: Does {name}.\ntriggers: {trigger}\n---\n# {name}\n"
+        )
+    }
+
+    fn catalog_of(root: &Path) -> Result<Vec<Skill>, CatalogError> {
+        read_catalog(&Root::open(root).unwrap())
+    }
+
+    fn dirs(skills: &[Skill]) -> Vec<&str> {
+        skills.iter().map(|skill| skill.dir.as_str()).collect()
+    }
+
+    #[test]
+    fn missing_skills_directory_is_an_empty_catalog() {
+        let temp = tempfile::tempdir().unwrap();
+        assert_eq!(catalog_of(temp.path()), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn skipped_entries_and_order() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        write_skill(root, "zeta", &simple("alpha", "a"));
+        write_skill(root, "beta", &simple("beta", "b"));
+        write_skill(root, "alpha", &simple("alpha", "c"));
+        write_skill(root, "_drafts", &simple("drafted", "d"));
+        write_skill(root, ".hidden", &simple("hidden", "e"));
+        write_skill(root, "no-frontmatter", "# Just a body\n");
+        fs::create_dir_all(root.join("skills/empty-dir")).unwrap();
+        fs::write(root.join("skills/INDEX.md"), "# Installed Skills\n").unwrap();
+        // A linked skill directory, pointing at a perfectly good skill outside the folder.
+        let outside = tempfile::tempdir().unwrap();
+        write_skill(
+            outside.path(),
+            "secret-linked",
+            &simple("secret-linked", "f"),
+        );
+        std::os::unix::fs::symlink(
+            outside.path().join("skills/secret-linked"),
+            root.join("skills/secret-linked"),
+        )
+        .unwrap();
+        // Structurally unsafe names are skipped, not fatal.
+        write_skill(root, "back\\slash", &simple("odd", "g"));
+        let raw = root
+            .join("skills")
+            .join(std::ffi::OsStr::from_bytes(b"bad-\xff"));
+        fs::create_dir(&raw).unwrap();
+        fs::write(raw.join("SKILL.md"), simple("raw", "h")).unwrap();
+
+        let skills = catalog_of(root).unwrap();
+        // By name, then directory; the skill without frontmatter is named after its directory.
+        assert_eq!(dirs(&skills), ["alpha", "zeta", "beta", "no-frontmatter"]);
+        assert_eq!(skills[3].name, "no-frontmatter");
+        assert_eq!(skills[3].description, "");
+        assert!(skills.iter().all(|skill| !skill.name.contains("secret")));
+    }
+
+    #[test]
+    fn a_linked_or_special_skill_file_fails_the_catalog() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        write_skill(root, "good", &simple("good", "g"));
+        fs::create_dir_all(root.join("skills/linked-file")).unwrap();
+        std::os::unix::fs::symlink(
+            root.join("skills/good/SKILL.md"),
+            root.join("skills/linked-file/SKILL.md"),
+        )
+        .unwrap();
+        assert_eq!(catalog_of(root), Err(CatalogError::PathUnsafe));
+
+        fs::remove_file(root.join("skills/linked-file/SKILL.md")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("skills/linked-file/SKILL.md"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(catalog_of(root), Err(CatalogError::PathUnsafe));
+
+        fs::remove_file(root.join("skills/linked-file/SKILL.md")).unwrap();
+        assert_eq!(dirs(&catalog_of(root).unwrap()), ["good"]);
+    }
+
+    #[test]
+    fn a_linked_skills_directory_is_unsafe() {
+        let temp = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        write_skill(elsewhere.path(), "x", &simple("x", "x"));
+        std::os::unix::fs::symlink(elsewhere.path().join("skills"), temp.path().join("skills"))
+            .unwrap();
+        assert_eq!(catalog_of(temp.path()), Err(CatalogError::PathUnsafe));
+    }
+
+    #[test]
+    fn a_huge_body_is_never_read_and_size_limits_hold() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        let mut text = simple("big", "find the needle");
+        // 2 MB of body that would be invalid metadata and invalid UTF-8 if it were read.
+        let mut bytes = text.clone().into_bytes();
+        bytes.extend(std::iter::repeat_n(0xff_u8, 2_000_000));
+        fs::create_dir_all(root.join("skills/big")).unwrap();
+        fs::write(root.join("skills/big/SKILL.md"), &bytes).unwrap();
+        let skills = catalog_of(root).unwrap();
+        assert_eq!(skills[0].triggers, ["find the needle"]);
+
+        // Exactly 8 MiB is accepted; one byte more fails the request.
+        text.push_str(&" ".repeat(usize::try_from(MAX_SKILL_FILE_BYTES).unwrap() - text.len()));
+        fs::write(root.join("skills/big/SKILL.md"), &text).unwrap();
+        assert_eq!(catalog_of(root).unwrap().len(), 1);
+        text.push(' ');
+        fs::write(root.join("skills/big/SKILL.md"), &text).unwrap();
+        assert_eq!(catalog_of(root), Err(CatalogError::FileTooLarge));
+    }
+
+    #[test]
+    fn frontmatter_must_close_within_the_prefix() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        let long = format!("---\nname: x\ndescription: {}\n---\n", "y".repeat(70_000));
+        write_skill(root, "long", &long);
+        assert_eq!(catalog_of(root), Err(CatalogError::FrontmatterInvalid));
+        // Without frontmatter, a character cut by the 64 KiB boundary fails strict UTF-8.
+        let cut = format!("{}\u{e9}rest", "a".repeat(65_535));
+        write_skill(root, "long", &cut);
+        assert_eq!(catalog_of(root), Err(CatalogError::InvalidUtf8));
+    }
+
+    #[test]
+    fn the_whole_size_of_each_file_is_reserved() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path();
+        // Sparse 8 MiB files: thirty-two fit the 256 MiB ceiling, a thirty-third does not.
+        for n in 0..33 {
+            let dir = root.join(format!("skills/s{n:02}"));
+            fs::create_dir_all(&dir).unwrap();
+            let file = fs::File::create(dir.join("SKILL.md")).unwrap();
+            file.set_len(MAX_SKILL_FILE_BYTES).unwrap();
+        }
+        assert_eq!(catalog_of(root), Err(CatalogError::BudgetExceeded));
+        fs::remove_dir_all(root.join("skills/s32")).unwrap();
+        assert_eq!(catalog_of(root).unwrap().len(), 32);
+    }
+
+    #[test]
+    fn at_most_512_listing_entries() {
+        let temp = tempfile::tempdir().unwrap();
+        let skills = temp.path().join("skills");
+        fs::create_dir_all(&skills).unwrap();
+        for n in 0..512 {
+            fs::write(skills.join(format!("note-{n:03}.md")), "").unwrap();
+        }
+        assert_eq!(catalog_of(temp.path()), Ok(Vec::new()));
+        fs::write(skills.join("one-more.md"), "").unwrap();
+        assert_eq!(
+            catalog_of(temp.path()),
+            Err(CatalogError::DirectoryTooLarge)
+        );
+    }
+
+    #[test]
+    fn metadata_errors_fail_the_whole_catalog() {
+        let temp = tempfile::tempdir().unwrap();
+        write_skill(temp.path(), "good", &simple("good", "g"));
+        write_skill(temp.path(), "bad", "---\nname: 123\n---\n");
+        assert_eq!(catalog_of(temp.path()), Err(CatalogError::MetadataInvalid));
+        assert_eq!(
+            CatalogError::MetadataInvalid.code(),
+            "DOTAIOS_SKILL_METADATA_INVALID"
+        );
+    }
+
+    #[test]
+    fn skill_text_is_read_whole_and_contained() {
+        let temp = tempfile::tempdir().unwrap();
+        write_skill(temp.path(), "good", &simple("good", "g"));
+        let root = Root::open(temp.path()).unwrap();
+        assert_eq!(read_skill_text(&root, "good").unwrap(), simple("good", "g"));
+        assert_eq!(
+            read_skill_text(&root, "missing"),
+            Err(CatalogError::ReadFailed)
+        );
+        assert_eq!(
+            read_skill_text(&root, "../x"),
+            Err(CatalogError::PathUnsafe)
+        );
+    }
+}

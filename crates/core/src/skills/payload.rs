@@ -1,0 +1,553 @@
+//! The `resolve_skill` payload (spec 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
+//! sanitised with the 300-unit string cap and no array cap, the envelope's members in their
+//! order, and the budget fit (greedy admission, final fit, intent cut, fixed-point `used`).
+//!
+//! Plain values in, one `JSON.stringify(…, null, 2)`-identical text out. Nothing here knows the
+//! protocol, reads a file or produces a public error message: the adapter maps
+//! [`PayloadError`] to its JSON-RPC answer. **Promise:** a returned text is never longer than
+//! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
+
+use super::resolve::Ranked;
+use crate::text::{self, JsonLayout, JsonWriter};
+
+/// What replaces the cut part of an intent that does not fit (spec 04 §6.5 step 4).
+pub const INTENT_MARKER: &str = "[intent truncated]";
+
+/// Every string of a match item is at most this many units (no item key is `content` or
+/// `summary`, the two keys with the larger 800-unit cap).
+const STRING_CAP: usize = 300;
+
+/// Appended to a string cut by the sanitiser; 12 units.
+const STRING_MARKER: &str = "\n[truncated]";
+
+/// Serialisations allowed before `used` must have settled (spec 05 §8.1).
+const FIXED_POINT_ROUNDS: usize = 8;
+
+/// The memory members of the envelope, as the memory policy resolved them (spec 01 §7.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryFields<'a> {
+    /// `"shared"`, `"project"` or `"off"`.
+    pub memory: &'a str,
+    /// `"Memory: Shared"`, `"Memory: This project"` or `"Memory: Off"`.
+    pub receipt: &'a str,
+    /// The Off notice in Off mode, else `None` (written as `null`).
+    pub notice: Option<&'a str>,
+}
+
+/// One match as it goes on the wire, already sanitised (spec 04 §6.4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchItem {
+    /// The skill name.
+    pub name: String,
+    /// The description, `""` when none.
+    pub description: String,
+    /// Every trigger (no array cap).
+    pub triggers: Vec<String>,
+    /// The rounded score (three decimals).
+    pub score: f64,
+    /// The reason text.
+    pub reason: String,
+    /// `skills/<dir>/SKILL.md`.
+    pub resource: String,
+}
+
+impl MatchItem {
+    /// The sanitised wire item of one ranked match: every string at most 300 units, cut on a
+    /// code-point boundary and marked `\n[truncated]`.
+    pub fn from_ranked(ranked: &Ranked<'_>) -> MatchItem {
+        let skill = ranked.skill;
+        MatchItem {
+            name: cap(&skill.name),
+            description: cap(&skill.description),
+            triggers: skill.triggers.iter().map(|trigger| cap(trigger)).collect(),
+            score: super::round_score(ranked.score),
+            reason: cap(&ranked.reason.to_string()),
+            resource: cap(&skill.resource()),
+        }
+    }
+}
+
+/// A fitted payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillPayload {
+    /// The pretty JSON text, at most the budget in UTF-16 units.
+    pub text: String,
+    /// Its UTF-16 length, which is also its `budget.used`.
+    pub used: usize,
+    /// `budget.truncated`: a match was dropped or the intent was cut.
+    pub truncated: bool,
+    /// How many matches the text carries.
+    pub matches: usize,
+    /// Whether the intent was cut to a prefix plus [`INTENT_MARKER`].
+    pub intent_truncated: bool,
+}
+
+/// Why no payload fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    /// Even with no matches and the intent reduced to the marker the text is longer than the
+    /// budget. The adapter answers -32602
+    /// `budget <budget> is too small for the skill response envelope`.
+    #[error("budget {budget} is too small for the skill response envelope")]
+    BudgetTooSmall {
+        /// The requested budget.
+        budget: usize,
+    },
+    /// `budget.used` did not settle within eight serialisations (an internal failure).
+    #[error("budget metadata did not reach a fixed point")]
+    Unstable,
+}
+
+/// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
+/// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (spec 04
+/// §6.5). Off mode passes no matches and the Off memory fields.
+pub fn fit_payload(
+    intent: &str,
+    matches: &[Ranked<'_>],
+    memory: MemoryFields<'_>,
+    budget: usize,
+) -> Result<SkillPayload, PayloadError> {
+    let items: Vec<MatchItem> = matches.iter().map(MatchItem::from_ranked).collect();
+    fit_items(intent, &items, memory, budget)
+}
+
+/// [`fit_payload`] over items that are already sanitised.
+pub fn fit_items(
+    intent: &str,
+    items: &[MatchItem],
+    memory: MemoryFields<'_>,
+    budget: usize,
+) -> Result<SkillPayload, PayloadError> {
+    let envelope = Envelope {
+        memory,
+        limit: budget,
+    };
+    let fitted =
+        |text: String, admitted: usize, truncated: bool, intent_truncated: bool| SkillPayload {
+            used: text::utf16_len(&text),
+            text,
+            truncated,
+            matches: admitted,
+            intent_truncated,
+        };
+
+    // Greedy admission: the first match that does not fit stops admission for good, so a
+    // smaller later match never overtakes a better one.
+    let mut truncated = false;
+    let mut admitted = 0;
+    while admitted < items.len() {
+        let text = envelope.serialise(intent, &items[..=admitted], false)?;
+        if text::utf16_len(&text) > budget {
+            truncated = true;
+            break;
+        }
+        admitted += 1;
+    }
+
+    // Final fit: the flag itself changes the length, so drop from the end until it fits.
+    let mut text = envelope.serialise(intent, &items[..admitted], truncated)?;
+    while text::utf16_len(&text) > budget && admitted > 0 {
+        admitted -= 1;
+        truncated = true;
+        text = envelope.serialise(intent, &items[..admitted], truncated)?;
+    }
+    if text::utf16_len(&text) <= budget {
+        return Ok(fitted(text, admitted, truncated, false));
+    }
+
+    // Intent cut: the longest code-point prefix that fits with the marker, found with the
+    // probe order of spec 05 §8.3 (admitted is 0 here).
+    let code_points = text::code_point_len(intent);
+    let (mut low, mut high) = (0_usize, code_points);
+    let mut best: Option<String> = None;
+    loop {
+        let probe = low + (high - low) / 2;
+        let candidate = format!("{}{INTENT_MARKER}", text::code_point_prefix(intent, probe));
+        let text = envelope.serialise(&candidate, &[], true)?;
+        if text::utf16_len(&text) <= budget {
+            best = Some(text);
+            low = probe + 1;
+        } else if probe == 0 {
+            break;
+        } else {
+            high = probe - 1;
+        }
+        if low > high {
+            break;
+        }
+    }
+    match best {
+        Some(text) => Ok(fitted(text, 0, true, true)),
+        None => Err(PayloadError::BudgetTooSmall { budget }),
+    }
+}
+
+/// The members that do not change while fitting.
+struct Envelope<'a> {
+    memory: MemoryFields<'a>,
+    limit: usize,
+}
+
+impl Envelope<'_> {
+    /// The pretty text whose `budget.used` equals its own length (spec 05 §8.1).
+    fn serialise(
+        &self,
+        intent: &str,
+        items: &[MatchItem],
+        truncated: bool,
+    ) -> Result<String, PayloadError> {
+        let mut used = 0;
+        for _ in 0..FIXED_POINT_ROUNDS {
+            let text = self.write(intent, items, truncated, used);
+            let length = text::utf16_len(&text);
+            if length == used {
+                return Ok(text);
+            }
+            used = length;
+        }
+        Err(PayloadError::Unstable)
+    }
+
+    fn write(&self, intent: &str, items: &[MatchItem], truncated: bool, used: usize) -> String {
+        let mut json = JsonWriter::new(JsonLayout::Pretty);
+        json.begin_object();
+        json.name("intent");
+        json.str(intent);
+        json.name("matches");
+        json.begin_array();
+        for item in items {
+            write_item(&mut json, item);
+        }
+        json.end_array();
+        json.name("memory");
+        json.str(self.memory.memory);
+        json.name("receipt");
+        json.str(self.memory.receipt);
+        json.name("notice");
+        match self.memory.notice {
+            Some(notice) => json.str(notice),
+            None => json.null(),
+        }
+        json.name("complete");
+        json.bool(true);
+        json.name("budget");
+        json.begin_object();
+        json.name("limit");
+        json.number(self.limit as f64);
+        json.name("used");
+        json.number(used as f64);
+        json.name("truncated");
+        json.bool(truncated);
+        json.end_object();
+        json.end_object();
+        json.finish()
+    }
+}
+
+fn write_item(json: &mut JsonWriter, item: &MatchItem) {
+    json.begin_object();
+    json.name("name");
+    json.str(&item.name);
+    json.name("description");
+    json.str(&item.description);
+    json.name("triggers");
+    json.begin_array();
+    for trigger in &item.triggers {
+        json.str(trigger);
+    }
+    json.end_array();
+    json.name("score");
+    json.number(item.score);
+    json.name("reason");
+    json.str(&item.reason);
+    json.name("resource");
+    json.str(&item.resource);
+    json.end_object();
+}
+
+/// The sanitiser's string rule for every key of a match item (spec 05 §9).
+fn cap(value: &str) -> String {
+    text::clip_units(value, STRING_CAP, STRING_MARKER).unwrap_or_else(|| value.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skills::{Skill, rank};
+    use proptest::prelude::*;
+
+    const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation \
+                              history. DotAIOS did not read, search, save, or capture this turn.";
+    const SHARED: MemoryFields<'static> = MemoryFields {
+        memory: "shared",
+        receipt: "Memory: Shared",
+        notice: None,
+    };
+    const OFF: MemoryFields<'static> = MemoryFields {
+        memory: "off",
+        receipt: "Memory: Off",
+        notice: Some(OFF_NOTICE),
+    };
+
+    fn skill(dir: &str, description: &str, triggers: &[&str]) -> Skill {
+        Skill {
+            dir: dir.to_owned(),
+            name: dir.to_owned(),
+            description: description.to_owned(),
+            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
+            when_to_use: Vec::new(),
+        }
+    }
+
+    fn plan_today() -> Skill {
+        skill(
+            "plan-today",
+            "Plan the day from priorities, active work, and recent signals. Use it when the user \
+             asks for structure, what to focus on today, or what is next.",
+            &[
+                "plan my day",
+                "what should I work on",
+                "structure today",
+                "what's my focus today",
+            ],
+        )
+    }
+
+    /// The payload must be what it claims: parseable, `used` equal to its length, within the
+    /// budget.
+    fn assert_honest(payload: &SkillPayload, budget: usize) -> serde_json::Value {
+        let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
+        assert_eq!(payload.used, text::utf16_len(&payload.text));
+        assert!(payload.used <= budget, "{} > {budget}", payload.used);
+        assert_eq!(value["budget"]["used"], payload.used);
+        assert_eq!(value["budget"]["limit"], budget);
+        assert_eq!(value["budget"]["truncated"], payload.truncated);
+        assert_eq!(text::to_json_pretty(&value), payload.text);
+        value
+    }
+
+    #[test]
+    fn worked_example_of_section_6_7() {
+        let catalog = vec![plan_today()];
+        let ranked = rank("plan my day", &catalog);
+        let payload = fit_payload("plan my day", &ranked[..1], SHARED, 6000).unwrap();
+        let expected = r#"{
+  "intent": "plan my day",
+  "matches": [
+    {
+      "name": "plan-today",
+      "description": "Plan the day from priorities, active work, and recent signals. Use it when the user asks for structure, what to focus on today, or what is next.",
+      "triggers": [
+        "plan my day",
+        "what should I work on",
+        "structure today",
+        "what's my focus today"
+      ],
+      "score": 1.722,
+      "reason": "matched trigger \"plan my day\"",
+      "resource": "skills/plan-today/SKILL.md"
+    }
+  ],
+  "memory": "shared",
+  "receipt": "Memory: Shared",
+  "notice": null,
+  "complete": true,
+  "budget": {
+    "limit": 6000,
+    "used": 691,
+    "truncated": false
+  }
+}"#;
+        assert_eq!(payload.text, expected);
+        assert_eq!(payload.used, 691);
+        assert_eq!(payload.matches, 1);
+        assert!(!payload.truncated && !payload.intent_truncated);
+    }
+
+    #[test]
+    fn off_envelopes() {
+        let payload = fit_items("plan my day", &[], OFF, 6000).unwrap();
+        assert_eq!(payload.used, 337);
+        let value = assert_honest(&payload, 6000);
+        assert_eq!(value["matches"], serde_json::json!([]));
+        assert_eq!(value["notice"], OFF_NOTICE);
+
+        // The smallest Off envelope is 342 units: budget 256 can never answer.
+        let tiny = "x".repeat(500);
+        assert_eq!(
+            fit_items(&tiny, &[], OFF, 256),
+            Err(PayloadError::BudgetTooSmall { budget: 256 })
+        );
+        assert_eq!(
+            PayloadError::BudgetTooSmall { budget: 256 }.to_string(),
+            "budget 256 is too small for the skill response envelope"
+        );
+        let marker_only = fit_items(&tiny, &[], OFF, 342).unwrap();
+        assert_eq!(marker_only.used, 342);
+        assert!(
+            marker_only
+                .text
+                .contains("\"intent\": \"[intent truncated]\"")
+        );
+        assert_eq!(
+            fit_items(&tiny, &[], OFF, 341),
+            Err(PayloadError::BudgetTooSmall { budget: 341 })
+        );
+
+        // A 500-code-point intent at budget 512 is cut to exactly 512 units.
+        let cut = fit_items(&tiny, &[], OFF, 512).unwrap();
+        assert_eq!(cut.used, 512);
+        assert!(cut.truncated && cut.intent_truncated);
+        let value = assert_honest(&cut, 512);
+        let intent = value["intent"].as_str().unwrap();
+        assert!(intent.ends_with(INTENT_MARKER));
+        assert!(tiny.starts_with(intent.strip_suffix(INTENT_MARKER).unwrap()));
+    }
+
+    #[test]
+    fn acceptance_11_verbose_description() {
+        let description = "bounded routing metadata ".repeat(200);
+        let catalog = vec![skill("verbose", &description, &["bounded routing intent"])];
+        let ranked = rank("bounded routing intent", &catalog);
+        assert_eq!(ranked.len(), 1);
+        for budget in [256, 6000, 32000] {
+            let payload = fit_payload("bounded routing intent", &ranked, SHARED, budget).unwrap();
+            let value = assert_honest(&payload, budget);
+            assert_eq!(payload.truncated, budget == 256);
+            if budget > 256 {
+                // The description was sanitised to 300 units, ending with the marker.
+                let kept = value["matches"][0]["description"].as_str().unwrap();
+                assert_eq!(text::utf16_len(kept), 300);
+                assert!(kept.ends_with("\n[truncated]"));
+            }
+        }
+    }
+
+    #[test]
+    fn acceptance_12_astral_intent() {
+        let intent = "\u{1F600}".repeat(434);
+        let payload = fit_items(&intent, &[], SHARED, 256).unwrap();
+        let value = assert_honest(&payload, 256);
+        assert!(payload.truncated);
+        // Prefixes never split a surrogate pair: the kept part is whole emoji.
+        let kept = value["intent"]
+            .as_str()
+            .unwrap()
+            .strip_suffix(INTENT_MARKER)
+            .unwrap();
+        assert!(kept.chars().all(|c| c == '\u{1F600}'));
+    }
+
+    #[test]
+    fn acceptance_29_long_intent_many_matches() {
+        let intent = format!("plan my day {}", "context ".repeat(60));
+        assert_eq!(intent.chars().count(), 492);
+        let catalog = vec![
+            plan_today(),
+            skill("today", "Start the day.", &["start my day"]),
+            skill("closeday", "Close the day.", &["close the day"]),
+        ];
+        let ranked = rank(&intent, &catalog);
+        let payload = fit_payload(&intent, &ranked, SHARED, 256).unwrap();
+        assert_honest(&payload, 256);
+        assert!(payload.truncated);
+    }
+
+    #[test]
+    fn seven_triggers_are_kept_whole_when_the_budget_allows() {
+        let triggers = [
+            "ship the release",
+            "cut a release",
+            "publish the package",
+            "tag a version",
+            "release checklist",
+            "deploy the api",
+            "bump the version",
+        ];
+        let catalog = vec![skill("release", "Cut and ship a release.", &triggers)];
+        let ranked = rank("cut a release", &catalog);
+        let payload = fit_payload("cut a release", &ranked, SHARED, 6000).unwrap();
+        let value = assert_honest(&payload, 6000);
+        assert_eq!(value["matches"][0]["triggers"], serde_json::json!(triggers));
+        assert!(!payload.truncated);
+    }
+
+    #[test]
+    fn greedy_admission_stops_at_the_first_match_that_does_not_fit() {
+        let long = "word ".repeat(50);
+        let catalog = vec![
+            skill("a-first", &long, &["sync notes"]),
+            skill("b-second", &long, &["sync notes now"]),
+            skill("c-small", "", &["sync"]),
+        ];
+        let ranked = rank("sync notes", &catalog);
+        assert_eq!(ranked.len(), 3);
+        let first_and_third = [ranked[0].clone(), ranked[2].clone()];
+        let budget = fit_payload("sync notes", &first_and_third, SHARED, 6000)
+            .unwrap()
+            .used;
+        let first_two = fit_payload("sync notes", &ranked[..2], SHARED, 6000).unwrap();
+        assert!(first_two.used > budget);
+        // The second match does not fit, so the smaller third one, which would, is not tried.
+        let payload = fit_payload("sync notes", &ranked, SHARED, budget).unwrap();
+        assert_eq!(payload.matches, 1);
+        assert!(payload.truncated);
+        let value = assert_honest(&payload, budget);
+        assert_eq!(value["matches"][0]["name"], "a-first");
+    }
+
+    #[test]
+    fn sanitiser_caps_every_string_at_300_units() {
+        let astral = "\u{1D400}".repeat(200);
+        let trigger = "t".repeat(301);
+        let catalog = vec![skill("s", &astral, &[&trigger, "ok"])];
+        let ranked = rank(&trigger, &catalog);
+        let item = MatchItem::from_ranked(&ranked[0]);
+        assert_eq!(text::utf16_len(&item.description), 300);
+        assert!(item.description.ends_with("\n[truncated]"));
+        assert_eq!(
+            item.description
+                .chars()
+                .filter(|c| *c == '\u{1D400}')
+                .count(),
+            144
+        );
+        assert_eq!(text::utf16_len(&item.triggers[0]), 300);
+        assert_eq!(item.triggers[1], "ok");
+        assert_eq!(text::utf16_len(&item.reason), 300);
+        assert_eq!(item.resource, "skills/s/SKILL.md");
+    }
+
+    proptest! {
+        #[test]
+        fn fitted_text_is_within_budget_and_used_is_its_length(
+            intent in "[a-z \u{e9}\u{1F600}\"\\\\\n]{0,500}",
+            words in proptest::collection::vec("[a-z]{1,8}", 1..6),
+            limit in 1_usize..=10,
+            budget in 256_usize..=32_000,
+            description_len in 0_usize..400,
+        ) {
+            let catalog: Vec<Skill> = (0..12)
+                .map(|n| {
+                    let description = format!("{} {}", words.join(" "), "x".repeat(description_len));
+                    skill(&format!("skill-{n:02}"), &description, &[&words[n % words.len()]])
+                })
+                .collect();
+            let query = format!("{intent} {}", words[0]);
+            let ranked = rank(&query, &catalog);
+            let offered = &ranked[..ranked.len().min(limit)];
+            match fit_payload(&intent, offered, SHARED, budget) {
+                Ok(payload) => {
+                    prop_assert_eq!(payload.used, text::utf16_len(&payload.text));
+                    prop_assert!(payload.used <= budget);
+                    let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
+                    prop_assert_eq!(&value["budget"]["used"], &serde_json::json!(payload.used));
+                    prop_assert!(payload.matches <= offered.len());
+                    prop_assert_eq!(payload.truncated, payload.matches < offered.len() || payload.intent_truncated);
+                }
+                // Only a budget below the smallest envelope may refuse.
+                Err(error) => prop_assert_eq!(error, PayloadError::BudgetTooSmall { budget }),
+            }
+        }
+    }
+}
