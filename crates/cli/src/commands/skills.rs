@@ -1,12 +1,424 @@
-//! `dotaios skills`.
+//! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` (spec 04 §5): list
+//! the installed skills, print one skill's `SKILL.md`, match an intent to a skill, or print the
+//! boot-context table. Catalog reading and ranking live in `dotaios_core::skills`; this module
+//! parses options, checks the folder, renders and picks exit codes. It never writes.
+//!
+//! These outputs are addressed to the person at the terminal, so `run:`, `skillPath` and the
+//! boot-context table name the absolute folder path (spec 01 §4.10); errors never do, except
+//! the folder check's own message.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use dotaios_contained::Root;
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::skills::{
+    CatalogError, Ranked, Reason, Skill, escape_table_cell, rank, read_catalog, read_skill_text,
+    round_score, routing_hint,
+};
+use dotaios_core::text::{self, JsonLayout, JsonWriter};
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
-/// Runs `dotaios skills`.
+const SKILLS_HELP: &str = "\
+Usage:
+  dotaios skills [--path <dir>]
+  dotaios skills <name> [--path <dir>]
+  dotaios skills resolve \"<intent>\" [--json] [--full] [--all] [--limit <n>] [--path <dir>]
+  dotaios skills resolve --boot-context [--path <dir>]
+
+List the workflows installed under skills/, print one skill's SKILL.md (matched by name or
+directory, ignoring case), or match a request to a skill (see dotaios skills resolve --help).
+
+Options:
+  --path <dir>   Use a non-default AIOS folder (default ~/aios)
+  -h, --help     Show this help
+";
+
+const RESOLVE_HELP: &str = "\
+Usage:
+  dotaios skills resolve \"<intent>\" [--json] [--full] [--all] [--limit <n>] [--path <dir>]
+  dotaios skills resolve --boot-context [--path <dir>]
+
+Match a request to an installed workflow before hand-rolling the work. Ranking is lexical and
+deterministic: trigger phrases first, then the description; an exact skill name wins.
+The intent may be quoted or given as several words.
+
+Options:
+  --limit <n>      Show the best <n> matches with --json (default 1)
+  --all            Show every match
+  --full           Also print the top skill's SKILL.md
+  --json           Print the matches as JSON
+  --boot-context   Print a Markdown table of every skill, to paste into an agent prompt
+  --path <dir>     Use a non-default AIOS folder (default ~/aios)
+  -h, --help       Show this help
+
+Exit status: 0 when a skill matched, 2 when none did (or no intent was given), 1 on errors.
+";
+
+/// Runs `dotaios skills …`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios skills is not available in this build yet."))
+    if args.first().is_some_and(|first| first == "resolve") {
+        return resolve(&args[1..], env);
+    }
+    if Scanner::wants_help(args) {
+        out(SKILLS_HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut path_flag: Option<OsString> = None;
+    let mut words: Vec<String> = Vec::new();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) if flag == "--path" => path_flag = Some(scanner.value("--path")?),
+            Arg::Flag(flag) => return Err(unknown_option(&flag)),
+            Arg::Positional(word) => words.push(word.to_string_lossy().into_owned()),
+        }
+    }
+    let folder = checked_folder(path_flag.as_deref(), env)?;
+    let catalog = load_catalog(&folder)?;
+    if words.is_empty() {
+        out(&render_list(&catalog));
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A skill name may hold spaces, so the words form one name, as intent words do.
+    let wanted = words.join(" ").to_lowercase();
+    let Some(skill) = catalog
+        .iter()
+        .find(|skill| skill.name.to_lowercase() == wanted || skill.dir.to_lowercase() == wanted)
+    else {
+        return Err(CliError::failed(format!(
+            "No skill found: {}\nRun \"dotaios skills\" to list installed skills.",
+            words.join(" ")
+        )));
+    };
+    let text = read_full(&folder, skill)?;
+    out(&format!("{text}\n"));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options of `skills resolve`, read left to right (spec 04 §5.1).
+#[derive(Debug, Default)]
+struct ResolveOptions {
+    path_flag: Option<OsString>,
+    words: Vec<String>,
+    limit: Option<usize>,
+    all: bool,
+    full: bool,
+    json: bool,
+    boot_context: bool,
+}
+
+fn parse_resolve(args: &[OsString]) -> Result<ResolveOptions, CliError> {
+    let mut options = ResolveOptions::default();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) if flag == "--path" => {
+                options.path_flag = Some(scanner.value("--path")?);
+            }
+            Arg::Flag(flag) if flag == "--limit" => {
+                options.limit = Some(parse_limit(&scanner.text_value("--limit")?)?);
+            }
+            Arg::Flag(flag) if flag == "--all" => options.all = true,
+            Arg::Flag(flag) if flag == "--full" => options.full = true,
+            Arg::Flag(flag) if flag == "--json" => options.json = true,
+            Arg::Flag(flag) if flag == "--boot-context" => options.boot_context = true,
+            // Unknown `--` arguments are ignored, as in the reference (spec 04 §5.1).
+            Arg::Flag(flag) if flag.starts_with("--") => {}
+            // Only `--` marks an option here: `-x` is an intent word like any other.
+            Arg::Flag(word) => options.words.push(word),
+            Arg::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+        }
+    }
+    Ok(options)
+}
+
+/// `^\d+$` and at least 1. A value too large for memory means "no limit", as a JavaScript
+/// number that large would.
+fn parse_limit(value: &str) -> Result<usize, CliError> {
+    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
+    if !digits || value.bytes().all(|b| b == b'0') {
+        return Err(CliError::Usage(format!(
+            "Invalid --limit \"{value}\". Use a positive whole number."
+        )));
+    }
+    Ok(value.parse::<usize>().unwrap_or(usize::MAX))
+}
+
+fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    if Scanner::wants_help(args) {
+        out(RESOLVE_HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = parse_resolve(args)?;
+    let folder = checked_folder(options.path_flag.as_deref(), env)?;
+    let catalog = load_catalog(&folder)?;
+    let folder_text = folder.to_string_lossy();
+
+    if options.boot_context {
+        out(&format!(
+            "{}\n",
+            render_boot_context(&catalog, &folder_text)
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let intent = text::js_trim(&options.words.join(" ")).to_owned();
+    if intent.is_empty() {
+        err_line("Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\".");
+        err_line("Or print a boot block: dotaios skills resolve --boot-context.");
+        return Ok(ExitCode::from(2));
+    }
+
+    let ranked = rank(&intent, &catalog);
+    if ranked.is_empty() {
+        if options.json {
+            out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
+        } else {
+            err_line(&format!("No skill matched: {intent}"));
+            err_line("Run \"dotaios skills\" to list installed skills.");
+        }
+        return Ok(ExitCode::from(2));
+    }
+    let shown = if options.all {
+        &ranked[..]
+    } else {
+        &ranked[..ranked.len().min(options.limit.unwrap_or(1))]
+    };
+
+    if options.json {
+        out(&format!("{}\n", render_json(&intent, shown, &folder_text)));
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Text mode shows one block for the top match, or every match with --all.
+    let blocks: &[Ranked<'_>] = if options.all { shown } else { &ranked[..1] };
+    let mut text = String::new();
+    for matched in blocks {
+        text.push_str(&render_block(matched, &folder_text));
+    }
+    if options.full && !options.all {
+        let full = read_full(&folder, ranked[0].skill)?;
+        text.push('\n');
+        text.push_str(&full);
+        text.push('\n');
+    }
+    out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The folder of spec 01 §1 (`--path`, else `~/aios`; never `DOTAIOS_PATH`) after the
+/// existence check of §1.3: `aios.json` must exist (a symlink counts when its target does).
+fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
+    let folder = resolve_folder(LocationInputs {
+        path_flag,
+        env_path: None,
+        home: &env.home_or_root(),
+        cwd: &env.cwd,
+    });
+    if !folder.join("aios.json").try_exists().unwrap_or(false) {
+        return Err(CliError::NoFolder(folder));
+    }
+    Ok(folder)
+}
+
+fn load_catalog(folder: &Path) -> Result<Vec<Skill>, CliError> {
+    // The folder passed its check a moment ago; if the root cannot be opened now, it is a read
+    // failure like any other and must not name the path.
+    let root = Root::open(folder).map_err(|_| catalog_failure(CatalogError::ReadFailed))?;
+    read_catalog(&root).map_err(catalog_failure)
+}
+
+fn catalog_failure(error: CatalogError) -> CliError {
+    CliError::failed(error.message())
+}
+
+/// The whole `SKILL.md` of `skill`, through the contained reader (≤ 8 MiB, strict UTF-8).
+fn read_full(folder: &Path, skill: &Skill) -> Result<String, CliError> {
+    Root::open(folder)
+        .ok()
+        .and_then(|root| read_skill_text(&root, &skill.dir).ok())
+        .ok_or_else(|| CliError::failed(format!("Could not read skill file: {}", skill.resource())))
+}
+
+fn skill_path(folder: &str, skill: &Skill) -> String {
+    format!("{folder}/{}", skill.resource())
+}
+
+/// `dotaios skills`: a count line, the skills in catalog order, a hint (spec 04 §5.5).
+fn render_list(catalog: &[Skill]) -> String {
+    if catalog.is_empty() {
+        return "No skills installed.\n\
+                Add one as skills/<name>/SKILL.md, with name, description and triggers in its \
+                frontmatter.\n"
+            .to_owned();
+    }
+    let noun = if catalog.len() == 1 {
+        "skill"
+    } else {
+        "skills"
+    };
+    let mut text = format!("{} {noun} installed:\n\n", catalog.len());
+    for skill in catalog {
+        if skill.description.is_empty() {
+            text.push_str(&format!("  {}\n", skill.name));
+        } else {
+            text.push_str(&format!(
+                "  {} \u{2014} {}\n",
+                skill.name, skill.description
+            ));
+        }
+    }
+    text.push_str(
+        "\nShow one with dotaios skills <name>, or match a request with dotaios skills resolve \
+         \"<intent>\".\n",
+    );
+    text
+}
+
+/// One text block of spec 04 §5.3.
+fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
+    let skill = matched.skill;
+    let description = if skill.description.is_empty() {
+        "(no description)"
+    } else {
+        &skill.description
+    };
+    let confidence = if matched.reason == Reason::ExactName {
+        1.0
+    } else {
+        matched.score.min(1.0)
+    };
+    let mut block = format!(
+        "{} \u{2014} {description}\n  dir:       {}\n  confidence: {} ({})\n",
+        skill.name,
+        skill.dir,
+        text::js_to_fixed(confidence, 2),
+        matched.reason,
+    );
+    if !skill.triggers.is_empty() {
+        block.push_str(&format!(
+            "  triggers:  {}\n",
+            skill.triggers.join(" \u{b7} ")
+        ));
+    }
+    block.push_str(&format!("  run:       {}\n", skill_path(folder, skill)));
+    block
+}
+
+/// `--json` (spec 04 §5.2): 2-space pretty JSON, without the final newline.
+fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
+    let mut json = JsonWriter::new(JsonLayout::Pretty);
+    json.begin_object();
+    json.name("intent");
+    json.str(intent);
+    json.name("matches");
+    json.begin_array();
+    for matched in matches {
+        let skill = matched.skill;
+        json.begin_object();
+        json.name("name");
+        json.str(&skill.name);
+        json.name("dir");
+        json.str(&skill.dir);
+        json.name("description");
+        json.str(&skill.description);
+        json.name("triggers");
+        json.begin_array();
+        for trigger in &skill.triggers {
+            json.str(trigger);
+        }
+        json.end_array();
+        json.name("score");
+        json.number(round_score(matched.score));
+        json.name("reason");
+        json.str(&matched.reason.to_string());
+        json.name("skillPath");
+        json.str(&skill_path(folder, skill));
+        json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    json.finish()
+}
+
+/// `--boot-context` (spec 04 §5.4), without the final newline the command adds.
+fn render_boot_context(catalog: &[Skill], folder: &str) -> String {
+    let mut lines: Vec<String> = vec![
+        "## Skills first".to_owned(),
+        String::new(),
+        "Before hand-rolling a task, check whether one of these installed workflows fits the \
+         request."
+            .to_owned(),
+        "If one does, read its SKILL.md and follow it; `dotaios skills resolve \"<request>\"` \
+         picks the best match."
+            .to_owned(),
+        String::new(),
+    ];
+    if catalog.is_empty() {
+        lines.push(
+            "No skills are installed yet: add one as skills/<name>/SKILL.md with name, \
+             description and triggers in its frontmatter."
+                .to_owned(),
+        );
+    } else {
+        lines.push("| Skill | Triggers | Run |".to_owned());
+        lines.push("| --- | --- | --- |".to_owned());
+        let mut ordered: Vec<&Skill> = catalog.iter().collect();
+        ordered.sort_by(|left, right| text::collate(&left.name, &right.name));
+        for skill in ordered {
+            lines.push(format!(
+                "| {} | {} | `{}` |",
+                escape_table_cell(&skill.name),
+                escape_table_cell(&routing_hint(skill)),
+                escape_table_cell(&skill_path(folder, skill)),
+            ));
+        }
+    }
+    lines.push(String::new());
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limit_values() {
+        assert_eq!(parse_limit("3").unwrap(), 3);
+        assert_eq!(parse_limit("007").unwrap(), 7);
+        assert_eq!(parse_limit("99999999999999999999999").unwrap(), usize::MAX);
+        for bad in ["0", "00", "-1", "1.5", "x", " 1", "\u{663}"] {
+            assert_eq!(
+                parse_limit(bad).unwrap_err().to_string(),
+                format!("Invalid --limit \"{bad}\". Use a positive whole number.")
+            );
+        }
+    }
+
+    #[test]
+    fn resolve_options_keep_words_and_ignore_unknown_flags() {
+        let args: Vec<OsString> = [
+            "plan",
+            "--verbose",
+            "-x",
+            "my",
+            "--path=/x",
+            "day",
+            "--json",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        let options = parse_resolve(&args).unwrap();
+        assert_eq!(options.words, ["plan", "-x", "my", "day"]);
+        assert!(options.json && options.path_flag.is_none());
+        let missing: Vec<OsString> = vec!["x".into(), "--limit".into()];
+        assert_eq!(
+            parse_resolve(&missing).unwrap_err().to_string(),
+            "--limit requires a value"
+        );
+    }
 }
