@@ -2,8 +2,8 @@
 //! configuration (later `connect`). Kept apart from the read commands so that every write is
 //! easy to find and review.
 //!
-//! [`atomic`] is the single primitive for putting bytes on disk (handles, no-follow, temp file
-//! + fsync + rename, exclusive creation); the writers build on it and read, when they must,
+//! [`atomic`] is the single primitive for putting bytes on disk (handles, no-follow, temporary
+//! file, fsync, rename, exclusive creation); the writers build on it and read, when they must,
 //! through `dotaios-contained`.
 
 pub(crate) mod atomic;

@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, RootError};
+use dotaios_core::folder::inspection::{
+    Inspection as CoreInspection, InspectionCode, MigrationStatus, inspect_migrations,
+};
 
 use super::atomic::{self, Dir, FileMode, WriteError};
 use super::templates::{self, BUNDLED_SKILLS};
@@ -178,12 +181,12 @@ pub(crate) enum InitError {
 /// Runs the four checks of §11.1, in order, without writing anything.
 pub(crate) fn check(request: &InitRequest) -> Result<(), InitError> {
     // 1. The external vault must be outside the target.
-    if let Some(vault) = &request.vault {
-        if lies_inside(&vault.path, &request.target) {
-            return Err(InitError::VaultInsideTarget {
-                raw: vault.raw.clone(),
-            });
-        }
+    if let Some(vault) = &request.vault
+        && lies_inside(&vault.path, &request.target)
+    {
+        return Err(InitError::VaultInsideTarget {
+            raw: vault.raw.clone(),
+        });
     }
     // 2. An existing AIOS folder is inspected first, whatever --force/--overwrite say.
     if request.target.join("aios.json").exists() {
@@ -205,7 +208,8 @@ pub(crate) fn check(request: &InitRequest) -> Result<(), InitError> {
         }
     }
     // 3. A non-empty target needs --force or --overwrite.
-    if !target_is_missing_or_empty(&request.target)? && !(request.force || request.overwrite) {
+    let may_add = request.force || request.overwrite;
+    if !may_add && !target_is_missing_or_empty(&request.target)? {
         return Err(InitError::TargetNotEmpty {
             target: request.target.clone(),
         });
@@ -296,95 +300,26 @@ pub(crate) fn write(
     Ok(report)
 }
 
-/// The read-only migration inspection of spec 01 §8.1 for a target that holds `aios.json`.
-///
-/// Reads `aios.json` through the contained reader (≤ 1 MiB) and grades its `schema_version`.
-// FIXME(issue 2): wire core migration inspection. `dotaios_core::folder` is getting the full
-// §8.1 algorithm (ownership marker, transactions, confirm pass); until it lands this interim
-// version grades `aios.json` and only notices whether `transactions/` has entries.
+/// The read-only migration inspection of spec 01 §8.1 for a target that holds `aios.json`,
+/// as `dotaios_core::folder::inspection` performs it, reduced to what `init` acts on.
 pub(crate) fn inspect_existing_folder(target: &Path) -> Inspection {
-    let failed = |code: &str| Inspection::Failed {
-        code: code.to_owned(),
-    };
     let Ok(root) = Root::open(target) else {
-        return failed("INSPECTION_FAILED");
-    };
-    let Ok(rel) = RelPath::new("aios.json") else {
-        return failed("INSPECTION_FAILED");
-    };
-    let mut ledger = Ledger::new(Limits {
-        files: 1,
-        bytes: 1 << 20,
-        entries: 0,
-    });
-    let bytes = match root.read_bytes(&rel, 1 << 20, &mut ledger) {
-        Ok(Some(file)) => file.bytes,
-        Ok(None) => return failed("MISSING_FILE"),
-        Err(ReadError::TooLarge | ReadError::Budget(_)) => return failed("CONFIG_TOO_LARGE"),
-        Err(ReadError::Changed) => return failed("CONFIG_CHANGED"),
-        Err(ReadError::Unsafe(_) | ReadError::NotRegular(_)) => return failed("UNSAFE_FILE"),
-        Err(_) => return failed("INSPECTION_FAILED"),
-    };
-    let Ok(text) = String::from_utf8(bytes) else {
-        return failed("INVALID_CONFIG_ENCODING");
-    };
-    let Ok(serde_json::Value::Object(config)) = serde_json::from_str::<serde_json::Value>(&text)
-    else {
-        return failed("INVALID_CONFIG");
-    };
-    let Some(version) = config
-        .get("schema_version")
-        .and_then(serde_json::Value::as_str)
-        .and_then(parse_version)
-    else {
-        return failed("INVALID_SCHEMA");
-    };
-    // Interim transaction check: any entry under the transactions directory is an
-    // interrupted `migrate` (the full ownership rules arrive with the core inspection).
-    if let Ok(transactions) = RelPath::new(".dotaios/migrations/transactions") {
-        let mut ledger = Ledger::new(Limits {
-            files: 0,
-            bytes: 0,
-            entries: 17,
-        });
-        match root.list_dir(Some(&transactions), 16, &mut ledger) {
-            Ok(None) => {}
-            Ok(Some(listing)) if listing.entries.is_empty() => {}
-            Ok(Some(_)) => return Inspection::TransactionPresent,
-            Err(ReadError::DirectoryLimit) => return failed("TOO_MANY_TRANSACTIONS"),
-            Err(_) => return failed("UNSAFE_METADATA"),
-        }
-    }
-    let supported = (1, 2, 0);
-    if version > supported {
-        return failed("FUTURE_SCHEMA");
-    }
-    if version == supported {
-        return Inspection::Current;
-    }
-    if version == (1, 0, 0) || version == (1, 1, 0) {
-        return Inspection::SchemaOutdated {
-            from: format!("{}.{}.{}", version.0, version.1, version.2),
+        return Inspection::Failed {
+            code: InspectionCode::InspectionFailed.as_str().to_owned(),
         };
-    }
-    failed("UNSUPPORTED_SCHEMA")
-}
-
-/// `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`, as numbers.
-fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
-    let mut parts = text.split('.');
-    let mut next = || -> Option<u64> {
-        let part = parts.next()?;
-        let canonical = !part.is_empty()
-            && part.bytes().all(|b| b.is_ascii_digit())
-            && (part == "0" || !part.starts_with('0'));
-        if canonical { part.parse().ok() } else { None }
     };
-    let version = (next()?, next()?, next()?);
-    if parts.next().is_some() {
-        return None;
+    match inspect_migrations(&root) {
+        CoreInspection::Inspected(state) => match state.status {
+            MigrationStatus::Current => Inspection::Current,
+            MigrationStatus::SchemaOutdated => Inspection::SchemaOutdated {
+                from: state.folder_schema_version.to_string(),
+            },
+            MigrationStatus::TransactionPresent => Inspection::TransactionPresent,
+        },
+        CoreInspection::Failed(code) => Inspection::Failed {
+            code: code.as_str().to_owned(),
+        },
     }
-    Some(version)
 }
 
 /// One file `init` writes.
@@ -890,15 +825,6 @@ mod tests {
             aios_json("x", &[], Some("/v"))
                 .contains("\"ai_tools\": [],\n  \"vault_path\": \"/v\"\n}")
         );
-    }
-
-    #[test]
-    fn versions_parse_like_the_spec_pattern() {
-        assert_eq!(parse_version("1.2.0"), Some((1, 2, 0)));
-        assert_eq!(parse_version("10.0.3"), Some((10, 0, 3)));
-        for bad in ["1.2", "1.2.0.0", "01.2.0", "1.2.x", "", "1..0", "v1.2.0"] {
-            assert_eq!(parse_version(bad), None, "{bad}");
-        }
     }
 
     #[test]

@@ -339,6 +339,39 @@ when_to_use: plan my day · what should I work on · structure today · what's m
         }
     }
 
+    /// The example folder's generated root files are the templates as `init` writes them.
+    #[test]
+    fn example_folder_carries_the_generated_root_files() {
+        let pairs = [
+            (README, include_str!("../../../../examples/aios/README.md")),
+            (
+                FIRST_SESSION,
+                include_str!("../../../../examples/aios/FIRST_SESSION.md"),
+            ),
+            (CLAUDE, include_str!("../../../../examples/aios/CLAUDE.md")),
+            (AGENTS, include_str!("../../../../examples/aios/AGENTS.md")),
+            (
+                CURSORRULES,
+                include_str!("../../../../examples/aios/.cursorrules"),
+            ),
+            (
+                GITIGNORE,
+                include_str!("../../../../examples/aios/.gitignore"),
+            ),
+            (
+                ENV_EXAMPLE,
+                include_str!("../../../../examples/aios/.env.example"),
+            ),
+            (
+                SCHEDULES,
+                include_str!("../../../../examples/aios/schedules.yml"),
+            ),
+        ];
+        for (template, example) in pairs {
+            assert_eq!(template, example);
+        }
+    }
+
     /// The example's catalogs are what `init`'s generator produces for its six skills.
     #[test]
     fn example_catalogs_match_the_generator() {
