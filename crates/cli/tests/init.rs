@@ -629,3 +629,66 @@ fn a_symlinked_target_is_followed() {
     assert_ok(&world.init(&["--yes", "--path", "aios"]));
     assert!(world.path("real/aios.json").is_file());
 }
+
+/// The bundled skills carry the MCP acceptance scores on a fresh folder (spec 01 §11.4,
+/// 04 §4.1): their descriptions and triggers are part of the contract, not just wording.
+#[test]
+fn bundled_skills_meet_the_resolve_acceptance_scores() {
+    let world = World::new();
+    assert_ok(&world.init(&["--yes", "--path", "aios"]));
+    let resolve = |intent: &str| -> serde_json::Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_dotaios"))
+            .args(["skills", "resolve", intent, "--json", "--all", "--path"])
+            .arg(world.path("aios"))
+            .env("HOME", world.home())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_ok(&output);
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let ranked = |intent: &str| -> Vec<(String, String, String)> {
+        resolve(intent)["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["name"].as_str().unwrap().to_owned(),
+                    m["score"].to_string(),
+                    m["reason"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let row = |name: &str, score: &str, reason: &str| {
+        (name.to_owned(), score.to_owned(), reason.to_owned())
+    };
+    assert_eq!(
+        ranked("plan my day"),
+        [
+            row("plan-today", "1.722", "matched trigger \"plan my day\""),
+            row("today", "0.711", "matched trigger \"start my day\""),
+            row("closeday", "0.5", "matched trigger \"close the day\""),
+        ]
+    );
+    assert_eq!(
+        ranked("plan this work"),
+        [
+            row(
+                "plan-today",
+                "0.889",
+                "matched trigger \"what should I work on\""
+            ),
+            row("today", "0.505", "matched trigger \"today's plan\""),
+        ]
+    );
+    assert_eq!(
+        ranked("review my week"),
+        [row(
+            "weekly-review",
+            "1.75",
+            "matched trigger \"review my week\""
+        )]
+    );
+}
