@@ -32,6 +32,8 @@ mod matcher;
 mod omission;
 mod rank;
 mod sessions;
+#[cfg(test)]
+mod tests;
 mod unicode;
 mod walk;
 

@@ -1,0 +1,1126 @@
+//! Behaviour tests of the whole search over real temporary folders: scopes, ranking order,
+//! memory and sessions end to end, every omission reason with its full record, containment
+//! refusals, Unicode queries, determinism and the read-only guarantee.
+//!
+//! They live inside the crate so that the request ceilings can be lowered
+//! ([`engine::run_with_limits`]) and every ceiling reached with a small tree.
+
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::engine::run_with_limits;
+use super::*;
+use crate::text::to_json_compact;
+
+const NOW_MS: f64 = 1_786_579_200_000.0;
+
+fn clock() -> Clock<'static> {
+    Clock {
+        now_ms: NOW_MS,
+        local_offset_ms: &|_| 0.0,
+    }
+}
+
+/// A temporary AIOS folder with `aios.json`.
+struct Folder {
+    temp: tempfile::TempDir,
+}
+
+impl Folder {
+    fn new() -> Folder {
+        let temp = tempfile::tempdir().unwrap();
+        fs::create_dir(temp.path().join("aios")).unwrap();
+        let folder = Folder { temp };
+        folder.write(
+            "aios.json",
+            r#"{"schema_version":"1.2.0","vault_path":null}"#,
+        );
+        folder
+    }
+
+    fn root(&self) -> PathBuf {
+        self.temp.path().join("aios")
+    }
+
+    fn outside(&self) -> PathBuf {
+        self.temp.path().to_path_buf()
+    }
+
+    fn write(&self, path: &str, text: &str) -> &Folder {
+        self.write_bytes(path, text.as_bytes())
+    }
+
+    fn write_bytes(&self, path: &str, bytes: &[u8]) -> &Folder {
+        let full = self.root().join(path);
+        fs::create_dir_all(full.parent().unwrap()).unwrap();
+        fs::write(full, bytes).unwrap();
+        self
+    }
+
+    fn mkdir(&self, path: &str) {
+        fs::create_dir_all(self.root().join(path)).unwrap();
+    }
+
+    fn sized(&self, path: &str, size: u64) {
+        let full = self.root().join(path);
+        fs::create_dir_all(full.parent().unwrap()).unwrap();
+        fs::File::create(&full).unwrap().set_len(size).unwrap();
+    }
+
+    fn link(&self, target: &Path, path: &str) {
+        let full = self.root().join(path);
+        fs::create_dir_all(full.parent().unwrap()).unwrap();
+        symlink(target, full).unwrap();
+    }
+}
+
+struct Ask<'a> {
+    query: &'a str,
+    scope: ScopeRequest,
+    memory: MemoryMode,
+    project: Option<&'a str>,
+    limit: usize,
+    filters: SessionFilters,
+    workers: usize,
+    limits: Counts,
+}
+
+impl<'a> Ask<'a> {
+    fn new(query: &'a str) -> Ask<'a> {
+        Ask {
+            query,
+            scope: ScopeRequest::All,
+            memory: MemoryMode::Shared,
+            project: None,
+            limit: 20,
+            filters: SessionFilters::default(),
+            workers: 2,
+            limits: REQUEST_LIMITS,
+        }
+    }
+
+    fn scope(mut self, name: &str) -> Ask<'a> {
+        self.scope = ScopeRequest::parse(name).unwrap();
+        self
+    }
+
+    fn project(mut self, selector: &'a str) -> Ask<'a> {
+        self.memory = MemoryMode::Project;
+        self.project = Some(selector);
+        self
+    }
+
+    fn limits(mut self, files: u64, bytes: u64, entries: u64) -> Ask<'a> {
+        self.limits = Counts {
+            files,
+            bytes,
+            entries,
+        };
+        self
+    }
+
+    fn run(&self, folder: &Path) -> Result<SearchOutcome, SearchError> {
+        let request = SearchRequest {
+            query: self.query,
+            scope: self.scope,
+            limit: self.limit,
+            memory: self.memory,
+            project: self.project,
+            session_filters: &self.filters,
+            clock: clock(),
+            workers: self.workers,
+        };
+        run_with_limits(folder, &request, self.limits)
+    }
+}
+
+fn sources(outcome: &SearchOutcome, scope: Scope) -> Vec<String> {
+    outcome
+        .groups
+        .iter()
+        .find(|group| group.scope == scope)
+        .map(|group| {
+            group
+                .results
+                .iter()
+                .map(|hit| hit.source().to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn group_names(outcome: &SearchOutcome) -> Vec<&'static str> {
+    outcome
+        .groups
+        .iter()
+        .map(|group| group.scope.as_str())
+        .collect()
+}
+
+fn omission_json(outcome: &SearchOutcome) -> Vec<String> {
+    outcome
+        .omissions
+        .iter()
+        .map(|omission| to_json_compact(&omission.to_value()))
+        .collect()
+}
+
+fn evidence(result: Result<SearchOutcome, SearchError>) -> EvidenceError {
+    match result {
+        Err(SearchError::Evidence(error)) => error,
+        other => panic!("expected an evidence error, got {other:?}"),
+    }
+}
+
+// ----- modes, scopes, groups -------------------------------------------------------------
+
+#[test]
+fn off_mode_touches_nothing() {
+    let temp = tempfile::tempdir().unwrap();
+    let missing = temp.path().join("does-not-exist");
+    let mut ask = Ask::new("anything");
+    ask.memory = MemoryMode::Off;
+    let outcome = ask.run(&missing).unwrap();
+    assert!(outcome.groups.is_empty() && outcome.complete());
+    assert_eq!(outcome.notice(), MemoryMode::Off.notice());
+    assert!(!missing.exists());
+    // Even a folder whose every read would fail (no permissions at all) is never opened.
+    let locked = temp.path().join("locked");
+    fs::create_dir(&locked).unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    assert!(ask.run(&locked).unwrap().complete());
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_fresh_folder_searches_cleanly() {
+    let folder = Folder::new();
+    let outcome = Ask::new("anything").run(&folder.root()).unwrap();
+    assert_eq!(
+        group_names(&outcome),
+        [
+            "sessions",
+            "context",
+            "memory",
+            "vault",
+            "decisions",
+            "skills",
+            "references",
+            "plugins"
+        ]
+    );
+    assert!(outcome.groups.iter().all(|group| group.results.is_empty()));
+    assert!(outcome.complete());
+    assert!(outcome.scope.projects_omitted);
+}
+
+fn rich_folder() -> Folder {
+    let folder = Folder::new();
+    folder
+        .write("context/identity.md", "# Identity\nI run the harbour studio.\n")
+        .write("context/domains/make.md", "---\ndescription: harbour tooling\n---\n# Make\nBoats.\n")
+        .write("decisions/log.md", "# Decision Log\n\n## 2026-08-01 Harbour pricing\nFixed.\n")
+        .write("skills/plan/SKILL.md", "---\nname: plan\n---\n# Plan\nharbour planning\n")
+        .write("references/tides.md", "# Tides\nThe harbour floods.\n")
+        .write("plugins/sync/manifest.json", "{\"name\":\"harbour-sync\"}\n")
+        .write("plugins/sync/README.md", "# Sync\nharbour sync plugin\n")
+        .write("plugins/sync/NOTE.MD", "harbour but not eligible in plugins\n")
+        .write("vault/wiki/harbour.md", "# Harbour\nThe harbour notes.\n")
+        .write("vault/.obsidian/harbour.md", "hidden harbour\n")
+        .write("vault/credentials.md", "harbour secret\n")
+        .write("vault/node_modules/x.md", "harbour module\n")
+        .write("vault/asset.png", "harbour image\n")
+        .write("memory/daily/2026-08-12.md", "# 2026-08-12\nWalked the harbour.\n")
+        .write("memory/inbox/idea.md", "# Idea\nharbour ferry app\n")
+        .write(
+            "memory/events.jsonl",
+            "{\"ts\":\"2026-08-12T10:00:00Z\",\"type\":\"note\",\"summary\":\"harbour meeting\"}\nnot json\n",
+        )
+        .write(
+            "memory/signals/2026-08-11.jsonl",
+            "{\"ts\":\"2026-08-11T10:00:00Z\",\"type\":\"signal\",\"summary\":\"harbour lead\"}\n",
+        )
+        .write(
+            "memory/sessions/index.jsonl",
+            "{\"session_id\":\"s1\",\"agent\":\"codex\",\"captured_at\":\"2026-08-10T09:00:00Z\",\"title\":\"Harbour call\",\"path\":\"memory/sessions/2026-08-10/a.md\"}\n",
+        )
+        .write("memory/sessions/2026-08-10/a.md", "---\nagent: codex\n---\ntranscript\n")
+        .write(
+            "projects/ferry/README.md",
+            "---\nid: acme:ferry\n---\n# Ferry\nharbour ferry project\n",
+        );
+    folder
+}
+
+#[test]
+fn every_shared_scope_finds_its_files() {
+    let folder = rich_folder();
+    let outcome = Ask::new("harbour").run(&folder.root()).unwrap();
+    assert!(outcome.complete());
+    assert_eq!(
+        sources(&outcome, Scope::Sessions),
+        ["sessions/memory/sessions/2026-08-10/a.md"]
+    );
+    assert_eq!(
+        sources(&outcome, Scope::Context),
+        ["context/domains/make.md", "context/identity.md"]
+    );
+    assert_eq!(
+        sources(&outcome, Scope::Memory),
+        [
+            "memory/events.jsonl",
+            "memory/daily/2026-08-12.md",
+            "memory/inbox/idea.md",
+            "memory/signals/2026-08-11.jsonl"
+        ]
+    );
+    assert_eq!(sources(&outcome, Scope::Vault), ["vault/wiki/harbour.md"]);
+    assert_eq!(sources(&outcome, Scope::Decisions), ["decisions/log.md"]);
+    assert_eq!(sources(&outcome, Scope::Skills), ["skills/plan/SKILL.md"]);
+    assert_eq!(
+        sources(&outcome, Scope::References),
+        ["references/tides.md"]
+    );
+    assert_eq!(
+        sources(&outcome, Scope::Plugins),
+        ["plugins/sync/manifest.json", "plugins/sync/README.md"]
+    );
+    // Projects are never part of Shared `all`.
+    assert!(sources(&outcome, Scope::Projects).is_empty());
+}
+
+#[test]
+fn markdown_result_shape_and_description_boost() {
+    let folder = rich_folder();
+    let outcome = Ask::new("harbour")
+        .scope("context")
+        .run(&folder.root())
+        .unwrap();
+    let first = &outcome.groups[0].results[0];
+    assert_eq!(
+        to_json_compact(&first.to_value()),
+        r#"{"source":"context/domains/make.md","file":"domains/make.md","title":"Make","matches":[{"line":1,"lineEnd":1,"content":"description: harbour tooling","match":"phrase","area":"description"},{"line":1,"lineEnd":3,"content":"--- / description: harbour tooling / ---","match":"phrase","area":"body"}]}"#
+    );
+}
+
+#[test]
+fn explicit_scope_searches_one_scope() {
+    let folder = rich_folder();
+    let outcome = Ask::new("harbour")
+        .scope("vault")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(group_names(&outcome), ["vault"]);
+    assert!(!outcome.scope.projects_omitted);
+}
+
+#[test]
+fn project_mode_scopes_and_attribution() {
+    let folder = rich_folder();
+    folder
+        .write(
+            "memory/events.jsonl",
+            concat!(
+                "{\"summary\":\"harbour for ferry\",\"project\":\"ferry\"}\n",
+                "{\"summary\":\"harbour by id\",\"project_id\":\"acme:ferry\"}\n",
+                "{\"summary\":\"harbour unattributed\"}\n",
+                "{\"summary\":\"harbour other\",\"project\":\"other\"}\n",
+            ),
+        )
+        .write(
+            "memory/sessions/index.jsonl",
+            concat!(
+                "{\"title\":\"Harbour a\",\"project\":\"ferry\",\"path\":\"memory/sessions/x.md\"}\n",
+                "{\"title\":\"Harbour b\",\"path\":\"memory/sessions/y.md\"}\n",
+            ),
+        );
+    let outcome = Ask::new("harbour")
+        .project("acme:ferry")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(group_names(&outcome), ["sessions", "memory", "projects"]);
+    assert_eq!(outcome.scope.project.as_deref(), Some("ferry"));
+    assert_eq!(outcome.scope.project_id.as_deref(), Some("acme:ferry"));
+    assert!(!outcome.scope.projects_omitted);
+    assert_eq!(
+        sources(&outcome, Scope::Sessions),
+        ["sessions/memory/sessions/x.md"]
+    );
+    // JSONL only: no daily or inbox notes in Project mode.
+    let memory = &outcome.groups[1].results;
+    assert_eq!(memory.len(), 2);
+    assert_eq!(
+        sources(&outcome, Scope::Projects),
+        ["projects/ferry/README.md"]
+    );
+    // The same identity by slug.
+    let by_slug = Ask::new("harbour")
+        .project("ferry")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(by_slug.groups, outcome.groups);
+}
+
+#[test]
+fn project_mode_forbids_other_scopes_after_resolving_the_selector() {
+    let folder = rich_folder();
+    let outcome = Ask::new("harbour")
+        .project("ferry")
+        .scope("vault")
+        .run(&folder.root())
+        .unwrap();
+    assert!(outcome.groups.is_empty());
+    assert_eq!(
+        omission_json(&outcome),
+        [
+            r#"{"scope":"vault","reason":"scope_forbidden_by_memory_policy","observed":{"files":0,"bytes":0,"entries":0},"inspection":"not_searched","recovery":{"code":"choose_project_scope_or_shared_memory","message":"Search sessions, memory, or projects, or choose Shared memory for this scope."}}"#
+        ]
+    );
+    let unknown = Ask::new("harbour")
+        .project("nobody")
+        .scope("vault")
+        .run(&folder.root());
+    assert_eq!(unknown, Err(SearchError::SelectorUnknown));
+}
+
+#[test]
+fn selector_errors() {
+    let folder = rich_folder();
+    let padded = Ask::new("x").project(" ferry ").run(&folder.root());
+    assert_eq!(
+        padded.unwrap_err().to_string(),
+        "project selector must be a safe project slug or stable id"
+    );
+    let mut shared_projects = Ask::new("x").scope("projects");
+    shared_projects.memory = MemoryMode::Shared;
+    assert_eq!(
+        shared_projects.run(&folder.root()).unwrap_err().code(),
+        "DOTAIOS_PROJECT_SELECTOR_INVALID"
+    );
+    folder.write("projects/bad/README.md", "---\nid: \" spaced \"\n---\n");
+    let catalog = Ask::new("x")
+        .project("bad")
+        .run(&folder.root())
+        .unwrap_err();
+    assert_eq!(catalog.code(), "DOTAIOS_PROJECT_CATALOG_INVALID");
+    assert!(!catalog.is_input_error());
+    folder.write("projects/twin/README.md", "---\nid: ferry\n---\n");
+    assert_eq!(
+        Ask::new("x").project("ferry").run(&folder.root()),
+        Err(SearchError::SelectorAmbiguous)
+    );
+}
+
+// ----- ranking and order ------------------------------------------------------------------
+
+#[test]
+fn markdown_order_is_rank_then_collation() {
+    let folder = Folder::new();
+    folder
+        .write("context/b.md", "alpha beta\n")
+        .write("context/a.md", "alpha x beta\n")
+        .write("context/B.md", "alpha beta\n")
+        .write("context/c.md", "beta\n")
+        .write("context/alpha-beta.md", "alpha beta\n");
+    let outcome = Ask::new("alpha beta")
+        .scope("context")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        sources(&outcome, Scope::Context),
+        [
+            "context/alpha-beta.md",
+            "context/b.md",
+            "context/B.md",
+            "context/a.md",
+            "context/c.md"
+        ]
+    );
+}
+
+#[test]
+fn recency_decays_in_day_buckets() {
+    let folder = Folder::new();
+    folder
+        .write("context/old.md", "needle\n")
+        .write("context/new.md", "needle\n");
+    let set_time = |name: &str, seconds: i64| {
+        let file = fs::File::options()
+            .write(true)
+            .open(folder.root().join(name))
+            .unwrap();
+        file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds as u64))
+            .unwrap();
+    };
+    let now = (NOW_MS / 1000.0) as i64;
+    set_time("context/old.md", now - 90 * 86_400);
+    set_time("context/new.md", now - 86_400);
+    let outcome = Ask::new("needle")
+        .scope("context")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        sources(&outcome, Scope::Context),
+        ["context/new.md", "context/old.md"]
+    );
+}
+
+#[test]
+fn limit_applies_per_scope() {
+    let folder = Folder::new();
+    for index in 0..5 {
+        folder.write(&format!("context/{index}.md"), "needle\n");
+        folder.write(&format!("vault/{index}.md"), "needle\n");
+    }
+    let mut ask = Ask::new("needle");
+    ask.limit = 2;
+    let outcome = ask.run(&folder.root()).unwrap();
+    assert_eq!(sources(&outcome, Scope::Context).len(), 2);
+    assert_eq!(sources(&outcome, Scope::Vault).len(), 2);
+}
+
+#[test]
+fn memory_interleaves_jsonl_daily_and_inbox() {
+    let folder = Folder::new();
+    folder
+        .write(
+            "memory/events.jsonl",
+            "{\"summary\":\"needle\"}\n",
+        )
+        .write(
+            "memory/events-archive.000001.jsonl",
+            "{\"summary\":\"needle one\"}\n",
+        )
+        .write(
+            "memory/events-archive.000002.jsonl",
+            "{\"summary\":\"needle two\"}\n",
+        )
+        .write("memory/daily/a.md", "needle\n")
+        .write("memory/daily/b.md", "needle\n")
+        .write("memory/inbox/c.md", "needle\n");
+    let mut ask = Ask::new("needle").scope("memory");
+    ask.limit = 5;
+    let outcome = ask.run(&folder.root()).unwrap();
+    assert_eq!(
+        sources(&outcome, Scope::Memory),
+        [
+            "memory/events.jsonl",
+            "memory/daily/a.md",
+            "memory/inbox/c.md",
+            "memory/events-archive.000001.jsonl",
+            "memory/daily/b.md",
+        ]
+    );
+}
+
+#[test]
+fn memory_hit_shape_and_retry_suppression() {
+    let folder = Folder::new();
+    let line =
+        "{\"ts\":\"2026-08-12T00:00:00Z\",\"type\":\"note\",\"summary\":\"needle\",\"10\":1}\n";
+    folder
+        .write("memory/events.jsonl", line)
+        .write("memory/events-archive.jsonl", &line.repeat(2));
+    let outcome = Ask::new("needle")
+        .scope("memory")
+        .run(&folder.root())
+        .unwrap();
+    let hits = &outcome.groups[0].results;
+    assert_eq!(
+        hits.len(),
+        2,
+        "the archive holds more copies, so the live copy is suppressed"
+    );
+    assert_eq!(hits[0].source(), "memory/events-archive.jsonl");
+    assert_eq!(
+        to_json_compact(&hits[0].to_value()),
+        r#"{"10":1,"source":"memory/events-archive.jsonl","match":{"field":"summary","value":"needle","kind":"phrase","score":10},"matchedField":null,"matchedSnippet":null,"ts":"2026-08-12T00:00:00Z","type":"note","summary":"needle"}"#
+    );
+}
+
+#[test]
+fn sessions_end_to_end_with_filters() {
+    let folder = rich_folder();
+    folder.write(
+        "memory/sessions/index.jsonl",
+        concat!(
+            "{\"agent\":\"codex\",\"title\":\"t\",\"captured_at\":\"2026-08-01T00:00:00Z\",\"path\":\"memory/sessions/2026-08-10/a.md\"}\n",
+            "{broken\n",
+            "{\"agent\":\"claude\",\"title\":\"Transcript talk\",\"captured_at\":\"2026-08-12T00:00:00Z\",\"path\":\"memory/sessions/b.md\"}\n",
+        ),
+    );
+    let outcome = Ask::new("TRANSCRIPT")
+        .scope("sessions")
+        .run(&folder.root())
+        .unwrap();
+    let hits: Vec<Value> = outcome.groups[0]
+        .results
+        .iter()
+        .map(SearchHit::to_value)
+        .collect();
+    assert_eq!(hits.len(), 2);
+    assert_eq!(hits[0]["title"], "Transcript talk");
+    assert_eq!(hits[0]["matches"], Value::Array(Vec::new()));
+    assert_eq!(hits[1]["matches"][0]["content"], "transcript");
+    let mut filtered = Ask::new("transcript").scope("sessions");
+    filtered.filters.agent = Some("codex".into());
+    let outcome = filtered.run(&folder.root()).unwrap();
+    assert_eq!(outcome.groups[0].results.len(), 1);
+}
+
+// ----- omissions: every reason, the full record --------------------------------------------
+
+#[test]
+fn file_too_large_omits_the_scope() {
+    let folder = Folder::new();
+    folder.sized("vault/huge.md", MAX_FILE_BYTES + 1);
+    folder.write("context/a.md", "needle\n");
+    let outcome = Ask::new("needle").run(&folder.root()).unwrap();
+    assert!(!outcome.complete());
+    assert_eq!(
+        omission_json(&outcome),
+        [
+            r#"{"scope":"vault","reason":"file_too_large","observed":{"files":0,"bytes":0,"entries":1},"inspection":"not_searched","recovery":{"code":"split_or_move_file","message":"Split the oversized file, or move it outside this search scope."}}"#
+        ]
+    );
+    assert!(!group_names(&outcome).contains(&"vault"));
+    assert_eq!(sources(&outcome, Scope::Context), ["context/a.md"]);
+    // Exactly 4 MiB is allowed.
+    folder.sized("vault/huge.md", MAX_FILE_BYTES);
+    assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+}
+
+#[test]
+fn an_oversized_file_in_every_scope() {
+    let folder = Folder::new();
+    for path in [
+        "memory/sessions/index.jsonl",
+        "context/big.md",
+        "memory/events.jsonl",
+        "vault/big.md",
+        "decisions/big.md",
+        "skills/oversized/SKILL.md",
+        "references/big.md",
+        "plugins/oversized/manifest.json",
+    ] {
+        folder.sized(path, MAX_FILE_BYTES + 1);
+    }
+    let outcome = Ask::new("missing").run(&folder.root()).unwrap();
+    let scopes: Vec<&str> = outcome
+        .omissions
+        .iter()
+        .map(|omission| omission.scope)
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            "sessions",
+            "context",
+            "memory",
+            "vault",
+            "decisions",
+            "skills",
+            "references",
+            "plugins"
+        ]
+    );
+    assert!(
+        outcome
+            .omissions
+            .iter()
+            .all(|omission| omission.reason == OmissionReason::FileTooLarge)
+    );
+    assert!(outcome.groups.is_empty());
+}
+
+#[test]
+fn directory_entries_exceeded_is_partially_enumerated() {
+    let folder = Folder::new();
+    folder.mkdir("references/big");
+    for index in 0..=MAX_DIRECTORY_ENTRIES {
+        fs::File::create(folder.root().join(format!("references/big/{index}.txt"))).unwrap();
+    }
+    let outcome = Ask::new("needle").run(&folder.root()).unwrap();
+    assert_eq!(
+        omission_json(&outcome),
+        [
+            r#"{"scope":"references","reason":"directory_entries_exceeded","observed":{"files":0,"bytes":0,"entries":8194},"inspection":"partially_enumerated","recovery":{"code":"reduce_directory_entries","message":"Move some directory entries elsewhere, then retry the same search."}}"#
+        ]
+    );
+    // Exactly 8,192 entries are allowed.
+    fs::remove_file(folder.root().join("references/big/0.txt")).unwrap();
+    assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+}
+
+#[test]
+fn aggregate_bytes_exceeded() {
+    let folder = Folder::new();
+    folder
+        .write("vault/a.md", &"x".repeat(600))
+        .write("vault/b.md", &"x".repeat(600));
+    folder.write("context/c.md", "needle\n");
+    let config = fs::metadata(folder.root().join("aios.json")).unwrap().len();
+    let outcome = Ask::new("needle")
+        .limits(100, config + 1000, 1000)
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        omission_json(&outcome),
+        [
+            r#"{"scope":"vault","reason":"aggregate_bytes_exceeded","observed":{"files":1,"bytes":1001,"entries":2},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move older material outside this scope."}}"#
+        ]
+    );
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+}
+
+#[test]
+fn file_count_exceeded() {
+    let folder = Folder::new();
+    for index in 0..6 {
+        folder.write(&format!("vault/{index}.md"), "x\n");
+    }
+    folder.write("context/c.md", "needle\n");
+    let outcome = Ask::new("needle")
+        .limits(5, 1 << 20, 1000)
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        omission_json(&outcome),
+        [
+            r#"{"scope":"vault","reason":"file_count_exceeded","observed":{"files":5,"bytes":8,"entries":6},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move some files outside this scope."}}"#
+        ]
+    );
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+}
+
+#[test]
+fn entry_count_exceeded_by_jsonl_lines() {
+    let folder = Folder::new();
+    folder.write("memory/events.jsonl", &"{\"summary\":\"x\"}\n".repeat(50));
+    folder.write("context/c.md", "needle\n");
+    let outcome = Ask::new("needle")
+        .limits(100, 1 << 20, 40)
+        .run(&folder.root())
+        .unwrap();
+    let omissions = omission_json(&outcome);
+    assert_eq!(omissions.len(), 1);
+    assert_eq!(
+        omissions[0],
+        r#"{"scope":"memory","reason":"entry_count_exceeded","observed":{"files":1,"bytes":800,"entries":41},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or archive entries outside this scope."}}"#
+    );
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+}
+
+#[test]
+fn one_large_scope_does_not_starve_the_others() {
+    let folder = Folder::new();
+    for index in 0..30 {
+        folder.write(&format!("vault/{index}.md"), "needle\n");
+    }
+    for scope in ["context", "decisions", "skills", "references", "plugins"] {
+        folder.write(&format!("{scope}/a.md"), "needle\n");
+    }
+    // 40 files in all, but only 32 may be read: the vault (30) is the one omitted.
+    let outcome = Ask::new("needle")
+        .limits(32, 1 << 20, 10_000)
+        .run(&folder.root())
+        .unwrap();
+    let scopes: Vec<&str> = outcome
+        .omissions
+        .iter()
+        .map(|omission| omission.scope)
+        .collect();
+    assert_eq!(scopes, ["vault"]);
+    assert_eq!(
+        outcome.omissions[0].reason,
+        OmissionReason::FileCountExceeded
+    );
+    for scope in [
+        Scope::Context,
+        Scope::Decisions,
+        Scope::Skills,
+        Scope::References,
+    ] {
+        assert_eq!(sources(&outcome, scope).len(), 1, "{scope:?}");
+    }
+}
+
+#[test]
+fn a_ceiling_outside_any_scope_is_fatal() {
+    let folder = Folder::new();
+    folder.sized("aios.json", MAX_CONFIG_BYTES + 1);
+    assert_eq!(
+        evidence(Ask::new("x").run(&folder.root())),
+        EvidenceError::FileTooLarge
+    );
+    let folder = Folder::new();
+    assert_eq!(
+        evidence(Ask::new("x").limits(0, 0, 0).run(&folder.root())),
+        EvidenceError::FileCountExceeded
+    );
+}
+
+// ----- safety: fail closed, path-free, unchanged ------------------------------------------
+
+fn fingerprint(root: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mut lines = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        let meta = fs::symlink_metadata(&path).unwrap();
+        let content = if meta.is_file() {
+            fs::read(&path).unwrap()
+        } else {
+            Vec::new()
+        };
+        lines.push(format!(
+            "{}|{:o}|{}|{}.{}|{:?}",
+            path.display(),
+            meta.mode(),
+            meta.size(),
+            meta.mtime(),
+            meta.mtime_nsec(),
+            content
+        ));
+        if meta.is_dir() {
+            for entry in fs::read_dir(&path).unwrap() {
+                stack.push(entry.unwrap().path());
+            }
+        }
+    }
+    lines.sort();
+    lines
+}
+
+fn assert_fails_closed(folder: &Folder, ask: &Ask<'_>, expected: EvidenceError) {
+    let before = fingerprint(&folder.outside());
+    let error = ask.run(&folder.root()).unwrap_err();
+    assert_eq!(error, SearchError::Evidence(expected));
+    let message = error.to_string();
+    assert!(!message.contains('/'), "path-free: {message}");
+    assert_eq!(fingerprint(&folder.outside()), before);
+}
+
+#[test]
+fn linked_files_and_directories_in_every_scope() {
+    for scope_dir in [
+        "context",
+        "vault",
+        "decisions",
+        "skills",
+        "references",
+        "plugins",
+        "memory/daily",
+        "memory/inbox",
+    ] {
+        for inside in [true, false] {
+            let folder = Folder::new();
+            let target = if inside {
+                folder.write("elsewhere.md", "needle");
+                folder.root().join("elsewhere.md")
+            } else {
+                fs::write(folder.outside().join("outside.md"), "needle").unwrap();
+                folder.outside().join("outside.md")
+            };
+            folder.link(&target, &format!("{scope_dir}/linked.md"));
+            assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
+        }
+        // A linked directory whose name is eligible is refused; any other is ignored.
+        let folder = Folder::new();
+        fs::create_dir(folder.outside().join("dir")).unwrap();
+        fs::write(folder.outside().join("dir/x.md"), "needle").unwrap();
+        folder.link(
+            &folder.outside().join("dir"),
+            &format!("{scope_dir}/notes.md"),
+        );
+        assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
+        let folder = Folder::new();
+        fs::create_dir(folder.outside().join("dir")).unwrap();
+        fs::write(folder.outside().join("dir/x.md"), "needle").unwrap();
+        folder.link(&folder.outside().join("dir"), &format!("{scope_dir}/notes"));
+        folder.link(
+            &folder.outside().join("dir/x.md"),
+            &format!("{scope_dir}/asset.png"),
+        );
+        let outcome = Ask::new("needle").run(&folder.root()).unwrap();
+        assert!(
+            outcome.groups.iter().all(|group| group.results.is_empty()),
+            "{scope_dir}"
+        );
+    }
+}
+
+#[test]
+fn linked_scope_directories_and_fixed_sources() {
+    for path in [
+        "context",
+        "vault",
+        "memory",
+        "memory/daily",
+        "memory/sessions",
+        "projects/ferry",
+    ] {
+        let folder = Folder::new();
+        folder.write("projects/ferry/README.md", "---\nid: ferry-id\n---\n");
+        fs::create_dir_all(folder.outside().join("real")).unwrap();
+        if path == "projects/ferry" {
+            fs::remove_dir_all(folder.root().join(path)).unwrap();
+            fs::write(
+                folder.outside().join("real/README.md"),
+                "---\nid: ferry-id\n---\n",
+            )
+            .unwrap();
+        }
+        folder.link(&folder.outside().join("real"), path);
+        let ask = if path == "projects/ferry" {
+            Ask::new("x").project("ferry-id")
+        } else {
+            Ask::new("x")
+        };
+        let error = ask.run(&folder.root()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                SearchError::Evidence(EvidenceError::PathUnsafe) | SearchError::SelectorUnknown
+            ),
+            "{path}: {error:?}"
+        );
+    }
+    for path in [
+        "memory/events.jsonl",
+        "memory/signals/a.jsonl",
+        "memory/sessions/index.jsonl",
+        "memory/events-archive.000001.jsonl",
+    ] {
+        let folder = Folder::new();
+        fs::write(folder.outside().join("x.jsonl"), "{}").unwrap();
+        folder.link(&folder.outside().join("x.jsonl"), path);
+        assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::PathUnsafe);
+    }
+    let folder = Folder::new();
+    fs::write(folder.outside().join("copy.json"), "{}").unwrap();
+    fs::remove_file(folder.root().join("aios.json")).unwrap();
+    folder.link(&folder.outside().join("copy.json"), "aios.json");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::PathUnsafe);
+    // A scope directory that is a file.
+    let folder = Folder::new();
+    folder.write("context", "not a directory");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::PathUnsafe);
+}
+
+#[test]
+fn special_files_and_invalid_utf8() {
+    let folder = Folder::new();
+    folder.mkdir("context");
+    let status = std::process::Command::new("mkfifo")
+        .arg(folder.root().join("context/pipe.md"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::NotRegularFile);
+    // An ineligible FIFO is ignored.
+    fs::rename(
+        folder.root().join("context/pipe.md"),
+        folder.root().join("context/pipe"),
+    )
+    .unwrap();
+    assert!(Ask::new("x").run(&folder.root()).unwrap().complete());
+
+    let folder = Folder::new();
+    folder.write_bytes("vault/bad.md", b"ok \xff\xfe");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
+    let folder = Folder::new();
+    folder.write_bytes("memory/events.jsonl", b"{\"a\":\"\xc0\xaf\"}\n");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
+    let folder = Folder::new();
+    folder.write_bytes("aios.json", b"{\"a\":\"\xed\xa0\x80\"}");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
+    let folder = Folder::new();
+    folder.write("aios.json", "{not json");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
+    let folder = Folder::new();
+    folder.write("aios.json", "{\"vault_path\": 42}");
+    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
+}
+
+#[test]
+fn non_utf8_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let folder = Folder::new();
+    folder.mkdir("vault");
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff.md");
+    fs::write(folder.root().join("vault").join(name), "needle").unwrap();
+    assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
+    let folder = Folder::new();
+    folder.mkdir("vault");
+    fs::write(
+        folder
+            .root()
+            .join("vault")
+            .join(std::ffi::OsStr::from_bytes(b"bad\xff.txt")),
+        "x",
+    )
+    .unwrap();
+    fs::write(
+        folder
+            .root()
+            .join("vault")
+            .join(std::ffi::OsStr::from_bytes(b".hidden\xff")),
+        "x",
+    )
+    .unwrap();
+    assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+}
+
+#[test]
+fn session_paths_that_escape_fail_the_request() {
+    for path in [
+        "../outside-session.md",
+        "/etc/hostname",
+        "memory/other/x.md",
+        "memory/sessions/../../x.md",
+        "",
+    ] {
+        let folder = Folder::new();
+        fs::write(folder.outside().join("outside-session.md"), "needle").unwrap();
+        folder.write(
+            "memory/sessions/index.jsonl",
+            &format!(
+                "{{\"title\":\"t\",\"path\":{}}}\n",
+                serde_json::to_string(path).unwrap()
+            ),
+        );
+        assert_fails_closed(
+            &folder,
+            &Ask::new("needle").scope("sessions"),
+            EvidenceError::PathUnsafe,
+        );
+    }
+    // A linked session body.
+    let folder = Folder::new();
+    fs::write(folder.outside().join("body.md"), "needle").unwrap();
+    folder.link(&folder.outside().join("body.md"), "memory/sessions/b.md");
+    folder.write(
+        "memory/sessions/index.jsonl",
+        "{\"title\":\"t\",\"path\":\"memory/sessions/b.md\"}\n",
+    );
+    assert_fails_closed(
+        &folder,
+        &Ask::new("needle").scope("sessions"),
+        EvidenceError::PathUnsafe,
+    );
+}
+
+#[test]
+fn vault_locations() {
+    // `<root>/vault` as a link fails; an external vault_path is a second root.
+    let folder = Folder::new();
+    fs::create_dir(folder.outside().join("obsidian")).unwrap();
+    fs::write(
+        folder.outside().join("obsidian/note.md"),
+        "# Note\nneedle\n",
+    )
+    .unwrap();
+    folder.link(&folder.outside().join("obsidian"), "vault");
+    assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
+
+    let folder = Folder::new();
+    fs::create_dir(folder.outside().join("obsidian")).unwrap();
+    fs::write(
+        folder.outside().join("obsidian/note.md"),
+        "# Note\nneedle\n",
+    )
+    .unwrap();
+    folder.write(
+        "aios.json",
+        &format!(
+            "{{\"vault_path\":{}}}",
+            serde_json::to_string(&folder.outside().join("obsidian")).unwrap()
+        ),
+    );
+    let outcome = Ask::new("needle")
+        .scope("vault")
+        .run(&folder.root())
+        .unwrap();
+    let hit = outcome.groups[0].results[0].to_value();
+    assert_eq!(hit["source"], "vault/note.md");
+    assert_eq!(hit["file"], "note.md");
+    assert!(!to_json_compact(&hit).contains(folder.outside().to_str().unwrap()));
+
+    // A relative vault_path inside the root is read beneath the root.
+    let folder = Folder::new();
+    folder.write("notes/obsidian/n.md", "needle");
+    folder.write("aios.json", "{\"vault_path\":\"notes/obsidian\"}");
+    let outcome = Ask::new("needle")
+        .scope("vault")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(sources(&outcome, Scope::Vault), ["vault/n.md"]);
+    // A missing external vault is empty, not an error.
+    let folder = Folder::new();
+    folder.write(
+        "aios.json",
+        "{\"vault_path\":\"/nonexistent/dotaios-vault\"}",
+    );
+    assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+}
+
+// ----- Unicode, determinism ---------------------------------------------------------------
+
+#[test]
+fn unicode_queries_find_their_files() {
+    let folder = Folder::new();
+    folder
+        .write("context/ja.md", "# 会議\n東京で会議\n")
+        .write("context/fr.md", "# Café\nUn café crème\n")
+        .write("context/emoji.md", "# Party\nlaunch 🎉 today\n")
+        .write("context/other.md", "nothing\n");
+    for (query, file) in [
+        ("会議", "context/ja.md"),
+        ("CAFÉ", "context/fr.md"),
+        ("crème", "context/fr.md"),
+        ("🎉", "context/emoji.md"),
+    ] {
+        let outcome = Ask::new(query)
+            .scope("context")
+            .run(&folder.root())
+            .unwrap();
+        assert_eq!(sources(&outcome, Scope::Context), [file], "{query}");
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_workers() {
+    let folder = rich_folder();
+    for index in 0..200 {
+        folder.write(
+            &format!("vault/n/{index:03}.md"),
+            &format!("# N{index}\nharbour {}\n", "x ".repeat(index)),
+        );
+    }
+    let mut one = Ask::new("harbour x");
+    one.workers = 1;
+    let mut many = Ask::new("harbour x");
+    many.workers = 4;
+    assert_eq!(
+        one.run(&folder.root()).unwrap(),
+        many.run(&folder.root()).unwrap()
+    );
+}
+
+#[test]
+fn search_writes_nothing() {
+    let folder = rich_folder();
+    folder.write(
+        "memory/events.jsonl",
+        "corrupt\n{\"summary\":\"harbour\"}\n",
+    );
+    folder.sized("references/huge.md", MAX_FILE_BYTES + 1);
+    let before = fingerprint(&folder.outside());
+    let outcome = Ask::new("harbour").run(&folder.root()).unwrap();
+    assert!(!outcome.complete());
+    assert_eq!(fingerprint(&folder.outside()), before);
+}
