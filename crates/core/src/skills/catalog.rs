@@ -708,6 +708,42 @@ mod tests {
     }
 
     #[test]
+    fn a_seven_trigger_yaml_list_reaches_the_payload_whole() {
+        let temp = tempfile::tempdir().unwrap();
+        let triggers = [
+            "ship the release",
+            "cut a release",
+            "publish the package",
+            "tag a version",
+            "release checklist",
+            "deploy the api",
+            "bump the version",
+        ];
+        let list: String = triggers.iter().map(|t| format!("  - {t}\n")).collect();
+        write_skill(
+            temp.path(),
+            "release",
+            &format!("---\nname: release\ndescription: Ship it.\ntriggers:\n{list}---\n"),
+        );
+        let catalog = catalog_of(temp.path()).unwrap();
+        assert_eq!(catalog[0].triggers, triggers);
+        let ranked = crate::skills::rank("cut a release", &catalog);
+        let memory = crate::skills::MemoryFields {
+            memory: "shared",
+            receipt: "Memory: Shared",
+            notice: None,
+        };
+        let payload = crate::skills::fit_payload("cut a release", &ranked, memory, 6000).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
+        assert_eq!(value["matches"][0]["triggers"], serde_json::json!(triggers));
+        assert!(!payload.truncated);
+        // A budget too small for the whole item drops the item; it never drops triggers.
+        let tight = crate::skills::fit_payload("cut a release", &ranked, memory, 400).unwrap();
+        assert_eq!(tight.matches, 0);
+        assert!(tight.truncated);
+    }
+
+    #[test]
     fn skill_text_is_read_whole_and_contained() {
         let temp = tempfile::tempdir().unwrap();
         write_skill(temp.path(), "good", &simple("good", "g"));
