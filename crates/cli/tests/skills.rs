@@ -225,6 +225,21 @@ fn exact_name_and_unquoted_words() {
 }
 
 #[test]
+fn resolve_may_follow_the_path_option() {
+    let temp = fixture();
+    let output = dotaios(&temp.path().join("home"))
+        .arg("skills")
+        .arg("--path")
+        .arg(aios(&temp))
+        .args(["resolve", "plan", "my", "day", "--json"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(status(&output), Some(0), "{stderr}");
+    assert!(stdout.contains("\"score\": 2,"), "{stdout}");
+}
+
+#[test]
 fn full_prints_the_skill_file_after_the_block() {
     let temp = fixture();
     let output = run_unchanged(&temp, &["skills", "resolve", "plan my day", "--full"]);

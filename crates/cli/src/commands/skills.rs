@@ -61,8 +61,10 @@ Exit status: 0 when a skill matched, 2 when none did (or no intent was given), 1
 
 /// Runs `dotaios skills …`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    if args.first().is_some_and(|first| first == "resolve") {
-        return resolve(&args[1..], env);
+    if let Some(index) = resolve_position(args) {
+        let mut rest = args.to_vec();
+        rest.remove(index);
+        return resolve(&rest, env);
     }
     if Scanner::wants_help(args) {
         out(SKILLS_HELP);
@@ -98,6 +100,22 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let text = read_full(&folder, skill)?;
     out(&format!("{text}\n"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the word `resolve` selects the subcommand: the first argument that is neither an
+/// option nor the value of `--path` (so `skills --path DIR resolve …` works too).
+fn resolve_position(args: &[OsString]) -> Option<usize> {
+    let mut index = 0;
+    while let Some(arg) = args.get(index) {
+        if arg == "--path" {
+            index += 2;
+        } else if arg.as_encoded_bytes().starts_with(b"-") {
+            index += 1;
+        } else {
+            return (arg == "resolve").then_some(index);
+        }
+    }
+    None
 }
 
 /// The options of `skills resolve`, read left to right (spec 04 §5.1).
