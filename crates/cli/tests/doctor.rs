@@ -115,3 +115,81 @@ fn unknown_options_are_refused() {
     assert_eq!(output.status.code(), Some(0));
     assert!(texts(&output).0.starts_with("Usage: dotaios doctor"));
 }
+
+fn set_schema(temp: &tempfile::TempDir, version: &str) {
+    let path = temp.path().join("aios/aios.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("\"1.2.0\"", &format!("\"{version}\""))).unwrap();
+}
+
+#[test]
+fn outdated_schema_is_a_warning_naming_the_plan() {
+    let temp = sample_copy();
+    set_schema(&temp, "1.1.0");
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("[warn] Migration state\n        schema 1.1.0 \u{2192} 1.2.0, plan migrate-1_1_0-to-1_2_0-"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("        Fix: Run `dotaios migrate --path "),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("Workspace ignore rule"),
+        "only checked at 1.2.0: {stdout}"
+    );
+}
+
+#[test]
+fn future_schema_and_interrupted_transactions_block() {
+    let temp = sample_copy();
+    set_schema(&temp, "9.0.0");
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout.contains("[fail] Migration state\n        FUTURE_SCHEMA\n        Fix: Install a DotAIOS release that supports this folder schema. This build will not write it.\n"), "{stdout}");
+
+    let temp = sample_copy();
+    let migrations = temp.path().join("aios/.dotaios/migrations");
+    fs::create_dir_all(migrations.join("transactions/migrate-1_1_0-to-1_2_0-0123456789abcdef"))
+        .unwrap();
+    fs::write(
+        migrations.join("owner.json"),
+        "{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n",
+    )
+    .unwrap();
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout.contains("[fail] Migration state\n        Interrupted plan: migrate-1_1_0-to-1_2_0-0123456789abcdef\n        Fix: Run `dotaios migrate --recover --path "), "{stdout}");
+}
+
+#[test]
+fn config_and_catalog_problems_are_named() {
+    let temp = sample_copy();
+    let path = temp.path().join("aios/aios.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(
+        &path,
+        text.replace("\"vault_path\": null", "\"vault_path\": 7"),
+    )
+    .unwrap();
+    fs::create_dir(temp.path().join("aios/projects/Bad Name")).unwrap();
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout.contains("[warn] aios.json present\n        schema 1.2.0, ai_tools: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("        Field vault_path: "), "{stdout}");
+    assert!(
+        stdout.contains(
+            "[fail] Project catalog\n        Invalid project directory slug \"Bad Name\"."
+        ),
+        "{stdout}"
+    );
+}

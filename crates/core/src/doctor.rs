@@ -13,6 +13,11 @@ use std::time::SystemTime;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
 
+use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config};
+use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
+use crate::folder::plan::plan_for_root;
+use crate::folder::projects::read_catalog;
+
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
 
@@ -520,6 +525,120 @@ fn is_skipped_name(name: &str) -> bool {
         || lower.ends_with(".key")
 }
 
+/// Runs every check in the spec's order. Checks that need the folder are skipped when it is
+/// missing.
+pub fn run(inputs: &DoctorInputs<'_>) -> Report {
+    let mut checks = vec![check_folder(inputs.root.is_some())];
+    let Some(root) = inputs.root else {
+        return Report { checks };
+    };
+    checks.push(check_config(root));
+    checks.push(check_migration_state(root, inputs.path_suffix));
+    checks.push(check_starter_files(root));
+    if matches!(inspect_migrations(root), Inspection::Inspected(ref state) if state.folder_schema_version.as_str() == SUPPORTED_SCHEMA_VERSION)
+    {
+        checks.push(check_workspace_ignore_rule(root));
+    }
+    checks.push(check_env_file(root, inputs.uid));
+    checks.push(check_project_catalog(root));
+    checks.push(check_memory_health(root));
+    checks.push(check_context_freshness(root, inputs.now));
+    checks.push(check_reader_limits(root));
+    Report { checks }
+}
+
+/// Check 2: `aios.json` is present, readable and a JSON object; warn when the strict identity
+/// check of spec 01 §3.1 fails.
+pub fn check_config(root: &Root) -> Check {
+    const NAME: &str = "aios.json present";
+    let config = match read_config(root) {
+        Ok(config) => config,
+        Err(code) => {
+            return Check::new(NAME, Status::Fail)
+                .detail(format!("aios.json cannot be used ({}).", code.as_str()))
+                .fix(format!(
+                    "Restore aios.json as one regular JSON file, or run `dotaios init --path {FOLDER_PLACEHOLDER}` in an empty folder."
+                ));
+        }
+    };
+    let schema = config
+        .object
+        .get("schema_version")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("none");
+    let tools: Vec<&str> = config
+        .object
+        .get("ai_tools")
+        .and_then(serde_json::Value::as_array)
+        .map(|tools| tools.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let tools = if tools.is_empty() {
+        "none".to_owned()
+    } else {
+        tools.join(", ")
+    };
+    match check_config_identity(&config.text) {
+        Ok(()) => {
+            Check::new(NAME, Status::Ok).detail(format!("schema {schema}, ai_tools: {tools}"))
+        }
+        Err(problem) => Check::new(NAME, Status::Warn)
+            .detail(format!("schema {schema}, ai_tools: {tools}"))
+            .detail(format!("Field {}: {problem}.", problem.field()))
+            .fix("Correct that field by hand; migrate only ever changes schema_version."),
+    }
+}
+
+/// Check 3: the migration state of spec 01 §8, with the plan id when a migration is due.
+pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
+    const NAME: &str = "Migration state";
+    let path = path_suffix
+        .map(|folder| format!(" --path {folder}"))
+        .unwrap_or_default();
+    match inspect_migrations(root) {
+        Inspection::Inspected(state) => match state.status {
+            MigrationStatus::Current => Check::new(NAME, Status::Ok)
+                .detail(format!("schema {} is current", state.folder_schema_version.as_str())),
+            MigrationStatus::SchemaOutdated => {
+                let plan = match plan_for_root(root) {
+                    Ok(Some(plan)) => plan.id,
+                    _ => "unavailable".to_owned(),
+                };
+                Check::new(NAME, Status::Warn)
+                    .detail(format!(
+                        "schema {} \u{2192} {SUPPORTED_SCHEMA_VERSION}, plan {plan}",
+                        state.folder_schema_version.as_str()
+                    ))
+                    .fix(format!("Run `dotaios migrate{path}` to preview it."))
+            }
+            MigrationStatus::TransactionPresent => Check::new(NAME, Status::Fail)
+                .detail(format!("Interrupted plan: {}", state.transaction_ids.join(", ")))
+                .fix(format!("Run `dotaios migrate --recover{path}`.")),
+        },
+        Inspection::Failed(code @ (InspectionCode::FutureSchema | InspectionCode::UnsupportedSchema)) => {
+            Check::new(NAME, Status::Fail)
+                .detail(code.as_str())
+                .fix("Install a DotAIOS release that supports this folder schema. This build will not write it.")
+        }
+        Inspection::Failed(code) => Check::new(NAME, Status::Fail).detail(code.as_str()),
+    }
+}
+
+/// Check 8: the project catalog as the working context reads it (spec 01 §6.1).
+pub fn check_project_catalog(root: &Root) -> Check {
+    const NAME: &str = "Project catalog";
+    let mut ledger = Ledger::new(Limits {
+        files: 512,
+        bytes: 16 * MIB,
+        entries: 10_000,
+    });
+    match read_catalog(root, &mut ledger) {
+        Ok(catalog) => Check::new(NAME, Status::Ok).detail(format!("{} project(s)", catalog.len())),
+        Err(error) => Check::new(NAME, Status::Fail)
+            .detail(error.message())
+            .fix("Fix or move the named project directory; every README under projects/ is read."),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,20 +678,4 @@ mod tests {
             assert!(!is_skipped_name(name), "{name}");
         }
     }
-}
-
-/// Runs every check in the spec's order. Checks that need the folder are skipped when it is
-/// missing.
-pub fn run(inputs: &DoctorInputs<'_>) -> Report {
-    let mut checks = vec![check_folder(inputs.root.is_some())];
-    let Some(root) = inputs.root else {
-        return Report { checks };
-    };
-    checks.push(check_starter_files(root));
-    checks.push(check_workspace_ignore_rule(root));
-    checks.push(check_env_file(root, inputs.uid));
-    checks.push(check_memory_health(root));
-    checks.push(check_context_freshness(root, inputs.now));
-    checks.push(check_reader_limits(root));
-    Report { checks }
 }
