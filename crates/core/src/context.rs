@@ -1,2 +1,382 @@
 //! The working-context projection (spec 02) behind `dotaios brief --compact` and the MCP tool
-//! `read_working_context`.
+//! `read_working_context`: one bounded, deterministic Markdown digest of the AIOS folder.
+//!
+//! Three layers, as the spec describes them:
+//!
+//! 1. **policy** — the memory policy ([`crate::folder::memory`]) is resolved by the caller
+//!    before anything is opened; Off never reaches this module except for its fixed texts
+//!    ([`off_cli_plain`], [`off_cli_hook_json`], [`off_mcp_payload`]).
+//! 2. **projection** — [`project_working_context`]: reads the sources of the mode through one
+//!    ledger between two authority snapshots, selects candidates, fits the budget and renders
+//!    the digest ([`Projection`]).
+//! 3. **envelope** — [`read_working_context`]: the projection plus the read-only migration
+//!    inspection ([`WorkingContext`]), which formats each surface's exact output.
+//!
+//! **Architecture invariant:** every read goes through [`dotaios_contained::Root`]; nothing
+//! here writes, reads the environment or the clock: `now` and the time zone are inputs, so a
+//! test can pin both. Failures are typed ([`ContextError`]); their `Display` is the fixed,
+//! path-free public text.
+//!
+//! Submodules: `sources` (what each mode reads), `parse` (Markdown helpers), `timeline`
+//! (JSONL rows, order, filters), `date` (clock and `Date.parse`), `render` (the grammar),
+//! `fit` (budget and marker), `envelope` (notices and output texts).
+
+mod date;
+mod envelope;
+mod fit;
+mod parse;
+mod render;
+mod sources;
+mod timeline;
+
+use dotaios_contained::Root;
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use serde_json::Value;
+
+use self::render::{CandidateTexts, Candidates, ProjectView};
+use self::timeline::{Session, TimelineEntry};
+use crate::folder::attribution::attribute;
+use crate::folder::inspection::{Inspection, inspect_migrations};
+use crate::folder::memory::MemoryMode;
+use crate::folder::projects::{
+    ProjectRecord, ProjectScope, ScopeError, read_catalog, resolve_scope,
+};
+use crate::folder::selector::{WorkingContextSelectorError, check_working_context_selector};
+use crate::text::JsString;
+
+pub use self::envelope::{
+    MCP_METADATA_BOUND, MetadataTooLarge, off_cli_hook_json, off_cli_plain, off_mcp_payload,
+};
+pub use self::fit::{ContextBudget, Coverage};
+pub use self::sources::ReadFailure;
+
+/// The default number of sessions shown.
+pub const DEFAULT_SESSION_LIMIT: f64 = 3.0;
+/// The default visible budget, in UTF-16 units.
+pub const DEFAULT_BUDGET: f64 = 6000.0;
+
+const SIGNALS_SHOWN: usize = 8;
+const EVENTS_SHOWN: usize = 8;
+const PLAN_ITEMS: usize = 4;
+
+/// The public message of every read failure of the projection (spec 02 §15).
+pub const READ_FAILED_MESSAGE: &str = "DotAIOS could not read working context safely.";
+
+/// Which memory the projection reads: the two modes that touch the folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextScope<'a> {
+    /// `Memory: Shared`: every source, every row.
+    Shared,
+    /// `Memory: This project`: the catalog and the rows attributed to one project.
+    Project {
+        /// The working-context selector as the caller received it (checked and JS-trimmed
+        /// here, spec 01 §6.4.1).
+        selector: &'a str,
+    },
+}
+
+/// One projection request.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextRequest<'a> {
+    /// Shared or project memory.
+    pub scope: ContextScope<'a>,
+    /// Sessions shown, as a JavaScript number (finite, ≥ 0, floored); `None` → 3.
+    pub limit: Option<f64>,
+    /// The visible budget in UTF-16 units, as a JavaScript number (finite, ≥ 0, floored);
+    /// `None` → 6000.
+    pub budget: Option<f64>,
+    /// The request's single clock reading.
+    pub now: Timestamp,
+    /// The local time zone that defines `today` and offset-less session times.
+    pub time_zone: &'a TimeZone,
+}
+
+/// Why the working context could not be produced. `Display` is the exact CLI message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
+    /// The project selector failed spec 01 §6.4.1.
+    #[error(transparent)]
+    InvalidSelector(#[from] WorkingContextSelectorError),
+    /// The session limit is not a finite non-negative number.
+    #[error("Working-context limit must be non-negative")]
+    InvalidLimit,
+    /// The budget is not a finite non-negative number.
+    #[error("Working-context visible character budget must be non-negative")]
+    InvalidBudget,
+    /// A source could not be read safely (the code is internal; the message is fixed).
+    #[error("DotAIOS could not read working context safely.")]
+    ReadFailed(ReadFailure),
+    /// The selector matches more than one catalog record.
+    #[error("Project reference \"{selector}\" is ambiguous. Use its stable id.")]
+    AmbiguousProject {
+        /// The trimmed selector.
+        selector: String,
+    },
+    /// The selector matches no catalog record.
+    #[error("Project selector is unknown.")]
+    UnknownProject,
+}
+
+impl From<ReadFailure> for ContextError {
+    fn from(failure: ReadFailure) -> ContextError {
+        ContextError::ReadFailed(failure)
+    }
+}
+
+/// The bounded digest and its metadata.
+#[derive(Debug, Clone)]
+pub struct Projection {
+    mode: MemoryMode,
+    /// The digest (spec 02 §10–§11); at most `budget.limit` UTF-16 units. It may hold a lone
+    /// surrogate left by a UTF-16 cut, hence a [`JsString`].
+    pub markdown: JsString,
+    /// The budget report.
+    pub budget: ContextBudget,
+    /// The README coverage (project mode only).
+    pub coverage: Option<Coverage>,
+    /// The selected project's slug (`scope.project`), `None` in shared mode.
+    pub scope_project: Option<String>,
+    /// `now` in UTC as `YYYY-MM-DDTHH:MM:SS.sssZ`.
+    pub generated_at: String,
+    /// The local date of the digest header.
+    pub today: String,
+}
+
+/// The projection with the migration state beside it (spec 02 §13).
+#[derive(Debug, Clone)]
+pub struct WorkingContext {
+    /// The projection.
+    pub projection: Projection,
+    /// The read-only migration inspection (`operational.migration`).
+    pub migration: Inspection,
+}
+
+/// Runs the projection and the migration inspection. A projection failure fails the request;
+/// an inspection failure only changes the notice and `operational.migration`.
+pub fn read_working_context(
+    root: &Root,
+    request: &ContextRequest<'_>,
+) -> Result<WorkingContext, ContextError> {
+    let projection = project_working_context(root, request)?;
+    let migration = inspect_migrations(root);
+    Ok(WorkingContext {
+        projection,
+        migration,
+    })
+}
+
+/// `Number(x)` checks of spec 02 §2: finite and ≥ 0, then floored.
+fn whole(value: Option<f64>, default: f64, error: ContextError) -> Result<f64, ContextError> {
+    match value {
+        None => Ok(default),
+        Some(value) if value.is_finite() && value >= 0.0 => Ok(value.floor()),
+        Some(_) => Err(error),
+    }
+}
+
+/// Reads the sources of the requested mode and builds the fitted digest (spec 02 §4–§12).
+pub fn project_working_context(
+    root: &Root,
+    request: &ContextRequest<'_>,
+) -> Result<Projection, ContextError> {
+    let selector = match request.scope {
+        ContextScope::Shared => None,
+        ContextScope::Project { selector } => Some(check_working_context_selector(selector)?),
+    };
+    let limit = whole(
+        request.limit,
+        DEFAULT_SESSION_LIMIT,
+        ContextError::InvalidLimit,
+    )?;
+    let budget = whole(request.budget, DEFAULT_BUDGET, ContextError::InvalidBudget)?;
+    let mode = if selector.is_some() {
+        MemoryMode::Project
+    } else {
+        MemoryMode::Shared
+    };
+    let dates = date::local_dates(request.now, request.time_zone);
+    let read = read_sources(root, mode, &dates.today, &dates.yesterday)?;
+
+    let scope = match selector {
+        None => None,
+        Some(selector) => Some(resolve_scope(&read.catalog, selector).map_err(
+            |error| match error {
+                ScopeError::Ambiguous { selector } => ContextError::AmbiguousProject { selector },
+                ScopeError::Unknown => ContextError::UnknownProject,
+            },
+        )?),
+    };
+    let admit = |row: &Value| attribute(row, scope.as_ref(), mode);
+    let sessions = timeline::order_sessions(read.sessions, request.time_zone, admit);
+    let signals = timeline::order_timeline(read.signals, &dates.today, &dates.yesterday, admit);
+    let events = timeline::order_timeline(read.events, &dates.today, &dates.yesterday, admit);
+    let signals = timeline::dedupe_update_channels(signals, &events);
+
+    let active = active_project(scope.as_ref(), &sessions, &read.catalog);
+    let excerpt_clipped = active.as_ref().is_some_and(|view| view.excerpt_clipped);
+    let texts = candidate_texts(&read.shared, active, sessions, signals, events, limit);
+    let candidates = Candidates::new(mode.receipt(), &dates.today, &texts);
+    let fitted = fit::fit(&candidates, budget, scope.is_some(), excerpt_clipped);
+    Ok(Projection {
+        mode,
+        markdown: fitted.markdown,
+        budget: fitted.budget,
+        coverage: fitted.coverage,
+        scope_project: scope.map(|scope| scope.filter),
+        generated_at: date::iso_utc(request.now),
+        today: dates.today,
+    })
+}
+
+/// Everything one projection read.
+struct Read {
+    shared: sources::SharedSources,
+    sessions: Vec<Value>,
+    signals: Vec<Value>,
+    events: Vec<Value>,
+    catalog: Vec<ProjectRecord>,
+}
+
+/// Steps 1–4 of spec 02 §4: snapshot, reads through one ledger, snapshot again.
+fn read_sources(
+    root: &Root,
+    mode: MemoryMode,
+    today: &str,
+    yesterday: &str,
+) -> Result<Read, ReadFailure> {
+    let before = sources::authority_snapshot(root)?;
+    let mut ledger = sources::projection_ledger();
+    let shared = match mode {
+        MemoryMode::Shared => sources::read_shared(root, today, yesterday, &mut ledger)?,
+        // Project mode never opens the context files, the decision log or the daily notes.
+        MemoryMode::Project | MemoryMode::Off => sources::SharedSources::default(),
+    };
+    let sessions = timeline::read_sessions(&sources::read_session_index(root, &mut ledger)?);
+    let mut signals = Vec::new();
+    for file in sources::read_signals(root, today, yesterday, &mut ledger)? {
+        signals.extend(timeline::read_signal_file(
+            &file.text, &file.name, &file.date,
+        ));
+    }
+    let events = timeline::read_events(&sources::read_event_log(root, &mut ledger)?);
+    let catalog = read_catalog(root, &mut ledger).map_err(|error| catalog_failure(&error))?;
+    let after = sources::authority_snapshot(root)?;
+    if before != after {
+        return Err(ReadFailure::SourceChanged);
+    }
+    Ok(Read {
+        shared,
+        sessions,
+        signals,
+        events,
+        catalog,
+    })
+}
+
+fn catalog_failure(error: &crate::folder::projects::CatalogError) -> ReadFailure {
+    use crate::folder::projects::CatalogError;
+    match error {
+        CatalogError::DirectoryLimit => ReadFailure::ProjectDirectoryLimit,
+        CatalogError::Read { error, .. } => {
+            ReadFailure::from_read(*error, ReadFailure::ProjectDirectoryLimit)
+        }
+        _ => ReadFailure::ProjectCatalog,
+    }
+}
+
+/// The Active Project candidate (spec 02 §8.2). With a scope it is the resolved record itself
+/// (open point 1: never another project that shares an alias).
+fn active_project(
+    scope: Option<&ProjectScope>,
+    sessions: &[Session],
+    catalog: &[ProjectRecord],
+) -> Option<ProjectView> {
+    if let Some(scope) = scope {
+        return catalog.get(scope.record).map(record_view);
+    }
+    match timeline::infer_active_project(sessions) {
+        Some(inferred) => Some(
+            catalog
+                .iter()
+                .find(|record| record.slug == inferred || record.project == inferred)
+                .map_or_else(|| synthetic_view(&inferred), record_view),
+        ),
+        None => catalog
+            .iter()
+            .find(|record| record.status == "active")
+            .map(record_view),
+    }
+}
+
+fn record_view(record: &ProjectRecord) -> ProjectView {
+    let name = [&record.name, &record.project, &record.slug]
+        .into_iter()
+        .find(|value| !value.is_empty())
+        .cloned()
+        .unwrap_or_default();
+    let details = std::iter::once(&record.status)
+        .chain(&record.domains)
+        .filter(|detail| !detail.is_empty())
+        .cloned()
+        .collect();
+    ProjectView {
+        name,
+        details,
+        description: record.description.clone(),
+        excerpt: record.context_excerpt.clone(),
+        excerpt_clipped: record.context_excerpt_clipped,
+    }
+}
+
+/// A project named only by sessions: its name, no status, no domains, no text.
+fn synthetic_view(project: &str) -> ProjectView {
+    ProjectView {
+        name: project.to_owned(),
+        details: Vec::new(),
+        description: String::new(),
+        excerpt: String::new(),
+        excerpt_clipped: false,
+    }
+}
+
+/// The candidates of spec 02 §6 (slices of §7.5 applied).
+fn candidate_texts(
+    shared: &sources::SharedSources,
+    active_project: Option<ProjectView>,
+    mut sessions: Vec<Session>,
+    mut signals: Vec<TimelineEntry>,
+    mut events: Vec<TimelineEntry>,
+    limit: f64,
+) -> CandidateTexts {
+    let today_plan = parse::read_section(&shared.today_note, "Plan");
+    let mut plan = parse::compact_lines(today_plan);
+    plan.truncate(PLAN_ITEMS);
+    // `limit` is whole and non-negative; beyond memory it saturates.
+    sessions.truncate(if limit >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        limit as usize
+    });
+    signals.truncate(SIGNALS_SHOWN);
+    events.truncate(EVENTS_SHOWN);
+    CandidateTexts {
+        identity: parse::compact_header(&parse::strip_frontmatter(&shared.identity)),
+        priorities: parse::compact_header(&parse::strip_frontmatter(&shared.priorities)),
+        current_work: parse::current_work(&shared.work),
+        decisions: parse::recent_decisions(&shared.decisions)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        focus: parse::first_line(parse::read_section(&shared.today_note, "Focus")).to_owned(),
+        plan: plan.into_iter().map(str::to_owned).collect(),
+        carry_over: parse::carry_over(&shared.today_note, &shared.yesterday_note)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        active_project,
+        sessions,
+        signals,
+        events,
+    }
+}

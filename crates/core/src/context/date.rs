@@ -1,0 +1,374 @@
+//! The clock rules of spec 02 §3 and JavaScript's `Date.parse` for the ECMAScript date-time
+//! string format (spec 02 §16).
+//!
+//! The time zone is always an argument: this crate never reads `TZ` or the system zone itself,
+//! so tests inject both the clock and the zone.
+
+use jiff::Timestamp;
+use jiff::civil::{Date, DateTime};
+use jiff::tz::TimeZone;
+
+/// The largest magnitude of a JavaScript time value in milliseconds (ECMAScript TimeClip).
+const MAX_TIME_MS: f64 = 8.64e15;
+
+const MS_PER_DAY: f64 = 86_400_000.0;
+
+/// The local calendar dates of one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LocalDates {
+    /// `today` as `YYYY-MM-DD` in the zone.
+    pub(crate) today: String,
+    /// The previous calendar date (calendar arithmetic, so DST cannot skip or repeat a day).
+    pub(crate) yesterday: String,
+}
+
+/// `today` and `yesterday` of `now` in `zone` (spec 02 §3).
+pub(crate) fn local_dates(now: Timestamp, zone: &TimeZone) -> LocalDates {
+    let date = now.to_zoned(zone.clone()).date();
+    let yesterday = date.yesterday().unwrap_or(date);
+    LocalDates {
+        today: iso_date(date),
+        yesterday: iso_date(yesterday),
+    }
+}
+
+fn iso_date(date: Date) -> String {
+    let year = date.year();
+    if (0..=9999).contains(&year) {
+        format!("{year:04}-{:02}-{:02}", date.month(), date.day())
+    } else {
+        // JavaScript's padStart(4) leaves longer and negative years as they print.
+        format!("{year}-{:02}-{:02}", date.month(), date.day())
+    }
+}
+
+/// `now` as JavaScript's `toISOString()`: `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
+pub(crate) fn iso_utc(now: Timestamp) -> String {
+    let utc = now.to_zoned(TimeZone::UTC);
+    let year = utc.year();
+    let year = if (0..=9999).contains(&year) {
+        format!("{year:04}")
+    } else if year < 0 {
+        format!("-{:06}", -i32::from(year))
+    } else {
+        format!("+{year:06}")
+    };
+    format!(
+        "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        utc.month(),
+        utc.day(),
+        utc.hour(),
+        utc.minute(),
+        utc.second(),
+        utc.millisecond()
+    )
+}
+
+/// JavaScript `Date.parse(text)` restricted to the ECMAScript date-time string format and its
+/// extended years (spec 02 §16, open point 3): milliseconds since the epoch, or `None` where
+/// JavaScript gives `NaN`.
+///
+/// Date-only forms are UTC; date-time forms without an offset are local time in `zone`
+/// (a time in a DST gap moves forward, an ambiguous one takes the earlier instant, as
+/// ECMAScript requires). Like V8, a day beyond the month's end rolls over (`02-30` is
+/// `03-02`) and any number of fraction digits is accepted, the first three counting.
+pub(crate) fn date_parse_ms(text: &str, zone: &TimeZone) -> Option<f64> {
+    let parsed = parse_iso(text.as_bytes())?;
+    let day = days_from_civil(parsed.year, parsed.month, 1) + f64::from(parsed.day - 1);
+    let time_ms = f64::from(parsed.hour) * 3_600_000.0
+        + f64::from(parsed.minute) * 60_000.0
+        + f64::from(parsed.second) * 1000.0
+        + f64::from(parsed.millisecond);
+    let local = day * MS_PER_DAY + time_ms;
+    let utc = match parsed.offset {
+        Offset::Utc => local,
+        Offset::Minutes(minutes) => local - f64::from(minutes) * 60_000.0,
+        Offset::Local => local_to_utc(local, zone)?,
+    };
+    (utc.abs() <= MAX_TIME_MS).then_some(utc)
+}
+
+/// Interprets `local` milliseconds (a wall-clock reading in `zone`) as an instant.
+fn local_to_utc(local: f64, zone: &TimeZone) -> Option<f64> {
+    // Whole seconds and the millisecond remainder; the value is far inside i64.
+    let seconds = (local / 1000.0).floor();
+    let millis = local - seconds * 1000.0;
+    let wall = Timestamp::from_second(seconds as i64).ok()?;
+    let civil: DateTime = wall.to_zoned(TimeZone::UTC).datetime();
+    let instant = zone.to_ambiguous_timestamp(civil).compatible().ok()?;
+    Some(instant.as_second() as f64 * 1000.0 + millis)
+}
+
+/// Days from 1970-01-01 to the first-of-month date `year-month-day` in the proleptic Gregorian
+/// calendar (ECMAScript `MakeDay`, exact for every year JavaScript accepts).
+fn days_from_civil(year: i32, month: u32, day: u32) -> f64 {
+    let (year, month) = (i64::from(year), i64::from(month));
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let shifted_month = (month + 9) % 12;
+    let day_of_year = (153 * shifted_month + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    (era * 146_097 + day_of_era - 719_468) as f64
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Offset {
+    Utc,
+    Minutes(i32),
+    Local,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Parsed {
+    year: i32,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    millisecond: u32,
+    offset: Offset,
+}
+
+/// A cursor over ASCII bytes.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Exactly `count` ASCII digits.
+    fn digits(&mut self, count: usize) -> Option<u32> {
+        let slice = self.bytes.get(self.at..self.at + count)?;
+        if !slice.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.at += count;
+        Some(slice.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    }
+
+    fn done(&self) -> bool {
+        self.at == self.bytes.len()
+    }
+}
+
+fn parse_iso(bytes: &[u8]) -> Option<Parsed> {
+    let mut cursor = Cursor { bytes, at: 0 };
+    let year = match cursor.peek()? {
+        sign @ (b'+' | b'-') => {
+            cursor.at += 1;
+            let magnitude = i32::try_from(cursor.digits(6)?).ok()?;
+            if sign == b'-' {
+                if magnitude == 0 {
+                    // `-000000` is explicitly invalid.
+                    return None;
+                }
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+        _ => i32::try_from(cursor.digits(4)?).ok()?,
+    };
+    let mut parsed = Parsed {
+        year,
+        month: 1,
+        day: 1,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        millisecond: 0,
+        offset: Offset::Utc,
+    };
+    if cursor.eat(b'-') {
+        parsed.month = cursor.digits(2)?;
+        if cursor.eat(b'-') {
+            parsed.day = cursor.digits(2)?;
+        }
+    }
+    if !(1..=12).contains(&parsed.month) || !(1..=31).contains(&parsed.day) {
+        return None;
+    }
+    if cursor.done() {
+        return Some(parsed);
+    }
+    if !cursor.eat(b'T') {
+        return None;
+    }
+    parsed.hour = cursor.digits(2)?;
+    if !cursor.eat(b':') {
+        return None;
+    }
+    parsed.minute = cursor.digits(2)?;
+    if cursor.eat(b':') {
+        parsed.second = cursor.digits(2)?;
+        if cursor.eat(b'.') {
+            let start = cursor.at;
+            while cursor.peek().is_some_and(|b| b.is_ascii_digit()) {
+                cursor.at += 1;
+            }
+            let fraction = &bytes[start..cursor.at];
+            if fraction.is_empty() {
+                return None;
+            }
+            parsed.millisecond = (0..3).fold(0, |n, index| {
+                n * 10 + fraction.get(index).map_or(0, |d| u32::from(d - b'0'))
+            });
+        }
+    }
+    parsed.offset = if cursor.eat(b'Z') {
+        Offset::Utc
+    } else if let Some(sign @ (b'+' | b'-')) = cursor.peek() {
+        cursor.at += 1;
+        let hours = cursor.digits(2)?;
+        if !cursor.eat(b':') {
+            return None;
+        }
+        let minutes = cursor.digits(2)?;
+        if hours > 23 || minutes > 59 {
+            return None;
+        }
+        let total = i32::try_from(hours * 60 + minutes).ok()?;
+        Offset::Minutes(if sign == b'-' { -total } else { total })
+    } else {
+        Offset::Local
+    };
+    if !cursor.done() {
+        return None;
+    }
+    let end_of_day =
+        parsed.hour == 24 && parsed.minute == 0 && parsed.second == 0 && parsed.millisecond == 0;
+    if (parsed.hour > 23 && !end_of_day) || parsed.minute > 59 || parsed.second > 59 {
+        return None;
+    }
+    Some(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utc(text: &str) -> Option<f64> {
+        date_parse_ms(text, &TimeZone::UTC)
+    }
+
+    fn zone(name: &str) -> TimeZone {
+        TimeZone::get(name).unwrap_or(TimeZone::UTC)
+    }
+
+    #[test]
+    fn iso_forms() {
+        assert_eq!(utc("1970-01-01T00:00:00.000Z"), Some(0.0));
+        assert_eq!(utc("2026-08-29T09:00:00.000Z"), Some(1_787_994_000_000.0));
+        assert_eq!(
+            utc("2026-08-29T11:00:00.000+02:00"),
+            utc("2026-08-29T09:00:00.000Z")
+        );
+        assert_eq!(utc("2026-08-29T09:00Z"), utc("2026-08-29T09:00:00Z"));
+        assert_eq!(utc("2026"), utc("2026-01-01T00:00Z"));
+        assert_eq!(utc("2026-08"), utc("2026-08-01T00:00Z"));
+        assert_eq!(utc("2026-08-29T09:00:00.1Z"), Some(1_787_994_000_100.0));
+        assert_eq!(
+            utc("2026-08-29T09:00:00.123456Z"),
+            Some(1_787_994_000_123.0)
+        );
+        assert_eq!(utc("2026-08-29T24:00:00Z"), utc("2026-08-30T00:00:00Z"));
+        assert_eq!(
+            utc("2026-02-30"),
+            utc("2026-03-02"),
+            "V8 rolls the day over"
+        );
+        assert_eq!(utc("+002026-08-29"), utc("2026-08-29"));
+        assert_eq!(utc("-000001-01-01T00:00:00Z"), Some(-62_198_755_200_000.0));
+        assert_eq!(utc("+275760-09-13T00:00:00Z"), Some(8.64e15));
+        assert_eq!(utc("+275760-09-13T00:00:00.001Z"), None);
+    }
+
+    #[test]
+    fn rejected_forms() {
+        for text in [
+            "",
+            "yesterday",
+            "2026-8-29",
+            "2026-08-29 09:00",
+            "2026-08-29T9:00",
+            "2026-08-29T09",
+            "2026-08-29T09:00:00.Z",
+            "2026-08-29T09:00:00+0200",
+            "2026-08-29T24:00:01Z",
+            "2026-08-29T09:60Z",
+            "2026-13-01",
+            "2026-00-01",
+            "2026-08-32",
+            "-000000-01-01",
+            "2026-08-29t09:00z",
+            "2026-08-29T09:00:00Zjunk",
+            " 2026-08-29",
+            "20260829",
+        ] {
+            assert_eq!(utc(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn offsetless_date_times_are_local() {
+        let berlin = zone("Europe/Berlin");
+        assert_eq!(
+            date_parse_ms("2026-08-29T11:00:00", &berlin),
+            utc("2026-08-29T09:00:00Z")
+        );
+        // Date-only stays UTC whatever the zone.
+        assert_eq!(date_parse_ms("2026-08-29", &berlin), utc("2026-08-29"));
+        // 02:30 on the spring-forward day does not exist; it reads as 03:30 CEST.
+        assert_eq!(
+            date_parse_ms("2026-03-29T02:30:00", &berlin),
+            utc("2026-03-29T01:30:00Z")
+        );
+        // 02:30 on the fall-back day happens twice; the earlier (CEST) wins.
+        assert_eq!(
+            date_parse_ms("2026-10-25T02:30:00.250", &berlin),
+            utc("2026-10-25T00:30:00.250Z")
+        );
+    }
+
+    #[test]
+    fn local_calendar_dates() {
+        let now = Timestamp::from_second(1_787_997_600).unwrap_or(Timestamp::UNIX_EPOCH);
+        assert_eq!(iso_utc(now), "2026-08-29T10:00:00.000Z");
+        let dates = local_dates(now, &TimeZone::UTC);
+        assert_eq!(dates.today, "2026-08-29");
+        assert_eq!(dates.yesterday, "2026-08-28");
+        // 10:00Z is already the next day in Kiritimati (UTC+14).
+        let dates = local_dates(now, &zone("Pacific/Kiritimati"));
+        assert_eq!(dates.today, "2026-08-30");
+        // Across a month boundary and a DST change.
+        let march = Timestamp::from_second(1_774_746_000).unwrap_or(Timestamp::UNIX_EPOCH);
+        let dates = local_dates(march, &zone("Europe/Berlin"));
+        assert_eq!(
+            (dates.today.as_str(), dates.yesterday.as_str()),
+            ("2026-03-29", "2026-03-28")
+        );
+        let first = Timestamp::from_second(1_788_220_800).unwrap_or(Timestamp::UNIX_EPOCH);
+        assert_eq!(local_dates(first, &TimeZone::UTC).yesterday, "2026-08-31");
+    }
+
+    #[test]
+    fn millisecond_iso() {
+        let t = Timestamp::from_millisecond(1_787_994_000_123).unwrap_or(Timestamp::UNIX_EPOCH);
+        assert_eq!(iso_utc(t), "2026-08-29T09:00:00.123Z");
+    }
+}
