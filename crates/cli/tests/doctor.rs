@@ -51,7 +51,7 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
     symlink("/etc/hostname", aios.join("vault/wiki/linked.md")).unwrap();
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &aios.join("references/pipe.md"),
+        aios.join("references/pipe.md"),
         rustix::fs::Mode::from_raw_mode(0o644),
     )
     .unwrap();

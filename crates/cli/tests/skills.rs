@@ -1,7 +1,6 @@
 //! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` run as the built
 //! binary (issue 5, spec 04 §5).
 
-#[allow(unreachable_pub)]
 mod support;
 
 use std::fs;

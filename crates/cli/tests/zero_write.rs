@@ -99,7 +99,7 @@ fn read_commands_never_write_to_a_hostile_folder() {
     fs::remove_file(aios.join("context/priorities.md")).unwrap();
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &aios.join("context/priorities.md"),
+        aios.join("context/priorities.md"),
         rustix::fs::Mode::from_raw_mode(0o644),
     )
     .unwrap();

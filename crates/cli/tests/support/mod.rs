@@ -1,6 +1,6 @@
 //! Helpers shared by the CLI integration tests: a fresh copy of the sample folder, the built
 //! binary as a command, and a whole-tree fingerprint for zero-write assertions.
-#![allow(dead_code)]
+#![allow(dead_code, unreachable_pub)]
 
 use std::fs;
 use std::os::unix::fs::MetadataExt;

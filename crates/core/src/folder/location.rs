@@ -93,7 +93,10 @@ mod tests {
 
     #[test]
     fn order_is_flag_then_env_then_home() {
-        assert_eq!(resolve(Some("x"), Some("/env")), PathBuf::from("/work/dir/x"));
+        assert_eq!(
+            resolve(Some("x"), Some("/env")),
+            PathBuf::from("/work/dir/x")
+        );
         assert_eq!(resolve(None, Some("/env")), PathBuf::from("/env"));
         assert_eq!(resolve(None, Some("")), PathBuf::from("/home/ada/aios"));
         assert_eq!(resolve(None, None), PathBuf::from("/home/ada/aios"));
@@ -102,8 +105,14 @@ mod tests {
     #[test]
     fn tilde_forms() {
         assert_eq!(resolve(Some("~"), None), PathBuf::from("/home/ada"));
-        assert_eq!(resolve(Some("~/notes"), None), PathBuf::from("/home/ada/notes"));
-        assert_eq!(resolve(Some("~notes"), None), PathBuf::from("/home/ada/notes"));
+        assert_eq!(
+            resolve(Some("~/notes"), None),
+            PathBuf::from("/home/ada/notes")
+        );
+        assert_eq!(
+            resolve(Some("~notes"), None),
+            PathBuf::from("/home/ada/notes")
+        );
         assert_eq!(resolve(Some("a/~b"), None), PathBuf::from("/work/dir/a/~b"));
     }
 
