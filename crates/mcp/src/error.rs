@@ -1,0 +1,143 @@
+//! Every error the adapter can answer, and the one place where an error becomes a JSON-RPC code
+//! and a public message ([`RpcError::wire`], spec 05 §6.10).
+//!
+//! **Invariant:** no message here is built from an OS error, a path or file content. Input
+//! errors carry the spec's exact text (some of which echo a bounded caller-supplied name, §2.6);
+//! every internal failure is one of the two fixed `-32603` texts, chosen by kind. Core errors are
+//! classified into these variants by the tool modules with a `match` on their kind, never by
+//! formatting them.
+
+use std::borrow::Cow;
+
+use serde_json::{Value, json};
+
+use crate::echo::bounded;
+use crate::lifecycle::SUPPORTED_VERSIONS;
+
+/// A JSON-RPC error answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RpcError {
+    /// The line is not JSON (`-32700`, answered with `id: null`).
+    #[error("Parse error")]
+    Parse,
+    /// A request object without `"jsonrpc":"2.0"` or without a truthy `method`.
+    #[error("Invalid Request")]
+    InvalidRequest,
+    /// No such method; carries the method already converted by JavaScript's `String()`.
+    #[error("Method not found")]
+    MethodNotFound(String),
+    /// `tools/call` naming no known tool; carries the name already converted by `String()`.
+    #[error("Unknown tool")]
+    UnknownTool(String),
+    /// A modern request whose `_meta` lacks or mistypes required members (names in order).
+    #[error("malformed _meta")]
+    MetaMalformed(Vec<&'static str>),
+    /// A modern request naming a protocol version this adapter does not speak.
+    #[error("Unsupported protocol version")]
+    UnsupportedVersion {
+        /// The version the client asked for.
+        requested: String,
+    },
+    /// Invalid tool input (`-32602`) with its exact catalogue message.
+    #[error("{0}")]
+    InvalidParams(Cow<'static, str>),
+    /// Any failure while building the working-context projection.
+    #[error("DotAIOS could not read working context safely.")]
+    ContextUnreadable,
+    /// Every other internal failure, including a caught panic.
+    #[error("DotAIOS request failed safely.")]
+    Failed,
+}
+
+impl RpcError {
+    /// `-32602` with a fixed catalogue message.
+    pub(crate) const fn invalid(message: &'static str) -> RpcError {
+        RpcError::InvalidParams(Cow::Borrowed(message))
+    }
+
+    /// `-32602` with a message assembled from catalogue parts (names, bounds, a bounded echo).
+    pub(crate) fn invalid_owned(message: String) -> RpcError {
+        RpcError::InvalidParams(Cow::Owned(message))
+    }
+
+    /// The JSON-RPC `error` member: code, public message and, for `-32022` only, `data`.
+    pub(crate) fn wire(&self) -> (i64, Cow<'static, str>, Option<Value>) {
+        match self {
+            RpcError::Parse => (-32700, Cow::Borrowed("Parse error"), None),
+            RpcError::InvalidRequest => (-32600, Cow::Borrowed("Invalid Request"), None),
+            RpcError::MethodNotFound(method) => (
+                -32601,
+                Cow::Owned(format!("Method not found: {}", bounded(method))),
+                None,
+            ),
+            RpcError::UnknownTool(name) => (
+                -32602,
+                Cow::Owned(format!("Unknown tool: {}", bounded(name))),
+                None,
+            ),
+            RpcError::MetaMalformed(names) => (
+                -32602,
+                Cow::Owned(format!(
+                    "request _meta is missing or has malformed required fields: {}",
+                    names.join(", ")
+                )),
+                None,
+            ),
+            RpcError::UnsupportedVersion { requested } => (
+                -32022,
+                Cow::Borrowed("Unsupported protocol version"),
+                Some(json!({
+                    "supported": SUPPORTED_VERSIONS,
+                    "requested": bounded(requested),
+                })),
+            ),
+            RpcError::InvalidParams(message) => (-32602, message.clone(), None),
+            RpcError::ContextUnreadable => (
+                -32603,
+                Cow::Borrowed("DotAIOS could not read working context safely."),
+                None,
+            ),
+            RpcError::Failed => (
+                -32603,
+                Cow::Borrowed("DotAIOS request failed safely."),
+                None,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_fixed_messages() {
+        assert_eq!(RpcError::Parse.wire().0, -32700);
+        assert_eq!(RpcError::InvalidRequest.wire().1, "Invalid Request");
+        assert_eq!(
+            RpcError::MethodNotFound("x".repeat(100)).wire().1,
+            format!("Method not found: {}…", "x".repeat(64))
+        );
+        assert_eq!(
+            RpcError::MetaMalformed(vec!["a", "b"]).wire().1,
+            "request _meta is missing or has malformed required fields: a, b"
+        );
+        let (code, message, data) = RpcError::UnsupportedVersion {
+            requested: "1999-01-01".into(),
+        }
+        .wire();
+        assert_eq!(
+            (code, message.as_ref()),
+            (-32022, "Unsupported protocol version")
+        );
+        assert_eq!(
+            data.unwrap().to_string(),
+            r#"{"supported":["2024-11-05","2025-03-26","2025-06-18","2025-11-25","2026-07-28"],"requested":"1999-01-01"}"#
+        );
+        assert_eq!(RpcError::Failed.wire().1, "DotAIOS request failed safely.");
+        assert_eq!(
+            RpcError::ContextUnreadable.wire().1,
+            "DotAIOS could not read working context safely."
+        );
+    }
+}

@@ -1,0 +1,39 @@
+//! `dotaios-mcp`: the optional, read-only DotAIOS MCP adapter over stdio (spec chapter 05).
+//!
+//! One JSON-RPC request per line in, one response line out, strictly in order. Both MCP eras
+//! are served side by side and statelessly: the handshake era (`initialize`, versions
+//! 2024-11-05 … 2025-11-25) and the 2026-07-28 era (`server/discover`, per-request `_meta`).
+//! Three tools are listed and callable: `read_working_context`, `search_aios` and
+//! `resolve_skill`; each validates its arguments strictly, honours the memory policy (Off
+//! touches nothing), and answers a bounded, path-free, `JSON.stringify`-identical payload
+//! computed by `dotaios-core`.
+//!
+//! Entry points: [`run`] (what both `dotaios-mcp` and `dotaios mcp serve` call), [`Server`]
+//! (one line in, one answer out; used by tests and fuzzing) and [`serve`] (the framing loop).
+//!
+//! **Architecture invariants:**
+//! - Only [`transport`](serve) writes protocol output; stderr stays silent after start-up.
+//! - The adapter owns the wire: JSON-RPC envelopes, eras, schemas, argument validation,
+//!   envelopes and budgets of tool payloads, sanitisation, and the single mapping from errors to
+//!   public messages (`error.rs`). It never re-implements the read model: projection, search
+//!   and skill resolution come from `dotaios-core`.
+//! - No request can write to the AIOS folder, print its path, or outlive a panic.
+//!
+//! See `docs/decisions.md` for why the protocol loop is hand-written rather than built on
+//! `rmcp`.
+#![forbid(unsafe_code)]
+
+mod budget;
+mod echo;
+mod error;
+mod json;
+mod launch;
+mod lifecycle;
+mod sanitize;
+mod server;
+mod tools;
+mod transport;
+
+pub use crate::launch::{Environment, Invocation, run, usage};
+pub use crate::server::Server;
+pub use crate::transport::{MAX_LINE_BYTES, serve};

@@ -1,0 +1,513 @@
+//! Static argument validation and the memory policy of `tools/call` (spec 05 §6.2–§6.5):
+//! raw JSON arguments in, a validated call out, or the first failure with its exact message.
+//!
+//! **Invariant:** no filesystem access. Everything a tool needs from its arguments is checked
+//! here, once; later steps never look at the raw JSON again. No argument *name* is ever echoed
+//! (a 100,000-character key answers `Unknown tool argument`).
+
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::folder::selector::check_canonical_selector;
+use dotaios_core::text::{code_point_len, js_trim};
+use indexmap::IndexMap;
+
+use crate::error::RpcError;
+use crate::json::Json;
+use crate::tools::schema::SEARCH_BUDGET_MIN;
+
+/// The search scopes, in the order of the input schema and of the `scope` error message.
+pub(crate) const SCOPES: [&str; 10] = [
+    "memory",
+    "vault",
+    "context",
+    "projects",
+    "decisions",
+    "skills",
+    "references",
+    "plugins",
+    "sessions",
+    "all",
+];
+
+/// The default and maximum budgets shared by the three tools.
+const DEFAULT_BUDGET: u32 = 6000;
+const MAX_BUDGET: u32 = 32_000;
+const MIN_BUDGET: u32 = 256;
+const MAX_PROJECT: usize = 200;
+const MAX_TEXT: usize = 500;
+
+type Args = IndexMap<String, Json>;
+
+/// A validated `read_working_context` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ContextArgs {
+    pub(crate) mode: MemoryMode,
+    /// The JS-trimmed project argument (matched against the catalog), project mode only.
+    pub(crate) project: Option<String>,
+    /// Sessions shown, 1–10 (default 3).
+    pub(crate) limit: u32,
+    /// Markdown budget, 256–32,000 (default 6000).
+    pub(crate) budget: u32,
+}
+
+/// A validated `search_aios` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SearchArgs {
+    pub(crate) mode: MemoryMode,
+    /// The query exactly as given (validation trims only to test for blankness).
+    pub(crate) query: String,
+    /// The trimmed scope, one of [`SCOPES`].
+    pub(crate) scope: &'static str,
+    /// The raw `scope` argument, echoed untrimmed by the Off payload.
+    pub(crate) raw_scope: Option<String>,
+    /// The raw selector (it passed the canonical check, so it is also trimmed), project mode only.
+    pub(crate) project: Option<String>,
+    /// Results per scope, 1–20 (default 10).
+    pub(crate) limit: u32,
+    /// Budget of the whole text, 3530–32,000 (default 6000).
+    pub(crate) budget: u32,
+}
+
+/// A validated `resolve_skill` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SkillArgs {
+    pub(crate) mode: MemoryMode,
+    /// The raw (untrimmed) selector, project mode only; execution checks it again untrimmed.
+    pub(crate) project: Option<String>,
+    /// The intent exactly as given.
+    pub(crate) intent: String,
+    /// Matches returned, 1–10 (default 1).
+    pub(crate) limit: u32,
+    /// Budget of the whole text, 256–32,000 (default 6000).
+    pub(crate) budget: u32,
+}
+
+/// §6.3 `read_working_context`, then the memory policy.
+pub(crate) fn context_args(args: &Args) -> Result<ContextArgs, RpcError> {
+    allowed_keys(args, &["memory", "project", "limit", "budget"])?;
+    let project = optional_string(args.get("project"), "project", Some(MAX_PROJECT))?;
+    let limit = bounded_integer(args.get("limit"), "limit", 1, 10)?.unwrap_or(3);
+    let budget = bounded_integer(args.get("budget"), "budget", MIN_BUDGET, MAX_BUDGET)?
+        .unwrap_or(DEFAULT_BUDGET);
+    let mode = memory_policy(args)?;
+    Ok(ContextArgs {
+        mode,
+        project: (mode == MemoryMode::Project)
+            .then(|| project.map(str::to_owned))
+            .flatten(),
+        limit,
+        budget,
+    })
+}
+
+/// §6.3 `search_aios`, then the memory policy.
+pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
+    allowed_keys(
+        args,
+        &["memory", "query", "scope", "project", "limit", "budget"],
+    )?;
+    let query = required_string(args.get("query"), "query", MAX_TEXT)?;
+    let project = match args.get("project") {
+        None => None,
+        present => Some(required_string(present, "project", MAX_PROJECT)?),
+    };
+    let scope = match optional_string(args.get("scope"), "value", None)? {
+        None => "all",
+        Some(trimmed) => SCOPES.iter().copied().find(|scope| *scope == trimmed).ok_or(
+            RpcError::invalid(
+                "scope must be one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all",
+            ),
+        )?,
+    };
+    if scope == "projects" && project.is_none() {
+        return Err(RpcError::invalid(
+            "project is required when scope is projects",
+        ));
+    }
+    if let Some(project) = project {
+        selector_check(project)?;
+    }
+    let limit = bounded_integer(args.get("limit"), "limit", 1, 20)?.unwrap_or(10);
+    let budget = bounded_integer(args.get("budget"), "budget", SEARCH_BUDGET_MIN, MAX_BUDGET)?
+        .unwrap_or(DEFAULT_BUDGET);
+    let mode = memory_policy(args)?;
+    Ok(SearchArgs {
+        mode,
+        query: query.to_owned(),
+        scope,
+        raw_scope: args.get("scope").and_then(Json::as_str).map(str::to_owned),
+        project: (mode == MemoryMode::Project)
+            .then(|| project.map(str::to_owned))
+            .flatten(),
+        limit,
+        budget,
+    })
+}
+
+/// §6.3 `resolve_skill`, then the memory policy.
+pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs, RpcError> {
+    allowed_keys(args, &["memory", "project", "intent", "limit", "budget"])?;
+    if let Some(trimmed) = optional_string(args.get("project"), "project", Some(MAX_PROJECT))? {
+        selector_check(trimmed)?;
+    }
+    let intent = required_string(args.get("intent"), "intent", MAX_TEXT)?;
+    let limit = bounded_integer(args.get("limit"), "limit", 1, 10)?.unwrap_or(1);
+    let budget = bounded_integer(args.get("budget"), "budget", MIN_BUDGET, MAX_BUDGET)?
+        .unwrap_or(DEFAULT_BUDGET);
+    let mode = memory_policy(args)?;
+    Ok(SkillArgs {
+        mode,
+        project: (mode == MemoryMode::Project)
+            .then(|| {
+                args.get("project")
+                    .and_then(Json::as_str)
+                    .map(str::to_owned)
+            })
+            .flatten(),
+        intent: intent.to_owned(),
+        limit,
+        budget,
+    })
+}
+
+/// §6.5: the memory argument and the **raw** project argument; MCP has no first message.
+fn memory_policy(args: &Args) -> Result<MemoryMode, RpcError> {
+    let policy = resolve_memory_policy(PolicyInputs {
+        mode: policy_arg(args.get("memory")),
+        project: policy_arg(args.get("project")),
+        first_user_message: PolicyArg::Absent,
+    })
+    .map_err(|error| RpcError::invalid_owned(error.to_string()))?;
+    Ok(policy.mode)
+}
+
+fn policy_arg(value: Option<&Json>) -> PolicyArg<'_> {
+    match value {
+        None | Some(Json::Null) => PolicyArg::Absent,
+        Some(Json::String(text)) => PolicyArg::Text(text),
+        Some(_) => PolicyArg::NotText,
+    }
+}
+
+fn selector_check(value: &str) -> Result<(), RpcError> {
+    check_canonical_selector(value).map_err(|error| RpcError::invalid_owned(error.to_string()))
+}
+
+fn allowed_keys(args: &Args, allowed: &[&str]) -> Result<(), RpcError> {
+    if args.keys().any(|name| !allowed.contains(&name.as_str())) {
+        return Err(RpcError::invalid("Unknown tool argument"));
+    }
+    Ok(())
+}
+
+/// §6.2 required string: used untrimmed; no control-character check.
+fn required_string<'a>(
+    value: Option<&'a Json>,
+    name: &str,
+    max: usize,
+) -> Result<&'a str, RpcError> {
+    let Some(Json::String(text)) = value else {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be a non-empty string"
+        )));
+    };
+    if js_trim(text).is_empty() {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be a non-empty string"
+        )));
+    }
+    if code_point_len(text) > max {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be at most {max} characters"
+        )));
+    }
+    Ok(text)
+}
+
+/// §6.2 optional string: absent is `None`; otherwise the trimmed value.
+fn optional_string<'a>(
+    value: Option<&'a Json>,
+    name: &str,
+    max: Option<usize>,
+) -> Result<Option<&'a str>, RpcError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let Json::String(text) = value else {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be a non-empty string"
+        )));
+    };
+    let trimmed = js_trim(text);
+    if trimmed.is_empty() {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be a non-empty string"
+        )));
+    }
+    if text.chars().any(is_cc) {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must not contain control characters"
+        )));
+    }
+    if let Some(max) = max
+        && code_point_len(text) > max
+    {
+        return Err(RpcError::invalid_owned(format!(
+            "{name} must be at most {max} characters"
+        )));
+    }
+    Ok(Some(trimmed))
+}
+
+/// §6.2 bounded integer: a JSON number whose value is an integer in range; no coercion.
+fn bounded_integer(
+    value: Option<&Json>,
+    name: &str,
+    min: u32,
+    max: u32,
+) -> Result<Option<u32>, RpcError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    match value {
+        Json::Number(number)
+            if number.fract() == 0.0 && *number >= f64::from(min) && *number <= f64::from(max) =>
+        {
+            // In range and integral, so the cast is exact.
+            Ok(Some(*number as u32))
+        }
+        _ => Err(RpcError::invalid_owned(format!(
+            "{name} must be an integer from {min} to {max}"
+        ))),
+    }
+}
+
+/// General category `Cc`.
+fn is_cc(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn object(text: &str) -> Args {
+        match parse(text).unwrap() {
+            Json::Object(members) => members,
+            other => panic!("not an object: {other:?}"),
+        }
+    }
+
+    fn context_error(text: &str) -> String {
+        context_args(&object(text))
+            .unwrap_err()
+            .wire()
+            .1
+            .into_owned()
+    }
+
+    fn search_error(text: &str) -> String {
+        search_args(&object(text))
+            .unwrap_err()
+            .wire()
+            .1
+            .into_owned()
+    }
+
+    fn skill_error(text: &str) -> String {
+        skill_args(&object(text)).unwrap_err().wire().1.into_owned()
+    }
+
+    #[test]
+    fn context_defaults_and_trimmed_project() {
+        let args = context_args(&object("{}")).unwrap();
+        assert_eq!(
+            args,
+            ContextArgs {
+                mode: MemoryMode::Shared,
+                project: None,
+                limit: 3,
+                budget: 6000
+            }
+        );
+        let args = context_args(&object(
+            r#"{"project":" café:client/01 ","limit":1e1,"budget":256.0}"#,
+        ))
+        .unwrap();
+        assert_eq!(args.mode, MemoryMode::Project);
+        assert_eq!(args.project.as_deref(), Some("café:client/01"));
+        assert_eq!((args.limit, args.budget), (10, 256));
+        let args = context_args(&object(r#"{"memory":"off","project":"x"}"#)).unwrap();
+        assert_eq!((args.mode, args.project), (MemoryMode::Off, None));
+        let args = context_args(&object(r#"{"memory":null}"#)).unwrap();
+        assert_eq!(args.mode, MemoryMode::Shared);
+    }
+
+    #[test]
+    fn context_messages() {
+        assert_eq!(
+            context_error(r#"{"projet":"demo"}"#),
+            "Unknown tool argument"
+        );
+        let long_key = format!(r#"{{"{}":true}}"#, "k".repeat(100_000));
+        assert_eq!(context_error(&long_key), "Unknown tool argument");
+        for value in ["42", "true", "null", "{}", "[]", "\"\"", "\"  \""] {
+            assert_eq!(
+                context_error(&format!(r#"{{"project":{value}}}"#)),
+                "project must be a non-empty string"
+            );
+        }
+        for value in [
+            r#""x\u0000y""#,
+            r#""alpha\n""#,
+            r#""alpha\u007f""#,
+            r#""alpha\u0085""#,
+        ] {
+            assert_eq!(
+                context_error(&format!(r#"{{"project":{value}}}"#)),
+                "project must not contain control characters"
+            );
+        }
+        assert_eq!(
+            context_error(&format!(r#"{{"project":"{}"}}"#, "🚀".repeat(201))),
+            "project must be at most 200 characters"
+        );
+        assert!(context_args(&object(&format!(r#"{{"project":"{}"}}"#, "🚀".repeat(200)))).is_ok());
+        for value in [
+            "\"3\"", "true", "[]", "null", "3.5", "0", "11", "-0", "1e400",
+        ] {
+            assert_eq!(
+                context_error(&format!(r#"{{"limit":{value}}}"#)),
+                "limit must be an integer from 1 to 10"
+            );
+        }
+        assert_eq!(
+            context_error(r#"{"budget":20}"#),
+            "budget must be an integer from 256 to 32000"
+        );
+        assert_eq!(
+            context_error(r#"{"budget":"256"}"#),
+            "budget must be an integer from 256 to 32000"
+        );
+        assert_eq!(
+            context_error(r#"{"memory":"automatic"}"#),
+            "Memory mode must be one of: shared, project, off."
+        );
+        assert_eq!(
+            context_error(r#"{"memory":1e400}"#),
+            "Memory mode must be one of: shared, project, off."
+        );
+        assert_eq!(
+            context_error(r#"{"memory":"shared","project":"p"}"#),
+            "Cannot combine shared memory with a project selector."
+        );
+        assert_eq!(
+            context_error(r#"{"memory":"project"}"#),
+            "A project selector is required for This project memory."
+        );
+        // Static checks come before the policy.
+        assert_eq!(
+            context_error(r#"{"memory":"off","budget":20}"#),
+            "budget must be an integer from 256 to 32000"
+        );
+        assert_eq!(
+            context_error(r#"{"memory":"off","surprise":true}"#),
+            "Unknown tool argument"
+        );
+    }
+
+    #[test]
+    fn search_order_and_messages() {
+        assert_eq!(
+            search_error(r#"{"memory":"off"}"#),
+            "query must be a non-empty string"
+        );
+        assert_eq!(
+            search_error(r#"{"query":42}"#),
+            "query must be a non-empty string"
+        );
+        assert_eq!(
+            search_error(&format!(r#"{{"query":"{}"}}"#, "x".repeat(501))),
+            "query must be at most 500 characters"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","project":null}"#),
+            "project must be a non-empty string"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","scope":42}"#),
+            "value must be a non-empty string"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","scope":"a\u0001"}"#),
+            "value must not contain control characters"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","scope":"everything"}"#),
+            "scope must be one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all"
+        );
+        assert_eq!(
+            search_error(r#"{"memory":"off","query":"x","scope":"projects"}"#),
+            "project is required when scope is projects"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","project":" acme-campaign "}"#),
+            "project selector must be a safe project slug or stable id"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","limit":100}"#),
+            "limit must be an integer from 1 to 20"
+        );
+        assert_eq!(
+            search_error(r#"{"query":"x","budget":3529}"#),
+            "budget must be an integer from 3530 to 32000"
+        );
+        let args = search_args(&object(
+            r#"{"query":" x ","scope":" memory ","memory":"off"}"#,
+        ))
+        .unwrap();
+        assert_eq!(
+            (args.query.as_str(), args.scope, args.raw_scope.as_deref()),
+            (" x ", "memory", Some(" memory "))
+        );
+        assert_eq!((args.limit, args.budget), (10, 6000));
+        let args = search_args(&object(r#"{"query":"x","project":"acme-campaign"}"#)).unwrap();
+        assert_eq!(
+            (args.mode, args.project.as_deref(), args.scope),
+            (MemoryMode::Project, Some("acme-campaign"), "all")
+        );
+    }
+
+    #[test]
+    fn skill_order_and_messages() {
+        assert_eq!(
+            skill_error(r#"{"memory":"off"}"#),
+            "intent must be a non-empty string"
+        );
+        assert_eq!(
+            skill_error(r#"{"memory":"off","intent":[]}"#),
+            "intent must be a non-empty string"
+        );
+        assert_eq!(
+            skill_error(&format!(r#"{{"intent":"{}"}}"#, "x".repeat(501))),
+            "intent must be at most 500 characters"
+        );
+        assert_eq!(
+            skill_error(r#"{"intent":"x","project":"a/b"}"#),
+            "project selector must be a safe project slug or stable id"
+        );
+        assert_eq!(
+            skill_error(r#"{"intent":"x","limit":0}"#),
+            "limit must be an integer from 1 to 10"
+        );
+        // The trimmed project passes statically; the raw one is kept for execution.
+        let args = skill_args(&object(r#"{"intent":"x","project":" client-work "}"#)).unwrap();
+        assert_eq!(
+            (args.mode, args.project.as_deref()),
+            (MemoryMode::Project, Some(" client-work "))
+        );
+        assert_eq!((args.limit, args.budget), (1, 6000));
+        let args = skill_args(&object(r#"{"intent":"x","project":"p","memory":"off"}"#)).unwrap();
+        assert_eq!((args.mode, args.project), (MemoryMode::Off, None));
+    }
+}

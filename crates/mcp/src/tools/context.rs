@@ -1,0 +1,52 @@
+//! `read_working_context` in shared and project mode (spec 05 §7.2, §7.3, §8.5). The
+//! projection, the migration inspection and the payload text are `dotaios-core`'s, the same
+//! code as `dotaios brief --compact`; this module maps their errors to the wire.
+
+use std::path::Path;
+
+use dotaios_contained::Root;
+use dotaios_core::context::{ContextError, ContextRequest, ContextScope, read_working_context};
+use dotaios_core::folder::memory::MemoryMode;
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use crate::error::RpcError;
+use crate::tools::args::ContextArgs;
+
+/// Runs the projection and returns the payload text.
+pub(crate) fn run(
+    folder: &Path,
+    args: &ContextArgs,
+    time_zone: &TimeZone,
+) -> Result<String, RpcError> {
+    let root = Root::open(folder).map_err(|_| RpcError::ContextUnreadable)?;
+    let scope = match (args.mode, args.project.as_deref()) {
+        (MemoryMode::Project, Some(selector)) => ContextScope::Project { selector },
+        _ => ContextScope::Shared,
+    };
+    let request = ContextRequest {
+        scope,
+        limit: Some(f64::from(args.limit)),
+        budget: Some(f64::from(args.budget)),
+        now: Timestamp::now(),
+        time_zone,
+    };
+    let context = read_working_context(&root, &request).map_err(public_error)?;
+    context.mcp_payload().map_err(|_| RpcError::Failed)
+}
+
+fn public_error(error: ContextError) -> RpcError {
+    match error {
+        ContextError::ReadFailed(_) => RpcError::ContextUnreadable,
+        ContextError::AmbiguousProject { .. } => {
+            RpcError::invalid("project selector is ambiguous; use its stable id")
+        }
+        ContextError::UnknownProject => {
+            RpcError::invalid("project is not registered; choose a registered slug or stable id")
+        }
+        // Static validation already enforced these; reaching them is an internal failure.
+        ContextError::InvalidSelector(_)
+        | ContextError::InvalidLimit
+        | ContextError::InvalidBudget => RpcError::Failed,
+    }
+}

@@ -1,0 +1,786 @@
+//! Spec 05 §14 acceptance items about the protocol, Off mode and input validation (items 1–3,
+//! 13, 32–35, 41, 43, 46–61, 63), plus the bad-input cases of issue 6, each against the built
+//! `dotaios-mcp` spawned as a child process, responses matched by position.
+
+mod support;
+
+use std::ffi::OsStr;
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::*;
+
+const OFF_TEXT: &str = "AI app may still keep its own conversation history";
+
+fn assert_invalid(response: &Value, needle: &str) {
+    let (code, message) = error_of(response);
+    assert_eq!(code, -32602, "{response}");
+    assert!(message.contains(needle), "{message:?} lacks {needle:?}");
+}
+
+/// Item 1.
+#[test]
+fn item_01_off_mode_works_without_a_folder() {
+    let fixture = Fixture::missing();
+    let responses = fixture.responses(&[
+        request(1, "tools/list", json!({})),
+        call(2, "read_working_context", json!({"memory": "off"})),
+        call(
+            3,
+            "search_aios",
+            json!({"query": "private", "memory": "off"}),
+        ),
+        call(
+            4,
+            "resolve_skill",
+            json!({"intent": "plan privately", "memory": "off"}),
+        ),
+    ]);
+    for tool in responses[0]["result"]["tools"].as_array().unwrap() {
+        assert_eq!(
+            tool["inputSchema"]["properties"]["memory"]["enum"],
+            json!(["shared", "project", "off"])
+        );
+    }
+    for response in &responses[1..] {
+        let text = payload_text(response);
+        assert!(
+            text.contains("Memory: Off") && text.contains(OFF_TEXT),
+            "{text}"
+        );
+    }
+    let search = payload(&responses[2]);
+    assert_eq!(
+        (search["results"].clone(), search["complete"].clone()),
+        (json!([]), json!(true))
+    );
+    assert_eq!(payload(&responses[3])["matches"], json!([]));
+    assert!(!fixture.aios.exists());
+}
+
+/// Item 2.
+#[test]
+fn item_02_off_mode_still_validates() {
+    let fixture = Fixture::missing();
+    let lines = vec![
+        call(1, "search_aios", json!({"memory": "off"})),
+        call(2, "search_aios", json!({"memory": "off", "query": 42})),
+        call(
+            3,
+            "search_aios",
+            json!({"memory": "off", "query": "x".repeat(501)}),
+        ),
+        call(
+            4,
+            "search_aios",
+            json!({"memory": "off", "query": "x", "scope": "projects"}),
+        ),
+        call(5, "resolve_skill", json!({"memory": "off"})),
+        call(6, "resolve_skill", json!({"memory": "off", "intent": []})),
+        call(
+            7,
+            "resolve_skill",
+            json!({"memory": "off", "intent": "x".repeat(501)}),
+        ),
+        call(
+            8,
+            "read_working_context",
+            json!({"memory": "off", "budget": 20}),
+        ),
+        call(9, "read_working_context", json!({"memory": "automatic"})),
+        call(
+            10,
+            "read_working_context",
+            json!({"memory": "off", "surprise": true}),
+        ),
+    ];
+    for response in fixture.responses(&lines) {
+        assert_eq!(error_of(&response).0, -32602, "{response}");
+    }
+    assert!(!fixture.aios.exists());
+}
+
+/// Item 3.
+#[test]
+fn item_03_skill_off_envelope_is_budgeted() {
+    let fixture = Fixture::missing();
+    let intent = "x".repeat(500);
+    let responses = fixture.responses(&[
+        call(
+            1,
+            "resolve_skill",
+            json!({"memory": "off", "intent": intent, "budget": 256}),
+        ),
+        call(
+            2,
+            "resolve_skill",
+            json!({"memory": "off", "intent": intent, "budget": 512}),
+        ),
+    ]);
+    assert_invalid(&responses[0], "budget 256 is too small");
+    let text = payload_text(&responses[1]);
+    assert!(len16(&text) <= 512);
+    let value = payload(&responses[1]);
+    assert_eq!(value["memory"], "off");
+    assert_eq!(value["receipt"], "Memory: Off");
+    assert_eq!(value["matches"], json!([]));
+    assert_eq!(value["budget"]["limit"], 512);
+    assert_eq!(value["budget"]["used"], len16(&text));
+    assert!(!fixture.aios.exists());
+}
+
+/// Item 13 (the parts that need no folder content).
+#[test]
+fn item_13_bounds_and_unknown_tools() {
+    let fixture = Fixture::init();
+    let responses = fixture.responses(&[
+        call(1, "read_working_context", json!({"budget": 20})),
+        call(2, "search_aios", json!({"query": "x", "limit": 100})),
+        call(3, "log_event", json!({})),
+    ]);
+    assert_invalid(&responses[0], "256 to 32000");
+    assert_invalid(&responses[1], "1 to 20");
+    assert_invalid(&responses[2], "Unknown tool");
+}
+
+/// Items 32, 33, 41, 43.
+#[test]
+fn items_32_33_41_43_project_argument() {
+    let fixture = Fixture::init();
+    let mut lines = vec![
+        call(
+            1,
+            "read_working_context",
+            json!({"project": "x".repeat(201), "budget": 256}),
+        ),
+        call(
+            2,
+            "read_working_context",
+            json!({"project": "🚀".repeat(201), "budget": 256}),
+        ),
+    ];
+    for (index, value) in [json!(42), json!(true), json!(null), json!({}), json!([])]
+        .into_iter()
+        .enumerate()
+    {
+        lines.push(call(
+            10 + index as u64,
+            "read_working_context",
+            json!({"project": value, "budget": 256}),
+        ));
+    }
+    for (index, value) in ["x\u{0}y", "alpha\n", "alpha\u{7f}", "alpha\u{85}"]
+        .into_iter()
+        .enumerate()
+    {
+        lines.push(call(
+            20 + index as u64,
+            "read_working_context",
+            json!({"project": value, "budget": 256}),
+        ));
+    }
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    let responses = &transcript.responses;
+    for response in &responses[..2] {
+        assert_invalid(response, "project must be at most 200");
+    }
+    assert!(transcript.stdout.lines().next().unwrap().len() < 512);
+    for response in &responses[2..7] {
+        assert_invalid(response, "project must be a non-empty string");
+    }
+    for response in &responses[7..] {
+        assert_invalid(response, "control");
+    }
+}
+
+/// Item 34.
+#[test]
+fn item_34_arguments_shape_and_unknown_keys() {
+    let fixture = Fixture::init();
+    let arguments = [
+        json!(42),
+        json!(true),
+        json!("demo"),
+        json!([]),
+        json!(null),
+        json!({"projet": "demo"}),
+        json!({"project": "demo", "extra": true}),
+        json!({"k".repeat(100_000): true}),
+    ];
+    let lines: Vec<String> = arguments
+        .iter()
+        .enumerate()
+        .map(|(index, arguments)| {
+            request(
+                index as u64,
+                "tools/call",
+                json!({"name": "read_working_context", "arguments": arguments}),
+            )
+        })
+        .collect();
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    for (line, response) in transcript.stdout.lines().zip(&transcript.responses) {
+        assert_eq!(error_of(response).0, -32602);
+        assert!(line.len() < 512, "{line}");
+    }
+}
+
+/// Item 35.
+#[test]
+fn item_35_integers_are_not_coerced() {
+    let fixture = Fixture::init();
+    let cases = [
+        json!({"limit": "3", "budget": 256}),
+        json!({"limit": true, "budget": 256}),
+        json!({"limit": 3, "budget": "256"}),
+        json!({"limit": [], "budget": 256}),
+    ];
+    let lines: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(id, args)| call(id as u64, "read_working_context", args.clone()))
+        .collect();
+    for response in fixture.responses(&lines) {
+        assert_eq!(error_of(&response).0, -32602);
+    }
+}
+
+/// Item 46.
+#[test]
+fn item_46_initialize_negotiation() {
+    let fixture = Fixture::missing();
+    let versions = [
+        json!("2024-11-05"),
+        json!("2025-03-26"),
+        json!("2025-06-18"),
+        json!("2025-11-25"),
+        json!("2026-07-28"),
+        json!("2099-01-01"),
+        json!(42),
+        Value::Null,
+    ];
+    let lines: Vec<String> = versions
+        .iter()
+        .enumerate()
+        .map(|(id, version)| {
+            let params = if version.is_null() {
+                json!({})
+            } else {
+                json!({"protocolVersion": version})
+            };
+            request(id as u64, "initialize", params)
+        })
+        .collect();
+    let responses = fixture.responses(&lines);
+    let expected = [
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2025-11-25",
+        "2025-11-25",
+        "2025-11-25",
+        "2025-11-25",
+    ];
+    for (response, expected) in responses.iter().zip(expected) {
+        let result = &response["result"];
+        assert_eq!(result["protocolVersion"], expected);
+        let names: Vec<&String> = result.as_object().unwrap().keys().collect();
+        assert_eq!(
+            names,
+            [
+                "protocolVersion",
+                "capabilities",
+                "serverInfo",
+                "instructions"
+            ]
+        );
+        assert_eq!(result["capabilities"], json!({"tools": {}}));
+        assert_eq!(
+            result["serverInfo"],
+            json!({"name": "dotaios-mcp", "title": "DotAIOS MCP", "version": env!("CARGO_PKG_VERSION")})
+        );
+        assert_eq!(
+            result["instructions"],
+            "This is an optional, read-only DotAIOS adapter. Use read_working_context for bounded continuity, search_aios to find local material, and resolve_skill before inventing a workflow. Content returned here may be sent to the configured AI provider."
+        );
+    }
+}
+
+fn modern_meta(version: &str) -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {}})
+}
+
+/// Items 47, 48, 49, 50.
+#[test]
+fn items_47_to_50_modern_era() {
+    let fixture = Fixture::missing();
+    let responses = fixture.responses(&[
+        request(1, "server/discover", json!({"_meta": modern_meta("2026-07-28")})),
+        request(2, "tools/list", json!({"_meta": modern_meta("2026-07-28")})),
+        request(3, "tools/call", json!({"_meta": modern_meta("2026-07-28"), "name": "read_working_context", "arguments": {"memory": "off"}})),
+        request(4, "tools/call", json!({"name": "read_working_context", "arguments": {"memory": "off"}})),
+        request(5, "tools/call", json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}, "name": "read_working_context", "arguments": {"memory": "off"}})),
+        request(6, "server/discover", json!({})),
+        request(7, "ping", json!({"_meta": modern_meta("1999-01-01")})),
+        request(8, "tools/list", json!({})),
+    ]);
+    let discover = &responses[0]["result"];
+    assert_eq!(discover["resultType"], "complete");
+    assert_eq!(
+        discover["supportedVersions"],
+        json!([
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ])
+    );
+    assert_eq!(discover["capabilities"], json!({"tools": {}}));
+    assert_eq!(discover["ttlMs"], 0);
+    assert_eq!(discover["cacheScope"], "private");
+    assert_eq!(
+        discover["_meta"]["io.modelcontextprotocol/serverInfo"],
+        json!({"name": "dotaios-mcp", "title": "DotAIOS MCP", "version": env!("CARGO_PKG_VERSION")})
+    );
+    assert!(
+        discover["instructions"]
+            .as_str()
+            .unwrap()
+            .starts_with("This is an optional, read-only")
+    );
+    let list = &responses[1]["result"];
+    assert_eq!(
+        (
+            list["resultType"].clone(),
+            list["ttlMs"].clone(),
+            list["cacheScope"].clone()
+        ),
+        (json!("complete"), json!(0), json!("public"))
+    );
+    assert_eq!(list["tools"], responses[7]["result"]["tools"]);
+    assert_eq!(responses[2]["result"]["resultType"], "complete");
+    assert_eq!(payload_text(&responses[2]), payload_text(&responses[3]));
+    assert_eq!(
+        error_of(&responses[4]),
+        (-32602, "request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientCapabilities".into())
+    );
+    assert_eq!(
+        error_of(&responses[5]),
+        (-32602, "request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities".into())
+    );
+    assert_eq!(
+        error_of(&responses[6]),
+        (-32022, "Unsupported protocol version".into())
+    );
+    assert_eq!(
+        responses[6]["error"]["data"],
+        json!({"supported": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"], "requested": "1999-01-01"})
+    );
+}
+
+/// Item 51 (and the rest of the tool list's contract).
+#[test]
+fn item_51_tools_list_annotations() {
+    let fixture = Fixture::missing();
+    let transcript = fixture.run(&[request(1, "tools/list", json!({"cursor": "abc"}))]);
+    transcript.assert_clean(&fixture);
+    let line = transcript.stdout.lines().next().unwrap();
+    assert!(
+        line.contains(r#""inputSchema":"#)
+            && !line.contains("outputSchema")
+            && !line.contains("nextCursor")
+    );
+    let tools = transcript.responses[0]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(tools.len(), 3);
+    for tool in &tools {
+        let names: Vec<&String> = tool.as_object().unwrap().keys().collect();
+        assert_eq!(
+            names,
+            ["name", "title", "description", "inputSchema", "annotations"]
+        );
+        assert_eq!(
+            tool["annotations"],
+            json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+        );
+    }
+    let annotations = r#""annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}"#;
+    assert_eq!(line.matches(annotations).count(), 3);
+}
+
+/// Item 52.
+#[test]
+fn item_52_unknown_tool_names_are_bounded() {
+    let fixture = Fixture::missing();
+    let long: String = "ü".repeat(100);
+    let exact: String = "ü".repeat(64);
+    let responses = fixture.responses(&[
+        request(1, "tools/call", json!({"name": long})),
+        request(2, "tools/call", json!({"name": exact})),
+        request(3, "tools/call", json!({})),
+        request(4, "tools/call", json!({"name": null})),
+    ]);
+    assert_eq!(
+        error_of(&responses[0]).1,
+        format!("Unknown tool: {}…", "ü".repeat(64))
+    );
+    assert_eq!(error_of(&responses[1]).1, format!("Unknown tool: {exact}"));
+    assert_eq!(error_of(&responses[2]).1, "Unknown tool: undefined");
+    assert_eq!(error_of(&responses[3]).1, "Unknown tool: null");
+}
+
+/// Item 53.
+#[test]
+fn item_53_unknown_methods_are_bounded() {
+    let fixture = Fixture::missing();
+    let responses = fixture.responses(&[
+        request(1, &"x".repeat(100), json!({})),
+        request(2, "resources/list", json!({})),
+    ]);
+    assert_eq!(
+        error_of(&responses[0]),
+        (-32601, format!("Method not found: {}…", "x".repeat(64)))
+    );
+    assert_eq!(
+        error_of(&responses[1]),
+        (-32601, "Method not found: resources/list".into())
+    );
+}
+
+fn raw(input: &[u8]) -> Transcript {
+    run_raw(
+        Command::new(adapter()).args(["--path", "/nonexistent/dotaios-mcp-acceptance"]),
+        input,
+    )
+}
+
+/// Item 54.
+#[test]
+fn item_54_non_requests_are_ignored() {
+    let transcript = raw(b"null\n42\n\"x\"\n[1,2]\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+    assert!(transcript.status.success());
+    assert_eq!(transcript.stderr, "");
+    assert_eq!(
+        transcript.stdout,
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
+    );
+}
+
+/// Item 55.
+#[test]
+fn item_55_parse_error_then_continue() {
+    let transcript = raw(b"{not json\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n");
+    assert_eq!(
+        transcript.stdout,
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}\n"
+    );
+}
+
+/// Item 56.
+#[test]
+fn item_56_invalid_requests() {
+    let transcript = raw(b"{\"id\":7,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"a\"}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":5}\n");
+    assert_eq!(
+        transcript.stdout,
+        concat!(
+            "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"error\":{\"code\":-32600,\"message\":\"Invalid Request\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32601,\"message\":\"Method not found: 5\"}}\n"
+        )
+    );
+}
+
+/// Item 57.
+#[test]
+fn item_57_arguments_defaults() {
+    let fixture = Fixture::missing();
+    let responses = fixture.responses(&[
+        request(1, "tools/call", json!({"name": "read_working_context"})),
+        request(
+            2,
+            "tools/call",
+            json!({"name": "read_working_context", "arguments": {}}),
+        ),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call"}"#.to_owned(),
+        request(4, "tools/call", json!({"name": "nope", "arguments": 42})),
+    ]);
+    assert_eq!(responses[0]["error"], responses[1]["error"]);
+    assert_eq!(error_of(&responses[2]).1, "Unknown tool: undefined");
+    assert_eq!(
+        error_of(&responses[3]).1,
+        "tool arguments must be an object"
+    );
+}
+
+/// Item 58.
+#[test]
+fn item_58_framing() {
+    let ping = |id: u32| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}");
+    let input = format!("{}\r\n\r\n\n{}\r{}", ping(1), ping(2), ping(3));
+    let transcript = raw(input.as_bytes());
+    assert_eq!(transcript.responses.len(), 3);
+    assert_eq!(transcript.responses[2]["id"], 3);
+    let empty = raw(b"");
+    assert!(empty.status.success());
+    assert_eq!((empty.stdout.as_str(), empty.stderr.as_str()), ("", ""));
+}
+
+/// Item 59.
+#[test]
+fn item_59_command_line() {
+    let usage = "Usage:\n  dotaios-mcp [options]\n\nOptions:\n  --path <dir>  Use a non-default AIOS folder\n\nThis starts the optional read-only DotAIOS stdio adapter.\n\n";
+    for args in [&["--help"][..], &["--path", "--help"], &["-h"]] {
+        let output = Command::new(adapter()).args(args).output().unwrap();
+        assert!(output.status.success());
+        assert_eq!(String::from_utf8(output.stdout).unwrap(), usage);
+        assert!(output.stderr.is_empty());
+    }
+    let cases: [(&[&str], &str); 5] = [
+        (&["--path"], "--path requires a value\n"),
+        (&["--path", "--x"], "--path requires a value\n"),
+        (&["--bogus"], "Unknown option: --bogus\n"),
+        (&["--path=/x"], "Unknown option: --path=/x\n"),
+        (&["--version"], "Unknown option: --version\n"),
+    ];
+    for (args, stderr) in cases {
+        let output = Command::new(adapter()).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(String::from_utf8(output.stderr).unwrap(), stderr);
+    }
+}
+
+/// Item 60.
+#[test]
+fn item_60_environment_locates_the_folder() {
+    let fixture = Fixture::init();
+    let line = call(1, "read_working_context", json!({}));
+    let transcript = run_raw(
+        Command::new(adapter())
+            .env("DOTAIOS_PATH", &fixture.aios)
+            .env_remove("HOME"),
+        format!("{line}\n").as_bytes(),
+    );
+    assert!(
+        transcript.responses[0].get("result").is_some(),
+        "{}",
+        transcript.stdout
+    );
+    assert_no_path(&transcript.stdout, &fixture);
+
+    let home = tempfile::tempdir().unwrap();
+    let transcript = run_raw(
+        Command::new(adapter())
+            .env("DOTAIOS_PATH", "")
+            .env("HOME", home.path()),
+        format!("{line}\n").as_bytes(),
+    );
+    assert_eq!(
+        error_of(&transcript.responses[0]).1,
+        "No AIOS folder found at the configured path"
+    );
+    std::fs::rename(&fixture.aios, home.path().join("aios")).unwrap();
+    let transcript = run_raw(
+        Command::new(adapter())
+            .env("DOTAIOS_PATH", "")
+            .env("HOME", home.path()),
+        format!("{line}\n").as_bytes(),
+    );
+    assert!(
+        transcript.responses[0].get("result").is_some(),
+        "{}",
+        transcript.stdout
+    );
+}
+
+/// Item 61: `dotaios mcp serve` runs the same code.
+#[test]
+fn item_61_cli_serve_is_byte_identical() {
+    let fixture = Fixture::init();
+    let transcripts: [Vec<String>; 3] = [
+        vec![
+            call(1, "read_working_context", json!({"budget": 20})),
+            call(2, "search_aios", json!({"query": "x", "limit": 100})),
+            call(3, "log_event", json!({})),
+        ],
+        vec![
+            request(1, "initialize", json!({"protocolVersion": "2025-06-18"})),
+            request(2, "tools/list", json!({})),
+        ],
+        vec![
+            "null".into(),
+            "42".into(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
+        ],
+    ];
+    for lines in transcripts {
+        let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let adapter_run = run_raw(
+            Command::new(adapter()).arg("--path").arg(&fixture.aios),
+            input.as_bytes(),
+        );
+        let cli_run = run_raw(
+            Command::new(cli())
+                .args(["mcp", "--path"])
+                .arg(&fixture.aios)
+                .arg("serve"),
+            input.as_bytes(),
+        );
+        assert!(cli_run.status.success());
+        assert_eq!(cli_run.stderr, "");
+        assert_eq!(adapter_run.stdout, cli_run.stdout);
+    }
+    let help = Command::new(cli())
+        .args(["mcp", "serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8(help.stdout)
+            .unwrap()
+            .starts_with("Usage:\n  dotaios mcp serve [options]\n")
+    );
+    let bogus = Command::new(cli())
+        .args(["mcp", "serve", "--agent", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(bogus.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(bogus.stderr).unwrap(),
+        "Unknown option: --agent\n"
+    );
+}
+
+/// Issue 6 "bad input": every line gets a correct answer or none, never a crash.
+#[test]
+fn bad_input_never_crashes() {
+    let fixture = Fixture::init();
+    let deep = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+    let nested_args = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"search_aios","arguments":{{"query":{}"x"{}}}}}}}"#,
+        "[".repeat(50),
+        "]".repeat(50)
+    );
+    let mut input: Vec<u8> = Vec::new();
+    let mut push = |line: &[u8]| {
+        input.extend_from_slice(line);
+        input.push(b'\n');
+    };
+    push(deep.as_bytes());
+    push(nested_args.as_bytes());
+    push(br#"{"jsonrpc":"2.0","id":1e400,"method":"ping"}"#);
+    push(br#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#);
+    push(br#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}"#);
+    push(br#"{"jsonrpc":"2.0","id":"\ud800","method":"tools/call","params":{"name":"search_aios","arguments":{"query":"\udfff","memory":"off"}}}"#);
+    push(b"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"ping\"}");
+    push(br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_working_context","arguments":{"budget":1e400}}}"#);
+    push(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_working_context","arguments":{"limit":-0}}}"#);
+    push(br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"read_working_context","arguments":{"memory":1e400}}}"#);
+    push(br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"read_working_context","arguments":{"limit":1e3}}}"#);
+    push(br#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"read_working_context","arguments":{"budget":1e3}}}"#);
+    push(br#"{"jsonrpc":"2.0","method":"ping"}"#);
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"{}"}}"#,
+        "m".repeat(10 << 20)
+    );
+    push(big.as_bytes());
+    push(br#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#);
+    let before = fixture.snapshot();
+    let transcript = run_raw(
+        Command::new(adapter()).arg("--path").arg(&fixture.aios),
+        &input,
+    );
+    transcript.assert_clean(&fixture);
+    let responses = &transcript.responses;
+    assert_eq!(responses.len(), 14, "{}", transcript.stdout);
+    assert_eq!(
+        error_of(&responses[0]).0,
+        -32700,
+        "over-deep nesting is refused as unparseable"
+    );
+    assert_eq!(
+        error_of(&responses[1]),
+        (-32602, "query must be a non-empty string".into())
+    );
+    assert_eq!(responses[2]["id"], Value::Null);
+    assert_eq!(responses[3]["id"], 0);
+    assert_eq!(responses[4]["id"], json!(12345678901234567000_u64));
+    assert!(transcript.stdout.contains("\"id\":12345678901234567000,"));
+    assert_eq!(responses[5]["id"], "\u{FFFD}");
+    assert_eq!(payload(&responses[5])["query"], "\u{FFFD}");
+    assert_eq!(responses[6]["id"], "\u{FFFD}\u{FFFD}");
+    assert_eq!(
+        error_of(&responses[7]).1,
+        "budget must be an integer from 256 to 32000"
+    );
+    assert_eq!(
+        error_of(&responses[8]).1,
+        "limit must be an integer from 1 to 10"
+    );
+    assert_eq!(
+        error_of(&responses[9]).1,
+        "Memory mode must be one of: shared, project, off."
+    );
+    assert_eq!(
+        error_of(&responses[10]).1,
+        "limit must be an integer from 1 to 10"
+    );
+    assert!(
+        responses[11].get("result").is_some(),
+        "budget 1e3 is the integer 1000"
+    );
+    assert_eq!(
+        error_of(&responses[12]).1,
+        format!("Method not found: {}…", "m".repeat(64))
+    );
+    assert!(transcript.stdout.lines().nth(12).unwrap().len() < 200);
+    assert_eq!(responses[13]["result"], json!({}));
+    assert_eq!(fixture.snapshot(), before, "nothing was written");
+}
+
+/// Requests are answered strictly in order, even when sent all at once.
+#[test]
+fn responses_follow_request_order() {
+    let fixture = Fixture::init();
+    let mut lines = Vec::new();
+    for id in 0..60_u64 {
+        lines.push(match id % 4 {
+            0 => request(id, "ping", json!({})),
+            1 => request(id, "tools/list", json!({})),
+            2 => call(id, "read_working_context", json!({"memory": "off"})),
+            _ => call(id, "search_aios", json!({"query": "x", "budget": 1})),
+        });
+    }
+    let responses = fixture.responses(&lines);
+    for (id, response) in responses.iter().enumerate() {
+        assert_eq!(response["id"], id as u64);
+    }
+}
+
+/// Item 63 over the error-producing protocol cases: no path, empty stderr (checked by
+/// `responses`), and `--path` values never echoed.
+#[test]
+fn item_63_errors_carry_no_path() {
+    let fixture = Fixture::missing();
+    let transcript = run_adapter(
+        &[OsStr::new("--path"), fixture.aios.as_os_str()],
+        &[
+            call(1, "read_working_context", json!({})),
+            call(2, "search_aios", json!({"query": "x"})),
+            call(3, "resolve_skill", json!({"intent": "x"})),
+        ],
+    );
+    transcript.assert_clean(&fixture);
+    for response in &transcript.responses {
+        assert_eq!(
+            error_of(response),
+            (-32602, "No AIOS folder found at the configured path".into())
+        );
+    }
+    assert!(!fixture.aios.exists());
+}
