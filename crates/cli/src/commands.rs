@@ -8,6 +8,7 @@ use std::process::ExitCode;
 mod brief;
 mod doctor;
 mod init;
+mod mcp;
 mod migrate;
 mod search;
 mod skills;
@@ -60,6 +61,7 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
         Some("skills") => skills::run(rest, env),
         Some("doctor") => doctor::run(rest, env),
         Some("migrate") => migrate::run(rest, env),
+        Some("mcp") => mcp::run(rest, env),
         _ => {
             err_line(&format!("Unknown command: {}", command.to_string_lossy()));
             out(TOP_LEVEL_HELP);
