@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 mod brief;
+mod demo;
 mod doctor;
 mod init;
 mod mcp;
@@ -62,6 +63,7 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
         Some("doctor") => doctor::run(rest, env),
         Some("migrate") => migrate::run(rest, env),
         Some("mcp") => mcp::run(rest, env),
+        Some("demo") => demo::run(rest, env),
         _ => {
             err_line(&format!("Unknown command: {}", command.to_string_lossy()));
             out(TOP_LEVEL_HELP);

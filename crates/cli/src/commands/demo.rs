@@ -1,0 +1,605 @@
+//! `dotaios demo`: a guided tour of the adapter. It lays out the sample folder of
+//! `examples/aios/` (embedded in the binary, every date moved so that its latest day is today)
+//! in a temporary directory, starts the adapter on it as a child process, and speaks MCP to it
+//! over stdio exactly as a client does: `initialize`, `tools/list`, then one call of each
+//! tool, printing what the client sees. The temporary directory is removed afterwards.
+//!
+//! The adapter is the sibling `dotaios-mcp` binary when it was built next to this one, else
+//! this binary's own `dotaios mcp serve` (the same code). The demo never touches a real AIOS
+//! folder.
+
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+
+use jiff::civil::Date;
+use serde_json::{Value, json};
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::out;
+use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage:
+  dotaios demo
+
+Creates a sample AIOS folder dated today in a temporary directory, starts the read-only MCP
+adapter on it, and shows what an MCP client sees: the handshake, the tool list, and one call
+of each tool. The sample folder is removed afterwards.
+";
+
+/// The latest day of the sample's own dates; it becomes today.
+const SAMPLE_ANCHOR: &str = "2026-11-27";
+
+/// The sample folder, `examples/aios/`, file by file (a test keeps this list complete).
+const SAMPLE: &[(&str, &[u8])] = &[
+    (
+        ".cursorrules",
+        include_bytes!("../../../../examples/aios/.cursorrules"),
+    ),
+    (
+        ".env.example",
+        include_bytes!("../../../../examples/aios/.env.example"),
+    ),
+    (
+        ".gitignore",
+        include_bytes!("../../../../examples/aios/.gitignore"),
+    ),
+    (
+        "AGENTS.md",
+        include_bytes!("../../../../examples/aios/AGENTS.md"),
+    ),
+    (
+        "CLAUDE.md",
+        include_bytes!("../../../../examples/aios/CLAUDE.md"),
+    ),
+    (
+        "FIRST_SESSION.md",
+        include_bytes!("../../../../examples/aios/FIRST_SESSION.md"),
+    ),
+    (
+        "README.md",
+        include_bytes!("../../../../examples/aios/README.md"),
+    ),
+    (
+        "aios.json",
+        include_bytes!("../../../../examples/aios/aios.json"),
+    ),
+    (
+        "archives/2026-bike-rental-site/README.md",
+        include_bytes!("../../../../examples/aios/archives/2026-bike-rental-site/README.md"),
+    ),
+    (
+        "archives/README.md",
+        include_bytes!("../../../../examples/aios/archives/README.md"),
+    ),
+    (
+        "connections/apis/linear.md",
+        include_bytes!("../../../../examples/aios/connections/apis/linear.md"),
+    ),
+    (
+        "connections/registry.md",
+        include_bytes!("../../../../examples/aios/connections/registry.md"),
+    ),
+    (
+        "context/domains/build.md",
+        include_bytes!("../../../../examples/aios/context/domains/build.md"),
+    ),
+    (
+        "context/domains/make.md",
+        include_bytes!("../../../../examples/aios/context/domains/make.md"),
+    ),
+    (
+        "context/domains/sell.md",
+        include_bytes!("../../../../examples/aios/context/domains/sell.md"),
+    ),
+    (
+        "context/identity.md",
+        include_bytes!("../../../../examples/aios/context/identity.md"),
+    ),
+    (
+        "context/north-star.md",
+        include_bytes!("../../../../examples/aios/context/north-star.md"),
+    ),
+    (
+        "context/preferences.md",
+        include_bytes!("../../../../examples/aios/context/preferences.md"),
+    ),
+    (
+        "context/priorities.md",
+        include_bytes!("../../../../examples/aios/context/priorities.md"),
+    ),
+    (
+        "context/work.md",
+        include_bytes!("../../../../examples/aios/context/work.md"),
+    ),
+    (
+        "decisions/log.md",
+        include_bytes!("../../../../examples/aios/decisions/log.md"),
+    ),
+    (
+        "memory/daily/2026-11-25.md",
+        include_bytes!("../../../../examples/aios/memory/daily/2026-11-25.md"),
+    ),
+    (
+        "memory/daily/2026-11-26.md",
+        include_bytes!("../../../../examples/aios/memory/daily/2026-11-26.md"),
+    ),
+    (
+        "memory/daily/2026-11-27.md",
+        include_bytes!("../../../../examples/aios/memory/daily/2026-11-27.md"),
+    ),
+    (
+        "memory/errors.jsonl",
+        include_bytes!("../../../../examples/aios/memory/errors.jsonl"),
+    ),
+    (
+        "memory/events.jsonl",
+        include_bytes!("../../../../examples/aios/memory/events.jsonl"),
+    ),
+    (
+        "memory/inbox/2026-11-26-read-later.md",
+        include_bytes!("../../../../examples/aios/memory/inbox/2026-11-26-read-later.md"),
+    ),
+    (
+        "memory/inbox/2026-11-27-tidepool-webhooks.md",
+        include_bytes!("../../../../examples/aios/memory/inbox/2026-11-27-tidepool-webhooks.md"),
+    ),
+    (
+        "memory/sessions/2026-11-24/2026-11-24T15-05-12_claude-code_a3f9c1.md",
+        include_bytes!(
+            "../../../../examples/aios/memory/sessions/2026-11-24/2026-11-24T15-05-12_claude-code_a3f9c1.md"
+        ),
+    ),
+    (
+        "memory/sessions/2026-11-25/2026-11-25T10-12-40_codex_7c0de4.md",
+        include_bytes!(
+            "../../../../examples/aios/memory/sessions/2026-11-25/2026-11-25T10-12-40_codex_7c0de4.md"
+        ),
+    ),
+    (
+        "memory/sessions/2026-11-26/2026-11-26T20-31-05_claude-code_e51b8a.md",
+        include_bytes!(
+            "../../../../examples/aios/memory/sessions/2026-11-26/2026-11-26T20-31-05_claude-code_e51b8a.md"
+        ),
+    ),
+    (
+        "memory/sessions/2026-11-27/2026-11-27T09-48-19_claude-code_f20a97.md",
+        include_bytes!(
+            "../../../../examples/aios/memory/sessions/2026-11-27/2026-11-27T09-48-19_claude-code_f20a97.md"
+        ),
+    ),
+    (
+        "memory/sessions/index.jsonl",
+        include_bytes!("../../../../examples/aios/memory/sessions/index.jsonl"),
+    ),
+    (
+        "memory/signals/2026-11-20.jsonl",
+        include_bytes!("../../../../examples/aios/memory/signals/2026-11-20.jsonl"),
+    ),
+    (
+        "memory/signals/2026-11-24.jsonl",
+        include_bytes!("../../../../examples/aios/memory/signals/2026-11-24.jsonl"),
+    ),
+    (
+        "memory/signals/2026-11-26.jsonl",
+        include_bytes!("../../../../examples/aios/memory/signals/2026-11-26.jsonl"),
+    ),
+    (
+        "memory/signals/2026-11-27.jsonl",
+        include_bytes!("../../../../examples/aios/memory/signals/2026-11-27.jsonl"),
+    ),
+    (
+        "memory/signals/laptop-2026-11-27.jsonl",
+        include_bytes!("../../../../examples/aios/memory/signals/laptop-2026-11-27.jsonl"),
+    ),
+    (
+        "plugins/linear-sync/README.md",
+        include_bytes!("../../../../examples/aios/plugins/linear-sync/README.md"),
+    ),
+    (
+        "plugins/linear-sync/manifest.json",
+        include_bytes!("../../../../examples/aios/plugins/linear-sync/manifest.json"),
+    ),
+    (
+        "projects/acme-website/README.md",
+        include_bytes!("../../../../examples/aios/projects/acme-website/README.md"),
+    ),
+    (
+        "projects/acme-website/sources/brand-guidelines.md",
+        include_bytes!(
+            "../../../../examples/aios/projects/acme-website/sources/brand-guidelines.md"
+        ),
+    ),
+    (
+        "projects/field-notes/README.md",
+        include_bytes!("../../../../examples/aios/projects/field-notes/README.md"),
+    ),
+    (
+        "projects/tidepool/README.md",
+        include_bytes!("../../../../examples/aios/projects/tidepool/README.md"),
+    ),
+    (
+        "references/tide-harmonics-primer.md",
+        include_bytes!("../../../../examples/aios/references/tide-harmonics-primer.md"),
+    ),
+    (
+        "references/wcag-22-quick-reference.md",
+        include_bytes!("../../../../examples/aios/references/wcag-22-quick-reference.md"),
+    ),
+    (
+        "schedules.yml",
+        include_bytes!("../../../../examples/aios/schedules.yml"),
+    ),
+    (
+        "skills/INDEX.md",
+        include_bytes!("../../../../examples/aios/skills/INDEX.md"),
+    ),
+    (
+        "skills/RESOLVER.md",
+        include_bytes!("../../../../examples/aios/skills/RESOLVER.md"),
+    ),
+    (
+        "skills/_registry.json",
+        include_bytes!("../../../../examples/aios/skills/_registry.json"),
+    ),
+    (
+        "skills/client-update/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/client-update/SKILL.md"),
+    ),
+    (
+        "skills/closeday/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/closeday/SKILL.md"),
+    ),
+    (
+        "skills/plan-today/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/plan-today/SKILL.md"),
+    ),
+    (
+        "skills/release-tidepool/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/release-tidepool/SKILL.md"),
+    ),
+    (
+        "skills/today/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/today/SKILL.md"),
+    ),
+    (
+        "skills/weekly-review/SKILL.md",
+        include_bytes!("../../../../examples/aios/skills/weekly-review/SKILL.md"),
+    ),
+    (
+        "vault/org/companies/acme-outdoor.md",
+        include_bytes!("../../../../examples/aios/vault/org/companies/acme-outdoor.md"),
+    ),
+    (
+        "vault/org/people/jonas-berg.md",
+        include_bytes!("../../../../examples/aios/vault/org/people/jonas-berg.md"),
+    ),
+    (
+        "vault/org/people/priya-nair.md",
+        include_bytes!("../../../../examples/aios/vault/org/people/priya-nair.md"),
+    ),
+    (
+        "vault/outputs/2026-11-26-acme-page-inventory-summary.md",
+        include_bytes!(
+            "../../../../examples/aios/vault/outputs/2026-11-26-acme-page-inventory-summary.md"
+        ),
+    ),
+    (
+        "vault/raw/2026-11-24-acme-kickoff-notes.md",
+        include_bytes!("../../../../examples/aios/vault/raw/2026-11-24-acme-kickoff-notes.md"),
+    ),
+    (
+        "vault/wiki/fixed-scope-pricing.md",
+        include_bytes!("../../../../examples/aios/vault/wiki/fixed-scope-pricing.md"),
+    ),
+    (
+        "vault/wiki/static-site-launch-checklist.md",
+        include_bytes!("../../../../examples/aios/vault/wiki/static-site-launch-checklist.md"),
+    ),
+];
+
+/// Runs `dotaios demo`.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut scanner = Scanner::new(args);
+    if let Some(arg) = scanner.next_arg() {
+        return Err(match arg {
+            Arg::Flag(flag) => unknown_option(&flag),
+            Arg::Positional(value) => unknown_option(&value.to_string_lossy()),
+        });
+    }
+    let _ = env;
+    let today = jiff::Zoned::now().date();
+    let workspace = TempFolder::create().map_err(|_| demo_failed())?;
+    let aios = workspace.path.join("aios");
+    write_sample(&aios, today).map_err(|_| demo_failed())?;
+    out(&format!(
+        "DotAIOS demo: a sample AIOS folder dated {today}, served by the read-only MCP adapter over stdio.\n\n"
+    ));
+    let outcome = converse(&aios);
+    drop(workspace);
+    outcome?;
+    out(
+        "\nThe sample folder has been removed. Connect a real client with: dotaios mcp install --dry-run --agent claude\n",
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn demo_failed() -> CliError {
+    CliError::failed("dotaios demo could not run the sample adapter.")
+}
+
+/// The conversation a client has with the adapter.
+fn converse(aios: &Path) -> Result<(), CliError> {
+    let mut adapter = Adapter::start(aios).map_err(|_| demo_failed())?;
+    let initialize = adapter.request(
+        "initialize",
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "dotaios-demo", "version": env!("CARGO_PKG_VERSION")}}),
+    )?;
+    let info = &initialize["result"]["serverInfo"];
+    out(&format!(
+        "→ initialize\n← {} {} (protocol {})\n\n",
+        info["title"].as_str().unwrap_or("?"),
+        info["version"].as_str().unwrap_or("?"),
+        initialize["result"]["protocolVersion"]
+            .as_str()
+            .unwrap_or("?"),
+    ));
+    adapter.notify("notifications/initialized")?;
+
+    let list = adapter.request("tools/list", json!({}))?;
+    out("→ tools/list\n");
+    for tool in list["result"]["tools"].as_array().into_iter().flatten() {
+        out(&format!(
+            "← {} ({}), read-only: {}\n",
+            tool["name"].as_str().unwrap_or("?"),
+            tool["title"].as_str().unwrap_or("?"),
+            tool["annotations"]["readOnlyHint"],
+        ));
+    }
+    out("\n");
+
+    let calls = [
+        ("read_working_context", json!({"budget": 1500})),
+        (
+            "search_aios",
+            json!({"query": "tidepool release", "limit": 1, "budget": 8000}),
+        ),
+        ("resolve_skill", json!({"intent": "plan my day"})),
+    ];
+    for (name, arguments) in calls {
+        let response =
+            adapter.request("tools/call", json!({"name": name, "arguments": arguments}))?;
+        out(&format!("→ tools/call {name} {arguments}\n"));
+        match response["result"]["content"][0]["text"].as_str() {
+            Some(text) => out(&format!("← {text}\n\n")),
+            None => out(&format!("← error {}\n\n", response["error"])),
+        }
+    }
+    adapter.finish()
+}
+
+/// The adapter child process and its pipes.
+struct Adapter {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Adapter {
+    fn start(aios: &Path) -> std::io::Result<Adapter> {
+        let own = std::env::current_exe()?;
+        let sibling = own.with_file_name(format!("dotaios-mcp{}", std::env::consts::EXE_SUFFIX));
+        let mut command = if sibling.is_file() {
+            Command::new(sibling)
+        } else {
+            let mut command = Command::new(own);
+            command.args(["mcp", "serve"]);
+            command
+        };
+        let mut child = command
+            .arg("--path")
+            .arg(aios)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().map(BufReader::new);
+        match (stdin, stdout) {
+            (Some(stdin), Some(stdout)) => Ok(Adapter {
+                child,
+                stdin: Some(stdin),
+                stdout,
+                next_id: 1,
+            }),
+            _ => Err(std::io::ErrorKind::BrokenPipe.into()),
+        }
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), CliError> {
+        let stdin = self.stdin.as_mut().ok_or_else(demo_failed)?;
+        writeln!(stdin, "{message}")
+            .and_then(|()| stdin.flush())
+            .map_err(|_| demo_failed())
+    }
+
+    /// Sends one request and reads its response line (the adapter answers in order).
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, CliError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
+        let mut line = String::new();
+        match self.stdout.read_line(&mut line) {
+            Ok(0) | Err(_) => Err(demo_failed()),
+            Ok(_) => serde_json::from_str(&line).map_err(|_| demo_failed()),
+        }
+    }
+
+    fn notify(&mut self, method: &str) -> Result<(), CliError> {
+        self.send(&json!({"jsonrpc": "2.0", "method": method}))
+    }
+
+    /// Closes stdin, which ends the adapter; it must exit with status 0.
+    fn finish(mut self) -> Result<(), CliError> {
+        drop(self.stdin.take());
+        match self.child.wait() {
+            Ok(status) if status.success() => Ok(()),
+            _ => Err(demo_failed()),
+        }
+    }
+}
+
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        // Only reached early on an error path: do not leave the child behind.
+        if self.stdin.is_some() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// A private temporary directory, removed on drop.
+struct TempFolder {
+    path: PathBuf,
+}
+
+impl TempFolder {
+    fn create() -> std::io::Result<TempFolder> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.subsec_nanos());
+        let path =
+            std::env::temp_dir().join(format!("dotaios-demo-{}-{nanos}", std::process::id()));
+        // `create_dir` (not `_all`) fails if the name exists, so nothing of anyone's is reused.
+        std::fs::create_dir(&path)?;
+        Ok(TempFolder { path })
+    }
+}
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Writes the sample below `aios`, every date moved by the days between the anchor and `today`.
+fn write_sample(aios: &Path, today: Date) -> std::io::Result<()> {
+    let anchor: Date = SAMPLE_ANCHOR
+        .parse()
+        .map_err(|_| std::io::ErrorKind::InvalidData)?;
+    let shift = (today - anchor).get_days();
+    for (relative, bytes) in SAMPLE {
+        let path = aios.join(shift_dates(relative, shift));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => std::fs::write(&path, shift_dates(text, shift))?,
+            Err(_) => std::fs::write(&path, bytes)?,
+        }
+    }
+    Ok(())
+}
+
+/// Moves every valid `YYYY-MM-DD` date in `text` by `days`.
+fn shift_dates(text: &str, days: i32) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut index = 0;
+    while index + 10 <= bytes.len() {
+        let window = &bytes[index..index + 10];
+        let shape = window.iter().enumerate().all(|(position, byte)| {
+            if position == 4 || position == 7 {
+                *byte == b'-'
+            } else {
+                byte.is_ascii_digit()
+            }
+        });
+        let bounded = index == 0 || !bytes[index - 1].is_ascii_digit();
+        if shape
+            && bounded
+            && let Some(moved) = text[index..index + 10]
+                .parse::<Date>()
+                .ok()
+                .and_then(|date| date.checked_add(jiff::Span::new().days(days)).ok())
+        {
+            out.push_str(&text[copied..index]);
+            out.push_str(&moved.to_string());
+            index += 10;
+            copied = index;
+            continue;
+        }
+        index += 1;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_move_and_nothing_else_does() {
+        assert_eq!(
+            shift_dates("2026-11-27T09-48-19_x 2026-11-25.md", 3),
+            "2026-11-30T09-48-19_x 2026-11-28.md"
+        );
+        assert_eq!(
+            shift_dates("v 2026-13-40 12026-11-27 x", 3),
+            "v 2026-13-40 12026-11-27 x"
+        );
+        assert_eq!(shift_dates("2026-12-31", 1), "2027-01-01");
+        assert_eq!(shift_dates("short 2026-1", 1), "short 2026-1");
+    }
+
+    /// The embedded list is exactly the files of `examples/aios/`.
+    #[test]
+    fn sample_matches_the_examples_folder() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/aios");
+        let mut on_disk = Vec::new();
+        collect(&root, &root, &mut on_disk);
+        on_disk.sort();
+        let mut embedded: Vec<String> = SAMPLE.iter().map(|(path, _)| (*path).to_owned()).collect();
+        embedded.sort();
+        assert_eq!(
+            embedded, on_disk,
+            "update SAMPLE in crates/cli/src/commands/demo.rs"
+        );
+    }
+
+    fn collect(root: &Path, directory: &Path, files: &mut Vec<String>) {
+        for entry in std::fs::read_dir(directory).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                collect(root, &path, files);
+            } else {
+                files.push(
+                    path.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_latest_sample_day_becomes_today() {
+        let tmp = std::env::temp_dir().join(format!("dotaios-demo-test-{}", std::process::id()));
+        let today: Date = "2030-01-15".parse().unwrap();
+        write_sample(&tmp, today).unwrap();
+        assert!(tmp.join("memory/daily/2030-01-15.md").is_file());
+        assert!(!tmp.join("memory/daily/2026-11-27.md").exists());
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+}
