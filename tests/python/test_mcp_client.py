@@ -1,0 +1,96 @@
+"""The adapter driven by Python's official `mcp` client (spec 05 §13), in the legacy
+handshake, auto (probe `server/discover`, fall back to `initialize`) and pinned 2026-07-28
+modes: three tools in order with their annotations, an Off call, a search, a skill, an unknown
+tool failing with -32602, the negotiated version, and exit status 0 after the client closes.
+
+Needs the built binaries: `cargo build --workspace --bins` (or set DOTAIOS_MCP_BIN and
+DOTAIOS_BIN)."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import anyio
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ADAPTER = pathlib.Path(os.environ.get("DOTAIOS_MCP_BIN", ROOT / "target" / "debug" / "dotaios-mcp"))
+CLI = pathlib.Path(os.environ.get("DOTAIOS_BIN", ROOT / "target" / "debug" / "dotaios"))
+
+ANNOTATIONS = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+
+@pytest.fixture
+def aios(tmp_path):
+    assert ADAPTER.exists() and CLI.exists(), "build first: cargo build --workspace --bins"
+    folder = tmp_path / "aios"
+    subprocess.run([str(CLI), "init", "--yes", "--path", str(folder)], check=True, capture_output=True)
+    return folder
+
+
+def server(aios, status_file):
+    """Launches the adapter through `sh` so that its exit status can be read afterwards."""
+    script = '"$0" --path "$1"; echo $? > "$2"'
+    return StdioServerParameters(command="sh", args=["-c", script, str(ADAPTER), str(aios), str(status_file)])
+
+
+def payload(result):
+    assert result.is_error is False
+    assert len(result.content) == 1
+    return json.loads(result.content[0].text)
+
+
+async def exercise(aios, status_file, mode, expected_version):
+    async with Client(server(aios, status_file), mode=mode) as client:
+        assert client.protocol_version == expected_version
+        if mode != "2026-07-28":
+            # A pinned modern client sends no lifecycle request, so it learns no server info.
+            assert client.server_info.name == "dotaios-mcp"
+
+        tools = (await client.list_tools()).tools
+        assert [tool.name for tool in tools] == ["read_working_context", "search_aios", "resolve_skill"]
+        for tool in tools:
+            assert tool.annotations.model_dump(by_alias=True, exclude_none=True) == ANNOTATIONS
+            assert tool.output_schema is None
+
+        off = payload(await client.call_tool("read_working_context", {"memory": "off"}))
+        assert off["receipt"] == "Memory: Off"
+        assert "AI app may still keep its own conversation history" in off["notice"]
+
+        found = payload(await client.call_tool("search_aios", {"query": "plan my day"}))
+        assert found["receipt"] == "Memory: Shared"
+        assert found["budget"]["limit"] == 6000
+
+        skill = payload(await client.call_tool("resolve_skill", {"intent": "plan my day"}))
+        assert skill["matches"][0]["name"] == "plan-today"
+
+        with pytest.raises(MCPError) as error:
+            await client.call_tool("log_event", {})
+        assert error.value.code == -32602
+        assert "Unknown tool: log_event" in str(error.value)
+
+        with pytest.raises(MCPError) as error:
+            await client.call_tool("search_aios", {"query": "x", "bogus": 1})
+        assert error.value.code == -32602
+
+    # The adapter exits by itself at EOF; give the wrapper a moment to record it.
+    for _ in range(100):
+        if status_file.exists() and status_file.read_text().strip():
+            break
+        await anyio.sleep(0.05)
+    assert status_file.read_text().strip() == "0"
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected_version"),
+    [("legacy", "2025-11-25"), ("auto", "2026-07-28"), ("2026-07-28", "2026-07-28")],
+)
+def test_python_client(aios, tmp_path, mode, expected_version):
+    anyio.run(exercise, aios, tmp_path / "status", mode, expected_version)
