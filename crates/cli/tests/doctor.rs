@@ -193,3 +193,28 @@ fn config_and_catalog_problems_are_named() {
         "{stdout}"
     );
 }
+
+#[test]
+fn an_invalid_skill_is_named() {
+    let temp = sample_copy();
+    let skill = temp.path().join("aios/skills/broken");
+    fs::create_dir(&skill).unwrap();
+    fs::write(skill.join("SKILL.md"), "---\nname: a\nname: b\n---\nbody\n").unwrap();
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout.contains("[fail] Skills\n        skills/broken/SKILL.md: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(DOTAIOS_SKILL_METADATA_INVALID)"),
+        "{stdout}"
+    );
+    let healthy = sample_copy();
+    let (stdout, _) = texts(&run_on(&healthy, &["doctor"]));
+    assert!(
+        stdout.contains("[ok] Skills\n        6 skill(s)\n"),
+        "{stdout}"
+    );
+}

@@ -541,6 +541,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     }
     checks.push(check_env_file(root, inputs.uid));
     checks.push(check_project_catalog(root));
+    checks.push(check_skills(root));
     checks.push(check_memory_health(root));
     checks.push(check_context_freshness(root, inputs.now));
     checks.push(check_reader_limits(root));
@@ -620,6 +621,25 @@ pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
                 .fix("Install a DotAIOS release that supports this folder schema. This build will not write it.")
         }
         Inspection::Failed(code) => Check::new(NAME, Status::Fail).detail(code.as_str()),
+    }
+}
+
+/// Check 9: the skill catalog (spec 04 §1), naming the skill directory that breaks it.
+pub fn check_skills(root: &Root) -> Check {
+    const NAME: &str = "Skills";
+    match crate::skills::read_catalog(root) {
+        Ok(skills) => Check::new(NAME, Status::Ok).detail(format!("{} skill(s)", skills.len())),
+        Err(error) => {
+            let check = Check::new(NAME, Status::Fail);
+            match crate::skills::find_invalid_skill(root) {
+                Some((dir, cause)) => check
+                    .detail(format!("skills/{dir}/SKILL.md: {} ({})", cause.message(), cause.code()))
+                    .fix(format!("Fix the frontmatter of skills/{dir}/SKILL.md, or move that skill out of skills/.")),
+                None => check
+                    .detail(format!("{} ({})", error.message(), error.code()))
+                    .fix("Make skills/ a real directory of at most 512 entries holding regular SKILL.md files."),
+            }
+        }
     }
 }
 

@@ -31,7 +31,9 @@ mod payload;
 mod resolve;
 mod tokenize;
 
-pub use self::catalog::{CatalogError, MAX_SKILL_FILE_BYTES, Skill, read_catalog, read_skill_text};
+pub use self::catalog::{
+    CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
+};
 pub use self::payload::{
     INTENT_MARKER, MatchItem, MemoryFields, PayloadError, SkillPayload, fit_items, fit_payload,
 };

@@ -222,6 +222,48 @@ pub fn read_skill_text(root: &Root, dir: &str) -> Result<String, CatalogError> {
 /// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
 /// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
 /// must not block all routing (spec 04 §1.1, open point 1).
+/// The first skill directory (in byte order) whose own `SKILL.md` cannot be read or parsed,
+/// with the reason; `doctor` names it when [`read_catalog`] fails. Each file is checked alone,
+/// so aggregate failures (the listing, the byte budget) name no directory.
+pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
+    let skills_dir = RelPath::new("skills").ok()?;
+    let mut listing_ledger = Ledger::new(Limits {
+        files: 0,
+        bytes: 0,
+        entries: MAX_ENTRIES,
+    });
+    let listing = root
+        .list_dir(Some(&skills_dir), MAX_LISTING_ENTRIES, &mut listing_ledger)
+        .ok()??;
+    let mut dirs: Vec<&str> = listing
+        .entries
+        .iter()
+        .filter(|entry| entry.kind == EntryKind::Directory)
+        .filter_map(|entry| entry.name_str())
+        .filter(|name| is_catalog_name(name))
+        .collect();
+    dirs.sort_unstable();
+    dirs.into_iter().find_map(|dir| {
+        let mut ledger = Ledger::new(Limits {
+            files: 1,
+            bytes: MAX_SKILL_FILE_BYTES,
+            entries: 0,
+        });
+        let checked = skill_file(dir).and_then(|rel| {
+            match root.read_prefix(
+                &rel,
+                MAX_SKILL_FILE_BYTES,
+                FRONTMATTER_PREFIX_BYTES,
+                &mut ledger,
+            )? {
+                Some(prefix) => parse_metadata(&prefix.bytes).map(drop),
+                None => Ok(()),
+            }
+        });
+        checked.err().map(|error| (dir.to_owned(), error))
+    })
+}
+
 fn is_catalog_name(name: &str) -> bool {
     !name.starts_with(['.', '_']) && !name.chars().any(|c| c.is_control() || c == '\\')
 }
