@@ -1,12 +1,234 @@
-//! `dotaios brief`.
+//! `dotaios brief --compact`: the bounded working context (spec 02 §1, §14.1–§14.3, §15.1).
+//!
+//! This module parses options in the spec's order, resolves the memory policy before touching
+//! anything (Off prints its fixed response without even checking the folder), checks the
+//! folder, and prints what `dotaios_core::context` produced. It never writes: the daily-note
+//! writer of the reference's non-compact `brief` does not exist in this product.
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::process::ExitCode;
 
+use dotaios_contained::Root;
+use dotaios_core::context::{
+    ContextRequest, ContextScope, off_cli_hook_json, off_cli_plain, read_working_context,
+};
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::out;
 use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage: dotaios brief --compact [options]
+
+Print the bounded working context of the AIOS folder: identity, priorities, current work,
+recent decisions, today's plan, carry-overs, the active project and recent sessions, signals
+and events, fitted to a visible budget. Nothing is written.
+
+Options:
+  --compact              Print the working context (required)
+  --path <dir>           Use a non-default AIOS folder (default ~/aios)
+  --memory <mode>        shared, project or off (default: shared, or project with --project)
+  --project <selector>   Only this project's memory: its slug or stable id
+  --limit <n>            Recent sessions shown (default 3)
+  --budget <n>           Visible budget in UTF-16 code units (default 6000)
+  --json                 Print the agent-hook JSON instead of Markdown
+  --first-message <text> Let the user's first message choose the memory mode
+  -h, --help             Show this help
+";
+
+/// The options of one `brief` invocation, as given.
+#[derive(Debug, Default)]
+struct Options {
+    compact: bool,
+    json: bool,
+    path: Option<OsString>,
+    project: Option<String>,
+    memory: Option<String>,
+    budget: Option<f64>,
+    limit: Option<f64>,
+    first_message: Option<String>,
+}
 
 /// Runs `dotaios brief`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios brief is not available in this build yet."))
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = parse(args)?;
+    if options.first_message.is_some() && !options.compact {
+        return Err(CliError::Usage(
+            "--first-message and --cwd are supported with --compact only.".to_owned(),
+        ));
+    }
+    let policy = resolve_memory_policy(PolicyInputs {
+        mode: text_arg(options.memory.as_deref()),
+        project: text_arg(options.project.as_deref()),
+        first_user_message: text_arg(options.first_message.as_deref()),
+    })
+    .map_err(|error| CliError::Usage(error.to_string()))?;
+    if policy.mode == MemoryMode::Off {
+        out(&if options.json {
+            off_cli_hook_json()
+        } else {
+            off_cli_plain()
+        });
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !options.compact {
+        if options.memory.is_some() || options.project.is_some() {
+            return Err(CliError::Usage(
+                "--memory and --project are supported with --compact only.".to_owned(),
+            ));
+        }
+        // The reference's non-compact brief writes today's daily note; this product has no
+        // such writer and says so (exit 2: the command did not do what was asked).
+        return Err(CliError::Failed {
+            message: "dotaios brief prints the working context only; pass --compact.".to_owned(),
+            exit: 2,
+        });
+    }
+    let home = env.home_or_root();
+    let folder = resolve_folder(LocationInputs {
+        path_flag: options.path.as_deref(),
+        env_path: None,
+        home: &home,
+        cwd: &env.cwd,
+    });
+    let root = open_folder(&folder)?;
+    let time_zone = jiff::tz::TimeZone::system();
+    let scope = match &policy.project_selector {
+        Some(selector) if policy.mode == MemoryMode::Project => ContextScope::Project { selector },
+        _ => ContextScope::Shared,
+    };
+    let request = ContextRequest {
+        scope,
+        limit: options.limit,
+        budget: options.budget,
+        now: jiff::Timestamp::now(),
+        time_zone: &time_zone,
+    };
+    let context = read_working_context(&root, &request)
+        .map_err(|error| CliError::failed(error.to_string()))?;
+    out(&if options.json {
+        context.cli_hook_json(policy.project_selector.as_deref())
+    } else {
+        context.cli_plain()
+    });
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A policy input from an optional option value.
+fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
+    value.map_or(PolicyArg::Absent, PolicyArg::Text)
+}
+
+/// Parses the options left to right (spec 02 §15.1 step 2); the first problem wins.
+fn parse(args: &[OsString]) -> Result<Options, CliError> {
+    let mut options = Options::default();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) => match flag.as_str() {
+                "--compact" => options.compact = true,
+                "--json" => options.json = true,
+                "--path" => options.path = Some(scanner.value("--path")?),
+                "--project" => options.project = Some(scanner.text_value("--project")?),
+                "--memory" => options.memory = Some(scanner.text_value("--memory")?),
+                "--budget" => {
+                    options.budget =
+                        Some(whole_number(&scanner.text_value("--budget")?, "--budget")?)
+                }
+                "--limit" => {
+                    options.limit = Some(whole_number(&scanner.text_value("--limit")?, "--limit")?)
+                }
+                "--first-message" => {
+                    options.first_message = Some(scanner.text_value("--first-message")?);
+                }
+                _ => return Err(unknown_option(&flag)),
+            },
+            // `daily` is the reference's optional subcommand word; it changes nothing.
+            Arg::Positional(word) if word == "daily" => {}
+            Arg::Positional(word) => return Err(unknown_option(&word.to_string_lossy())),
+        }
+    }
+    Ok(options)
+}
+
+/// `^\d+$`, converted like JavaScript's `Number` (a value too large for a double becomes
+/// infinity and is refused later by the projection with its own message).
+fn whole_number(value: &str, flag: &str) -> Result<f64, CliError> {
+    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
+        return Err(CliError::Usage(format!(
+            "{flag} must be a non-negative whole number."
+        )));
+    }
+    // Digits only, so the parse cannot fail; Rust rounds decimal text exactly as JavaScript.
+    Ok(value.parse::<f64>().unwrap_or(f64::INFINITY))
+}
+
+/// The folder check of spec 01 §1.3 (existence of `aios.json`, following links), then the
+/// root handle every read goes through.
+fn open_folder(folder: &Path) -> Result<Root, CliError> {
+    if !folder.join("aios.json").exists() {
+        return Err(CliError::NoFolder(folder.to_path_buf()));
+    }
+    Root::open(folder).map_err(|_| CliError::NoFolder(folder.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(items: &[&str]) -> Vec<OsString> {
+        items.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn budget_and_limit_are_ascii_digits() {
+        assert_eq!(whole_number("0", "--budget").ok(), Some(0.0));
+        assert_eq!(whole_number("6000", "--budget").ok(), Some(6000.0));
+        assert_eq!(
+            whole_number("1".repeat(400).as_str(), "--budget").ok(),
+            Some(f64::INFINITY)
+        );
+        for bad in ["", "-1", "1.5", "1e3", " 1", "١"] {
+            assert_eq!(
+                whole_number(bad, "--budget")
+                    .map_err(|e| e.to_string())
+                    .err()
+                    .as_deref(),
+                Some("--budget must be a non-negative whole number."),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn options_in_order() {
+        let parsed = parse(&os(&[
+            "daily",
+            "--compact",
+            "--json",
+            "--project",
+            " p ",
+            "--limit",
+            "5",
+        ]));
+        let options = parsed.unwrap_or_default();
+        assert!(options.compact && options.json);
+        assert_eq!(options.project.as_deref(), Some(" p "));
+        assert_eq!(options.limit, Some(5.0));
+        let unknown = parse(&os(&["--compact", "--cwd", "/x"])).map_err(|e| e.to_string());
+        assert_eq!(unknown.err().as_deref(), Some("Unknown option: --cwd"));
+        let missing = parse(&os(&["--project", "--compact"])).map_err(|e| e.to_string());
+        assert_eq!(missing.err().as_deref(), Some("--project requires a value"));
+        let positional = parse(&os(&["weekly"])).map_err(|e| e.to_string());
+        assert_eq!(positional.err().as_deref(), Some("Unknown option: weekly"));
+        let equals = parse(&os(&["--path=x"])).map_err(|e| e.to_string());
+        assert_eq!(equals.err().as_deref(), Some("Unknown option: --path=x"));
+    }
 }

@@ -1,0 +1,601 @@
+//! `dotaios brief --compact` end to end (issue 3): the worked fixture of spec 02 §17 with its
+//! dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the zone),
+//! Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
+//! the exact message, the exit code, no machine path in the output and an unchanged tree.
+
+#[path = "../../core/tests/wc_support/mod.rs"]
+mod wc_support;
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wc_support::{
+    OFF_NOTICE, PROJECT_220_STDOUT, PROJECT_DIGEST, SHARED_DIGEST, shift_dates, tree_snapshot,
+    write, write_bytes, write_fixture,
+};
+
+const READ_FAILED: &str = "DotAIOS could not read working context safely.\n";
+
+/// `dotaios` with `HOME` pointed at `home` and no `DOTAIOS_PATH`.
+fn dotaios(home: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_dotaios"));
+    command.env("HOME", home).env_remove("DOTAIOS_PATH");
+    command
+}
+
+/// stdout and stderr as text.
+fn texts(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The repository's `examples/aios`.
+fn examples_aios() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/aios")
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir: {e}"));
+    for entry in std::fs::read_dir(from)
+        .unwrap_or_else(|e| panic!("read_dir: {e}"))
+        .flatten()
+    {
+        let target = to.join(entry.file_name());
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
+        }
+    }
+}
+
+/// A temp directory with `aios/`, a copy of the sample folder, and `home/`.
+fn sample_copy() -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+    copy_tree(&examples_aios(), &temp.path().join("aios"));
+    std::fs::create_dir(temp.path().join("home")).unwrap_or_else(|e| panic!("home: {e}"));
+    temp
+}
+
+/// Today in UTC, the zone the tests give the binary.
+fn utc_today() -> String {
+    jiff::Timestamp::now()
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date()
+        .to_string()
+}
+
+/// A temp directory with `aios/` (the fixture around today) and `home/`.
+struct Fixture {
+    temp: tempfile::TempDir,
+    today: String,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let temp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let today = utc_today();
+        write_fixture(&temp.path().join("aios"), &today);
+        std::fs::create_dir(temp.path().join("home")).unwrap_or_else(|e| panic!("home: {e}"));
+        Fixture { temp, today }
+    }
+
+    fn aios(&self) -> std::path::PathBuf {
+        self.temp.path().join("aios")
+    }
+
+    /// Runs `dotaios brief args… --path <aios>` with `TZ=UTC`.
+    fn brief(&self, args: &[&str]) -> Output {
+        dotaios(&self.temp.path().join("home"))
+            .env("TZ", "UTC")
+            .arg("brief")
+            .args(args)
+            .arg("--path")
+            .arg(self.aios())
+            .output()
+            .unwrap_or_else(|e| panic!("spawn: {e}"))
+    }
+
+    fn expected(&self, text: &str) -> String {
+        shift_dates(text, &self.today)
+    }
+
+    /// Whether the run straddled midnight UTC (then the expected dates are stale).
+    fn date_moved(&self) -> bool {
+        utc_today() != self.today
+    }
+}
+
+/// Asserts a path-free refusal: exactly `message` on stderr, nothing on stdout, exit 1, no
+/// machine path anywhere.
+fn assert_refusal(fixture: &Fixture, output: &Output, message: &str) {
+    let (stdout, stderr) = texts(output);
+    assert_eq!(stderr, message);
+    assert_eq!(stdout, "");
+    assert_eq!(output.status.code(), Some(1));
+    let temp = fixture.temp.path().to_string_lossy();
+    assert!(!stderr.contains(temp.as_ref()) && !stdout.contains(temp.as_ref()));
+    assert!(
+        !stderr.contains("/tmp") && !stderr.contains('/'),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn shared_mode_prints_the_worked_fixture() {
+    let fixture = Fixture::new();
+    let before = tree_snapshot(&fixture.aios());
+    let output = fixture.brief(&["--compact"]);
+    if fixture.date_moved() {
+        return;
+    }
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(stderr, "");
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout, format!("{}\n", fixture.expected(SHARED_DIGEST)));
+    assert_eq!(tree_snapshot(&fixture.aios()), before);
+}
+
+#[test]
+fn shared_mode_json_is_the_agent_hook_object() {
+    let fixture = Fixture::new();
+    let output = fixture.brief(&["daily", "--json", "--compact"]);
+    if fixture.date_moved() {
+        return;
+    }
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.starts_with("{\"systemMessage\":\"Memory: Shared\",\"hookSpecificOutput\":{\"hookEventName\":\"BeforeAgent\",\"additionalContext\":\"Memory: Shared\\n\\n## Active Context · "));
+    assert!(stdout.ends_with(
+        "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1165,\"remaining\":4835,\"truncated\":false}}\n"
+    ));
+    assert_eq!(stdout.lines().count(), 1);
+}
+
+#[test]
+fn project_mode_prints_the_worked_fixture() {
+    let fixture = Fixture::new();
+    for selector in ["proj-rust-001", "rust-port"] {
+        let output = fixture.brief(&["--compact", "--project", selector]);
+        if fixture.date_moved() {
+            return;
+        }
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            texts(&output).0,
+            format!("{}\n", fixture.expected(PROJECT_DIGEST))
+        );
+    }
+    let json = fixture.brief(&["--compact", "--json", "--project", " proj-rust-001"]);
+    let (stdout, _) = texts(&json);
+    assert!(
+        stdout.contains("\"dotaiosMemory\":{\"mode\":\"project\",\"project\":\" proj-rust-001\"}"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("\"contextCoverage\":{\"version\":1,\"selectedProjectReadme\":{\"excerptClipped\":false,\"budgetOmitted\":false},\"notice\":null}}\n"));
+}
+
+#[test]
+fn project_mode_with_a_small_budget_prints_the_coverage_notice() {
+    let fixture = Fixture::new();
+    let output = fixture.brief(&["--compact", "--project", "proj-rust-001", "--budget", "220"]);
+    if fixture.date_moved() {
+        return;
+    }
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(texts(&output).0, fixture.expected(PROJECT_220_STDOUT));
+    let json = fixture.brief(&[
+        "--compact",
+        "--project",
+        "proj-rust-001",
+        "--budget",
+        "220",
+        "--json",
+    ]);
+    let (stdout, _) = texts(&json);
+    assert!(stdout.contains(
+        "\"contextBudget\":{\"limit\":220,\"used\":219,\"remaining\":1,\"truncated\":true}"
+    ));
+    assert!(stdout.contains("\"budgetOmitted\":true},\"notice\":\"> [DotAIOS] Selected project README context is incomplete: text omitted by output budget."));
+}
+
+#[test]
+fn limit_and_budget_options() {
+    let fixture = Fixture::new();
+    let one = texts(&fixture.brief(&["--compact", "--limit", "1"])).0;
+    assert!(
+        one.contains("\"Plan the port\"") && !one.contains("General chat"),
+        "{one}"
+    );
+    let none = texts(&fixture.brief(&["--compact", "--limit", "0"])).0;
+    assert!(!none.contains("### Recent Sessions"), "{none}");
+    let zero = fixture.brief(&["--compact", "--budget", "0"]);
+    assert_eq!(texts(&zero).0, "\n");
+    let huge = fixture.brief(&[
+        "--compact",
+        "--budget",
+        "100000000000000000000000",
+        "--json",
+    ]);
+    assert!(
+        texts(&huge)
+            .0
+            .contains("\"contextBudget\":{\"limit\":1e+23,")
+    );
+    let infinite = "9".repeat(400);
+    let refused = fixture.brief(&["--compact", "--budget", &infinite]);
+    assert_refusal(
+        &fixture,
+        &refused,
+        "Working-context visible character budget must be non-negative\n",
+    );
+}
+
+#[test]
+fn off_mode_touches_nothing() {
+    let temp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let missing = temp.path().join("does-not-exist");
+    for args in [
+        &["--memory", "off", "--compact"][..],
+        &["--memory", "off"],
+        &["--first-message", "private chat please", "--compact"],
+    ] {
+        let output = dotaios(temp.path())
+            .arg("brief")
+            .args(args)
+            .arg("--path")
+            .arg(&missing)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(stdout, format!("Memory: Off\n\n{OFF_NOTICE}\n"), "{args:?}");
+        assert_eq!(stderr, "");
+        assert_eq!(output.status.code(), Some(0));
+        assert!(!missing.exists());
+    }
+    let json = dotaios(temp.path())
+        .args(["brief", "--memory", "off", "--json", "--path"])
+        .arg(&missing)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        texts(&json).0,
+        format!(
+            "{{\"systemMessage\":\"Memory: Off \u{2014} {OFF_NOTICE}\",\"hookSpecificOutput\":{{\"hookEventName\":\"BeforeAgent\",\"additionalContext\":\"Memory: Off\\n\\n{OFF_NOTICE}\"}},\"dotaiosMemory\":{{\"mode\":\"off\",\"project\":null}},\"contextBudget\":{{\"limit\":143,\"used\":143,\"remaining\":0,\"truncated\":false}}}}\n"
+        )
+    );
+    assert!(!missing.exists());
+}
+
+#[test]
+fn brief_without_compact_writes_nothing_and_says_so() {
+    let fixture = Fixture::new();
+    let before = tree_snapshot(&fixture.aios());
+    let output = fixture.brief(&[]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(
+        stderr,
+        "dotaios brief prints the working context only; pass --compact.\n"
+    );
+    assert_eq!(stdout, "");
+    assert_eq!(output.status.code(), Some(2));
+    let scoped = fixture.brief(&["--project", "rust-port"]);
+    assert_refusal(
+        &fixture,
+        &scoped,
+        "--memory and --project are supported with --compact only.\n",
+    );
+    let first = fixture.brief(&["--first-message", "hello"]);
+    assert_refusal(
+        &fixture,
+        &first,
+        "--first-message and --cwd are supported with --compact only.\n",
+    );
+    assert_eq!(tree_snapshot(&fixture.aios()), before);
+}
+
+#[test]
+fn help_wins_over_everything() {
+    let fixture = Fixture::new();
+    let output = fixture.brief(&["--bogus", "-h"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        texts(&output)
+            .0
+            .starts_with("Usage: dotaios brief --compact")
+    );
+}
+
+#[test]
+fn usage_errors_in_order() {
+    let fixture = Fixture::new();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--compact", "--cwd", "/x"], "Unknown option: --cwd\n"),
+        (&["--compact", "--path=x"], "Unknown option: --path=x\n"),
+        (&["weekly"], "Unknown option: weekly\n"),
+        (
+            &["--compact", "--budget", "-1"],
+            "--budget must be a non-negative whole number.\n",
+        ),
+        (
+            &["--compact", "--budget", "1.5", "--bogus"],
+            "--budget must be a non-negative whole number.\n",
+        ),
+        (
+            &["--compact", "--limit", "x"],
+            "--limit must be a non-negative whole number.\n",
+        ),
+        (&["--compact", "--project"], "--project requires a value\n"),
+        (
+            &["--compact", "--project", "--json"],
+            "--project requires a value\n",
+        ),
+        (
+            &["--compact", "--memory", ""],
+            "--memory requires a value\n",
+        ),
+        (
+            &["--compact", "--memory", "everything"],
+            "Memory mode must be one of: shared, project, off.\n",
+        ),
+        (
+            &["--compact", "--memory", "shared", "--project", "rust-port"],
+            "Cannot combine shared memory with a project selector.\n",
+        ),
+        (
+            &["--compact", "--memory", "project"],
+            "A project selector is required for This project memory.\n",
+        ),
+        (
+            &["--compact", "--project", "   "],
+            "Working-context project filter must not be blank\n",
+        ),
+        (
+            &["--compact", "--project", "rust-port-x"],
+            "Project selector is unknown.\n",
+        ),
+    ];
+    let before = tree_snapshot(&fixture.aios());
+    for (args, message) in cases {
+        let output = fixture.brief(args);
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(stderr, *message, "{args:?}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+    }
+    assert_eq!(tree_snapshot(&fixture.aios()), before);
+}
+
+#[test]
+fn first_message_phrases_choose_the_mode() {
+    let fixture = Fixture::new();
+    let project = fixture.brief(&[
+        "--compact",
+        "--project",
+        "rust-port",
+        "--first-message",
+        "only this project, please",
+    ]);
+    assert!(texts(&project).0.starts_with("Memory: This project\n"));
+    let shared = fixture.brief(&[
+        "--compact",
+        "--memory",
+        "shared",
+        "--project",
+        "rust-port",
+        "--first-message",
+        "Use my memory",
+    ]);
+    assert!(
+        texts(&shared).0.starts_with("Memory: Shared\n"),
+        "{:?}",
+        texts(&shared)
+    );
+}
+
+#[test]
+fn ambiguous_selector_names_the_selector() {
+    let fixture = Fixture::new();
+    write(
+        &fixture.aios(),
+        "projects/alt/README.md",
+        "---\nproject: rust-port\n---\n# Alt\n",
+    );
+    let output = fixture.brief(&["--compact", "--project", "rust-port"]);
+    assert_refusal(
+        &fixture,
+        &output,
+        "Project reference \"rust-port\" is ambiguous. Use its stable id.\n",
+    );
+}
+
+#[test]
+fn a_missing_folder_is_named() {
+    let fixture = Fixture::new();
+    std::fs::remove_file(fixture.aios().join("aios.json")).unwrap_or_else(|e| panic!("{e}"));
+    let output = fixture.brief(&["--compact"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(
+        stderr,
+        format!(
+            "No AIOS folder found at {}. Run dotaios init first, or pass --path.\n",
+            fixture.aios().display()
+        )
+    );
+    assert_eq!(stdout, "");
+    assert_eq!(output.status.code(), Some(1));
+}
+
+/// Spec 02 §17.5: every safety and limit variant is the one path-free message, exit 1, and
+/// an unchanged tree.
+#[test]
+fn refusal_paths() {
+    type Setup = fn(&Path);
+    let cases: &[(&str, Setup)] = &[
+        ("identity one byte over 1 MiB", |r| {
+            write_bytes(r, "context/identity.md", &vec![b'a'; (1 << 20) + 1])
+        }),
+        ("priorities with invalid UTF-8", |r| {
+            write_bytes(r, "context/priorities.md", b"# P\n\xff\n")
+        }),
+        ("identity linked inside", |r| {
+            std::fs::remove_file(r.join("context/identity.md")).ok();
+            symlink("priorities.md", r.join("context/identity.md")).ok();
+        }),
+        ("identity linked outside", |r| {
+            std::fs::remove_file(r.join("context/identity.md")).ok();
+            symlink("/etc/hostname", r.join("context/identity.md")).ok();
+        }),
+        ("events as a FIFO", |r| {
+            std::fs::remove_file(r.join("memory/events.jsonl")).ok();
+            rustix::fs::mknodat(
+                rustix::fs::CWD,
+                r.join("memory/events.jsonl").as_path(),
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::from_raw_mode(0o644),
+                0,
+            )
+            .ok();
+        }),
+        ("events as a directory", |r| {
+            std::fs::remove_file(r.join("memory/events.jsonl")).ok();
+            std::fs::create_dir(r.join("memory/events.jsonl")).ok();
+        }),
+        ("signal file as a directory", |r| {
+            let today = utc_today();
+            std::fs::create_dir(r.join(format!("memory/signals/x-{today}.jsonl"))).ok();
+        }),
+        ("decision log one byte over 4 MiB", |r| {
+            write_bytes(r, "decisions/log.md", &vec![b'a'; (4 << 20) + 1])
+        }),
+        ("ledger exhausted by 17 signal files", |r| {
+            let today = utc_today();
+            for n in 0..17 {
+                write_bytes(
+                    r,
+                    &format!("memory/signals/big{n}-{today}.jsonl"),
+                    &vec![b' '; 1_000_000],
+                );
+            }
+        }),
+        ("65 signal files", |r| {
+            let today = utc_today();
+            for n in 0..65 {
+                write(r, &format!("memory/signals/m{n}-{today}.jsonl"), "");
+            }
+        }),
+        ("8193 signal entries", |r| {
+            for n in 0..8_193 - 3 {
+                write(r, &format!("memory/signals/n{n}.txt"), "");
+            }
+        }),
+        ("257 project entries", |r| {
+            for n in 0..257 - 3 {
+                write(r, &format!("projects/f{n}.txt"), "");
+            }
+        }),
+        ("invalid project slug", |r| {
+            std::fs::create_dir(r.join("projects/Bad Name")).ok();
+        }),
+        ("linked project entry", |r| {
+            symlink("rust-port", r.join("projects/x")).ok();
+        }),
+        ("conflicting ids", |r| {
+            write(
+                r,
+                "projects/c/README.md",
+                "---\nid: a\nproject_id: b\n---\n",
+            )
+        }),
+        ("duplicate id", |r| {
+            write(r, "projects/d/README.md", "---\nid: proj-web-002\n---\n")
+        }),
+        ("invalid YAML", |r| {
+            write(r, "projects/y/README.md", "---\nid: [unterminated\n---\n")
+        }),
+    ];
+    for (name, setup) in cases {
+        let fixture = Fixture::new();
+        setup(&fixture.aios());
+        let before = tree_snapshot(&fixture.aios());
+        let output = fixture.brief(&["--compact"]);
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(stderr, READ_FAILED, "{name}: {stdout}");
+        assert_refusal(&fixture, &output, READ_FAILED);
+        let json = fixture.brief(&["--compact", "--json"]);
+        assert_refusal(&fixture, &json, READ_FAILED);
+        assert_eq!(
+            tree_snapshot(&fixture.aios()),
+            before,
+            "{name}: the folder changed"
+        );
+    }
+}
+
+#[test]
+fn corrupt_signal_lines_are_skipped_without_quarantine() {
+    let fixture = Fixture::new();
+    let today = fixture.today.clone();
+    write(
+        &fixture.aios(),
+        &format!("memory/signals/{today}.jsonl"),
+        &format!("not json\n{{\"ts\":\"{today}T08:30:00.000Z\",\"summary\":\"Valid line\"}}\n"),
+    );
+    let before = tree_snapshot(&fixture.aios());
+    let output = fixture.brief(&["--compact"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(texts(&output).0.contains("] Valid line\n"));
+    assert_eq!(tree_snapshot(&fixture.aios()), before);
+    assert!(!before.keys().any(|name| name.ends_with(".bad.jsonl")));
+}
+
+#[test]
+fn migration_notices_precede_the_digest() {
+    let fixture = Fixture::new();
+    write(
+        &fixture.aios(),
+        "aios.json",
+        "{\"schema_version\":\"invalid\"}",
+    );
+    let output = fixture.brief(&["--compact"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(stdout.starts_with(
+        "> [DotAIOS] Folder migration state could not be verified (INVALID_SCHEMA).\n> Do not assume the folder is current or start a compatibility write.\n> Diagnose this same folder with: dotaios doctor --path <this-aios-folder>\n\nMemory: Shared\n"
+    ));
+}
+
+#[test]
+fn the_sample_folder_renders() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    let before = tree_snapshot(&aios);
+    let output = dotaios(&temp.path().join("home"))
+        .env("TZ", "UTC")
+        .args(["brief", "--compact", "--path"])
+        .arg(&aios)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("Memory: Shared\n\n## Active Context · "),
+        "{stdout}"
+    );
+    for section in [
+        "### Identity",
+        "### Priorities",
+        "### Current Work",
+        "### Decisions",
+        "### Active Project",
+        "### Recent Sessions",
+    ] {
+        assert!(stdout.contains(section), "{section} missing:\n{stdout}");
+    }
+    assert!(stdout.encode_utf16().count() <= 6001);
+    assert_eq!(tree_snapshot(&aios), before);
+    assert!(examples_aios().join("aios.json").exists());
+}
