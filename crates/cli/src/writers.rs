@@ -7,5 +7,6 @@
 //! through `dotaios-contained`.
 
 pub(crate) mod atomic;
+pub(crate) mod connect;
 pub(crate) mod init;
 pub(crate) mod templates;

@@ -49,13 +49,6 @@ pub(crate) enum FileMode {
     /// These bits, narrowed by the process umask (`0o644` gives `0644` under umask `022`).
     Umask(u32),
     /// Exactly these bits (`& 0o777`), whatever the umask.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "for the migrate and connect writers, which are not wired yet"
-        )
-    )]
     Exact(u32),
 }
 
@@ -93,6 +86,9 @@ pub(crate) enum WriteError {
     /// A regular file was needed (to replace) and the entry is something else.
     #[error("is not a regular file")]
     NotRegular,
+    /// [`Dir::replace_file_if`]: the caller's last-moment check found the target changed.
+    #[error("changed since it was read")]
+    Changed,
     /// Any other operating-system failure.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -198,6 +194,20 @@ impl Dir {
         bytes: &[u8],
         mode: FileMode,
     ) -> Result<(), WriteError> {
+        self.replace_file_if(name, bytes, mode, |_, _| Ok(true))
+    }
+
+    /// [`Dir::replace_file`], with `unchanged(self, name)` called after the temporary file is
+    /// written and just before the rename: when it answers `false` (the caller sees the target
+    /// differ from what it read), the temporary file is removed, the target is left alone and
+    /// the result is [`WriteError::Changed`]. Used by `connect` to refuse a concurrent edit.
+    pub(crate) fn replace_file_if(
+        &self,
+        name: &OsStr,
+        bytes: &[u8],
+        mode: FileMode,
+        unchanged: impl FnOnce(&Dir, &OsStr) -> Result<bool, WriteError>,
+    ) -> Result<(), WriteError> {
         let name = checked_name(name)?;
         refuse_unless_replaceable(self.kind(name)?)?;
         let temp = self.write_temp(name, bytes, mode)?;
@@ -207,6 +217,10 @@ impl Dir {
         let placed = self
             .kind(name)
             .and_then(refuse_unless_replaceable)
+            .and_then(|()| match unchanged(self, name)? {
+                true => Ok(()),
+                false => Err(WriteError::Changed),
+            })
             .and_then(|()| {
                 retry_on_interrupt(|| rustix::fs::renameat(&self.fd, &temp, &self.fd, name))
                     .map_err(WriteError::from)
@@ -456,6 +470,23 @@ mod tests {
         assert_eq!(std::fs::read(temp.path().join("fresh")).unwrap(), b"made");
         assert_eq!(std::fs::read(&target).unwrap(), b"outside");
         assert_eq!(names(temp.path()), ["dir", "file", "fresh", "link"]);
+    }
+
+    #[test]
+    fn replace_file_if_leaves_the_target_alone_when_the_check_fails() {
+        let temp = tempfile::tempdir().unwrap();
+        std::fs::write(temp.path().join("file"), b"old").unwrap();
+        let dir = Dir::open(temp.path()).unwrap();
+        let refused =
+            dir.replace_file_if(os("file"), b"new", FileMode::Exact(0o600), |_, _| Ok(false));
+        assert!(matches!(refused, Err(WriteError::Changed)));
+        assert_eq!(std::fs::read(temp.path().join("file")).unwrap(), b"old");
+        assert_eq!(names(temp.path()), ["file"]);
+        dir.replace_file_if(os("file"), b"new", FileMode::Exact(0o600), |_, name| {
+            Ok(name == "file")
+        })
+        .unwrap();
+        assert_eq!(std::fs::read(temp.path().join("file")).unwrap(), b"new");
     }
 
     #[test]
