@@ -6,10 +6,14 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 mod brief;
+mod connect;
 mod demo;
 mod doctor;
 mod init;
 mod mcp;
+mod mcp_client;
+mod mcp_install;
+mod mcp_status;
 mod migrate;
 mod search;
 mod skills;
@@ -64,6 +68,7 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
         Some("migrate") => migrate::run(rest, env),
         Some("mcp") => mcp::run(rest, env),
         Some("demo") => demo::run(rest, env),
+        Some("connect") => connect::run(rest, env),
         _ => {
             err_line(&format!("Unknown command: {}", command.to_string_lossy()));
             out(TOP_LEVEL_HELP);

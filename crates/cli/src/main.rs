@@ -10,6 +10,7 @@ mod args;
 mod commands;
 mod env;
 mod error;
+mod launcher;
 mod output;
 mod writers;
 

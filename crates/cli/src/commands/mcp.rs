@@ -49,10 +49,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         out("\n");
         return Ok(ExitCode::SUCCESS);
     }
-    let name = subcommand.map_or("status", |(_, name)| name);
-    Err(CliError::failed(format!(
-        "dotaios mcp {name} is not available in this build yet."
-    )))
+    // `status` (also when no subcommand is given), `install`, `config`, and unknown names,
+    // which are refused only after option parsing and the folder check (spec 06 §3.1).
+    super::mcp_client::run(args, env)
 }
 
 /// `dotaios mcp serve`: the adapter, with the adapter's own argument rules.

@@ -1,0 +1,228 @@
+//! `dotaios connect opencode [--dry-run] [--path <dir>] [--launcher <path>]` (spec 06 §6):
+//! option parsing, the folder and launcher checks, and the report. The merge and the write are
+//! in [`crate::writers::connect`].
+//!
+//! What it must never do: create or change anything before every check has passed, write
+//! anything on `--dry-run`, or write into the AIOS folder.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use dotaios_core::folder::location::absolutize;
+
+use super::mcp_client::checked_folder;
+use super::mcp_install::utf8_path;
+use crate::args::unknown_option;
+use crate::launcher::{self, ProcessFacts};
+use crate::output::out;
+use crate::writers::connect as writer;
+use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage:
+  dotaios connect opencode [options]
+
+Services:
+  opencode    Connect OpenCode MCP
+
+Options:
+  --path <dir>       Use a non-default AIOS folder
+  --launcher <path>  Use this dotaios-mcp executable
+  --dry-run          Show what would be written, without writing
+";
+
+const USAGE: &str =
+    "Usage: dotaios connect opencode [--dry-run] [--path <dir>] [--launcher <path>]";
+
+#[derive(Debug, Default)]
+struct Options {
+    service: Option<String>,
+    dry_run: bool,
+    path: Option<OsString>,
+    launcher: Option<OsString>,
+}
+
+/// Runs `dotaios connect`.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    if args.iter().any(|arg| arg == "-h" || arg == "--help") {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = parse(args)?;
+    match options.service.as_deref() {
+        None => return Err(CliError::Usage(USAGE.to_owned())),
+        Some("opencode") => {}
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "Unsupported connection: {other}. Supported: opencode"
+            )));
+        }
+    }
+    let folder = checked_folder(options.path.as_deref(), env)?;
+    let facts = ProcessFacts::capture(env);
+    let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
+    launcher::refuse_disposable(&launcher)?;
+    let launcher_text = utf8_path(&launcher.path)?;
+    let folder_text = utf8_path(&folder)?;
+
+    let home = env.home_or_root();
+    let config_dir = opencode_dir(&home, xdg_config_home().as_deref(), &env.cwd);
+    let config_file = config_dir.join("opencode.json");
+    let shown_dir = tilde(&config_dir, &home);
+    let shown_file = tilde(&config_file, &home);
+
+    let dir_exists = config_dir.is_dir();
+    let mut report = vec![
+        "DotAIOS → OpenCode".to_owned(),
+        format!("AIOS path: {folder_text}"),
+        format!("Launcher: {launcher_text}"),
+        if dir_exists {
+            format!("[ok] {shown_dir} found")
+        } else {
+            format!("[info] {shown_dir} not found — will create")
+        },
+    ];
+    out(&lines(&report));
+    report.clear();
+
+    let plan = writer::plan(&config_file, launcher_text, folder_text)
+        .map_err(|error| CliError::failed(error.message(&config_file)))?;
+    if options.dry_run {
+        report.push(String::new());
+        report.push("Would write:".to_owned());
+        report.push(format!("  {shown_file}  — MCP server entry"));
+        // The entry, not the whole file: the rest is the user's own text (possibly provider
+        // credentials) and is kept as it is.
+        report.push(String::new());
+        report.push("mcp.dotaios would be:".to_owned());
+        report.push(writer::entry_text(launcher_text, folder_text));
+        out(&lines(&report));
+        return Ok(ExitCode::SUCCESS);
+    }
+    writer::write(&plan).map_err(|error| CliError::failed(error.message(&config_file)))?;
+    report.push(format!("[ok] {shown_file} (MCP server entry)"));
+    report.push(String::new());
+    report.push("OpenCode configured.".to_owned());
+    report.push(
+        "Read-only MCP tools available: read_working_context, search_aios, resolve_skill"
+            .to_owned(),
+    );
+    out(&lines(&report));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse(args: &[OsString]) -> Result<Options, CliError> {
+    let mut options = Options::default();
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
+        if !arg.as_encoded_bytes().starts_with(b"--") {
+            let text = arg.to_string_lossy();
+            if options.service.is_some() {
+                return Err(CliError::Usage(format!("Unexpected argument: {text}")));
+            }
+            options.service = Some(text.to_lowercase());
+            continue;
+        }
+        let flag = arg.to_string_lossy();
+        let mut value = || -> Result<OsString, CliError> {
+            let value = args
+                .get(index)
+                .filter(|value| !value.is_empty() && !value.as_encoded_bytes().starts_with(b"--"));
+            index += 1;
+            value
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("{flag} requires a value")))
+        };
+        match arg.to_str() {
+            Some("--dry-run") => options.dry_run = true,
+            Some("--path") => options.path = Some(value()?),
+            Some("--launcher") => options.launcher = Some(value()?),
+            _ => return Err(unknown_option(&flag)),
+        }
+    }
+    Ok(options)
+}
+
+/// `XDG_CONFIG_HOME` when set to an absolute path (the XDG base-directory rules ignore a
+/// relative value). OpenCode itself reads its global configuration from there.
+pub(crate) fn xdg_config_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|path| path.is_absolute())
+}
+
+/// `$XDG_CONFIG_HOME/opencode`, else `<home>/.config/opencode`.
+fn opencode_dir(home: &Path, xdg_config_home: Option<&Path>, cwd: &Path) -> PathBuf {
+    let base = xdg_config_home.map_or_else(|| home.join(".config"), Path::to_path_buf);
+    absolutize(&base.join("opencode"), cwd)
+}
+
+/// A location as shown to the user: `~/…` below the home directory, else the full path.
+fn tilde(path: &Path, home: &Path) -> String {
+    match path.strip_prefix(home) {
+        Ok(rest) if home.parent().is_some() => format!("~/{}", rest.display()),
+        _ => path.display().to_string(),
+    }
+}
+
+fn lines(lines: &[String]) -> String {
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(items: &[&str]) -> Vec<OsString> {
+        items.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn parsing() {
+        let options = parse(&os(&["--dry-run", "OpenCode", "--path", "-x"])).unwrap();
+        assert_eq!(options.service.as_deref(), Some("opencode"));
+        assert!(options.dry_run);
+        assert_eq!(options.path, Some(OsString::from("-x")));
+        for (args, message) in [
+            (&["opencode", "--status"][..], "Unknown option: --status"),
+            (
+                &["opencode", "--gws-bin", "x"][..],
+                "Unknown option: --gws-bin",
+            ),
+            (&["opencode", "--json"][..], "Unknown option: --json"),
+            (&["opencode", "extra"][..], "Unexpected argument: extra"),
+            (&["opencode", "--path"][..], "--path requires a value"),
+            (
+                &["--launcher", "--dry-run"][..],
+                "--launcher requires a value",
+            ),
+        ] {
+            assert_eq!(parse(&os(args)).unwrap_err().to_string(), message);
+        }
+    }
+
+    #[test]
+    fn config_location_and_display() {
+        let home = Path::new("/home/ada");
+        let cwd = Path::new("/w");
+        assert_eq!(
+            opencode_dir(home, None, cwd),
+            PathBuf::from("/home/ada/.config/opencode")
+        );
+        assert_eq!(
+            opencode_dir(home, Some(Path::new("/xdg")), cwd),
+            PathBuf::from("/xdg/opencode")
+        );
+        assert_eq!(
+            tilde(&opencode_dir(home, None, cwd), home),
+            "~/.config/opencode"
+        );
+        assert_eq!(tilde(Path::new("/xdg/opencode"), home), "/xdg/opencode");
+        assert_eq!(tilde(Path::new("/x/y"), Path::new("/")), "/x/y");
+    }
+}

@@ -1,0 +1,329 @@
+//! The client-wiring side of `dotaios mcp` (spec 06 §3): option parsing shared by `status`,
+//! `install` and `config`, the folder check and the dispatch to
+//! [`super::mcp_status`] and [`super::mcp_install`].
+//!
+//! `dotaios mcp serve` never reaches this module: the `mcp` command hands every other
+//! subcommand (including none and unknown ones) to [`run`]. Nothing here writes a file or
+//! starts a process.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
+
+use crate::args::unknown_option;
+use crate::{CliError, Env};
+
+/// The flags whose next argument is a value (§3.1 step 1).
+const VALUE_FLAGS: [&str; 4] = ["--agent", "--home", "--path", "--launcher"];
+
+/// A client the `install` fragments target, in the order of every listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Agent {
+    Claude,
+    Codex,
+    Cursor,
+    Gemini,
+    Antigravity,
+    Kimi,
+    OpenCode,
+}
+
+impl Agent {
+    pub(crate) const ALL: [Agent; 7] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Cursor,
+        Agent::Gemini,
+        Agent::Antigravity,
+        Agent::Kimi,
+        Agent::OpenCode,
+    ];
+
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Cursor => "cursor",
+            Agent::Gemini => "gemini",
+            Agent::Antigravity => "antigravity",
+            Agent::Kimi => "kimi",
+            Agent::OpenCode => "opencode",
+        }
+    }
+
+    fn parse(value: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|agent| agent.as_str() == value)
+    }
+}
+
+/// The subcommands handled here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Subcommand {
+    Status,
+    Install,
+}
+
+/// Parsed and validated `mcp` options, with the AIOS folder resolved and checked.
+#[derive(Debug)]
+pub(crate) struct McpOptions {
+    pub(crate) agent: Agent,
+    pub(crate) dry_run: bool,
+    /// `--home`, `~`-expanded and absolute; `None` when not given.
+    pub(crate) home: Option<PathBuf>,
+    pub(crate) launcher: Option<OsString>,
+    pub(crate) json: bool,
+    /// The absolute AIOS folder (lexical, as printed and written into client configuration).
+    pub(crate) folder: PathBuf,
+}
+
+/// Runs `dotaios mcp` for every subcommand but `serve`; `args` are the arguments after `mcp`.
+/// The `mcp` command has already printed its help when `-h` or `--help` was given.
+pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    let (subcommand, options) = parse(args, env)?;
+    match subcommand {
+        Subcommand::Status => super::mcp_status::run(&options, env),
+        Subcommand::Install => super::mcp_install::run(&options, env),
+    }
+}
+
+/// The index of the subcommand (§3.1 step 1): the first argument that does not start with
+/// `--` and is not `-h`, skipping the value after each value-taking flag.
+pub(crate) fn find_subcommand(args: &[OsString]) -> Option<usize> {
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        if VALUE_FLAGS.iter().any(|flag| arg == flag) {
+            index += 2;
+            continue;
+        }
+        if !starts_with_double_dash(arg) && arg != "-h" {
+            return Some(index);
+        }
+        index += 1;
+    }
+    None
+}
+
+/// Steps 4–9 of §3.1, up to (not including) the dispatch.
+fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliError> {
+    let subcommand_index = find_subcommand(args);
+    let mut agent_value: Option<String> = None;
+    let mut dry_run = false;
+    let mut home_flag: Option<OsString> = None;
+    let mut path_flag: Option<OsString> = None;
+    let mut launcher: Option<OsString> = None;
+    let mut json = false;
+    let mut index = 0;
+    while index < args.len() {
+        let arg = &args[index];
+        index += 1;
+        if Some(index - 1) == subcommand_index {
+            continue;
+        }
+        if !starts_with_double_dash(arg) {
+            return Err(unknown_option(&arg.to_string_lossy()));
+        }
+        let flag = arg.to_string_lossy();
+        let mut value = || -> Result<OsString, CliError> {
+            let value = args.get(index).filter(|value| is_usable_value(value));
+            index += 1;
+            value
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("{flag} requires a value")))
+        };
+        match arg.to_str() {
+            Some("--agent") => agent_value = Some(value()?.to_string_lossy().to_lowercase()),
+            Some("--home") => home_flag = Some(value()?),
+            Some("--path") => path_flag = Some(value()?),
+            Some("--launcher") => launcher = Some(value()?),
+            Some("--dry-run") => dry_run = true,
+            Some("--json") => json = true,
+            _ => return Err(unknown_option(&flag)),
+        }
+    }
+
+    let agent = match agent_value {
+        None => Agent::Claude,
+        Some(value) => Agent::parse(&value).ok_or_else(|| {
+            CliError::Usage(format!(
+                "Invalid --agent: {value}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
+            ))
+        })?,
+    };
+    let subcommand_name = subcommand_index.map(|index| args[index].as_os_str());
+    let is_status = subcommand_name.is_none_or(|name| name == "status");
+    if json && !is_status {
+        return Err(unknown_option("--json"));
+    }
+
+    let folder = checked_folder(path_flag.as_deref(), env)?;
+    let subcommand = match subcommand_name.and_then(OsStr::to_str) {
+        None | Some("status") => Subcommand::Status,
+        Some("install" | "config") => Subcommand::Install,
+        _ => {
+            let name = subcommand_name.unwrap_or_default().to_string_lossy();
+            return Err(CliError::Usage(format!(
+                "Unknown mcp command: {name}. Try `dotaios mcp --help`."
+            )));
+        }
+    };
+    let home_root = env.home_or_root();
+    let home = home_flag.map(|raw| absolutize(&expand_tilde(&raw, &home_root), &env.cwd));
+    Ok((
+        subcommand,
+        McpOptions {
+            agent,
+            dry_run,
+            home,
+            launcher,
+            json,
+            folder,
+        },
+    ))
+}
+
+/// Resolves the AIOS folder of this chapter (§1.4: `--path`, else `~/aios`; never
+/// `DOTAIOS_PATH`) and checks that `aios.json` exists directly inside it.
+pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
+    let folder = resolve_folder(LocationInputs {
+        path_flag,
+        env_path: None,
+        home: &env.home_or_root(),
+        cwd: &env.cwd,
+    });
+    if !has_aios_json(&folder) {
+        return Err(CliError::NoFolder(folder));
+    }
+    Ok(folder)
+}
+
+/// Existence only: the file is not opened, let alone parsed (a symlink counts if its target
+/// exists, as the reference's `existsSync` did).
+fn has_aios_json(folder: &Path) -> bool {
+    folder.join("aios.json").try_exists().unwrap_or(false)
+}
+
+fn starts_with_double_dash(arg: &OsStr) -> bool {
+    arg.as_encoded_bytes().starts_with(b"--")
+}
+
+fn is_usable_value(value: &OsStr) -> bool {
+    !value.is_empty() && !starts_with_double_dash(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(items: &[&str]) -> Vec<OsString> {
+        items.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn subcommand_skips_flag_values() {
+        assert_eq!(find_subcommand(&os(&["--path", "x", "serve"])), Some(2));
+        assert_eq!(find_subcommand(&os(&["--agent", "status"])), None);
+        assert_eq!(find_subcommand(&os(&["-h", "--json", "install"])), Some(2));
+        assert_eq!(find_subcommand(&os(&["-x"])), Some(0));
+        assert_eq!(find_subcommand(&os(&[])), None);
+    }
+
+    #[test]
+    fn agents_are_listed_in_order() {
+        let names: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
+        assert_eq!(
+            names.join(", "),
+            "claude, codex, cursor, gemini, antigravity, kimi, opencode"
+        );
+        assert_eq!(Agent::parse("opencode"), Some(Agent::OpenCode));
+        assert_eq!(Agent::parse("zai"), None);
+    }
+
+    fn env_at(dir: &Path) -> Env {
+        Env {
+            home: Some(dir.join("home")),
+            cwd: dir.to_path_buf(),
+            dotaios_path: Some(OsString::from("/ignored")),
+        }
+    }
+
+    fn error_of(args: &[&str], env: &Env) -> String {
+        parse(&os(args), env).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn parse_errors_come_in_the_spec_order() {
+        let temp = tempfile::tempdir().unwrap();
+        let env = env_at(temp.path());
+        assert_eq!(
+            error_of(&["--agent=codex"], &env),
+            "Unknown option: --agent=codex"
+        );
+        assert_eq!(error_of(&["--path"], &env), "--path requires a value");
+        assert_eq!(
+            error_of(&["--path", "--json"], &env),
+            "--path requires a value"
+        );
+        assert_eq!(
+            error_of(&["status", "extra"], &env),
+            "Unknown option: extra"
+        );
+        // Agent validation precedes the folder check, and applies to status too.
+        assert_eq!(
+            error_of(&["status", "--agent", "ZAI"], &env),
+            "Invalid --agent: zai. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
+        );
+        assert_eq!(
+            error_of(&["install", "--json"], &env),
+            "Unknown option: --json"
+        );
+        let missing = temp.path().join("home/aios");
+        assert_eq!(
+            error_of(&["frobnicate"], &env),
+            format!(
+                "No AIOS folder found at {}. Run dotaios init first, or pass --path.",
+                missing.display()
+            )
+        );
+        std::fs::create_dir_all(&missing).unwrap();
+        std::fs::write(missing.join("aios.json"), "{}\n").unwrap();
+        assert_eq!(
+            error_of(&["frobnicate"], &env),
+            "Unknown mcp command: frobnicate. Try `dotaios mcp --help`."
+        );
+    }
+
+    #[test]
+    fn options_are_accepted_anywhere_and_dotaios_path_is_ignored() {
+        let temp = tempfile::tempdir().unwrap();
+        let env = env_at(temp.path());
+        let folder = temp.path().join("x");
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("aios.json"), "{}\n").unwrap();
+        let (subcommand, options) = parse(
+            &os(&[
+                "--agent",
+                "Codex",
+                "--path",
+                "x",
+                "config",
+                "--home",
+                "~/h",
+                "--dry-run",
+            ]),
+            &env,
+        )
+        .unwrap();
+        assert_eq!(subcommand, Subcommand::Install);
+        assert_eq!(options.agent, Agent::Codex);
+        assert!(options.dry_run);
+        assert_eq!(options.folder, folder);
+        assert_eq!(options.home, Some(temp.path().join("home/h")));
+        let (subcommand, options) = parse(&os(&["--path", "x", "--json"]), &env).unwrap();
+        assert_eq!(subcommand, Subcommand::Status);
+        assert!(options.json);
+        assert_eq!(options.agent, Agent::Claude);
+    }
+}

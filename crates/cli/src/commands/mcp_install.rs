@@ -1,0 +1,197 @@
+//! `dotaios mcp install --dry-run --agent <agent>` and its alias `mcp config` (spec 06 §5):
+//! the client-specific fragment that starts the adapter, the suggested target file and merge
+//! instructions.
+//!
+//! What it must never do: write or create a file, with or without `--dry-run` (users merge the
+//! fragment themselves; only `connect opencode` writes a client configuration), or put a
+//! disposable default launcher into a fragment.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use dotaios_core::text::{push_json_string, to_json_pretty};
+use serde_json::json;
+
+use super::mcp_client::{Agent, McpOptions};
+use crate::launcher::{self, ProcessFacts};
+use crate::output::out;
+use crate::{CliError, Env};
+
+/// The fragment's text format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    Json,
+    Toml,
+}
+
+/// Runs `mcp install` / `mcp config` with options already parsed and the folder checked.
+pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError> {
+    let facts = ProcessFacts::capture(env);
+    let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
+    launcher::refuse_disposable(&launcher)?;
+    let launcher_text = utf8_path(&launcher.path)?;
+    let folder_text = utf8_path(&options.folder)?;
+    let home = options.home.clone().unwrap_or_else(|| env.home_or_root());
+    let target = target_path(options.agent, &home, options.home.is_none());
+    let (format, fragment) = fragment(options.agent, launcher_text, folder_text);
+
+    let lines = [
+        if options.dry_run {
+            "DotAIOS MCP dry run".to_owned()
+        } else {
+            "DotAIOS MCP config".to_owned()
+        },
+        format!("Agent: {}", options.agent.as_str()),
+        format!("AIOS path: {folder_text}"),
+        format!("Launcher: {launcher_text}"),
+        format!("Suggested target: {}", target.display()),
+        format!(
+            "Format: {}",
+            match format {
+                Format::Json => "JSON",
+                Format::Toml => "TOML",
+            }
+        ),
+        String::new(),
+        "MCP server config fragment:".to_owned(),
+        fragment,
+        String::new(),
+        "DotAIOS does not edit MCP client config automatically yet.".to_owned(),
+        "Merge the fragment into the existing client config, then restart that client.".to_owned(),
+    ];
+    let mut text = lines.join("\n");
+    text.push('\n');
+    out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A path that goes into a client configuration must be UTF-8 text (§2.3).
+pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
+    path.to_str().ok_or_else(|| {
+        CliError::failed(format!(
+            "Cannot write client configuration for a path that is not valid UTF-8: {}",
+            path.display()
+        ))
+    })
+}
+
+/// The suggested target file below `home` (§5.2). Client-specific variables (`CODEX_HOME`,
+/// `CLAUDE_CONFIG_DIR`, `KIMI_CODE_HOME`, `OPENCODE_CONFIG`) are ignored, as in the reference;
+/// OpenCode's hint follows `XDG_CONFIG_HOME` when no `--home` was given, so that it names the
+/// file `connect opencode` writes (see `docs/decisions.md`).
+fn target_path(agent: Agent, home: &Path, home_is_default: bool) -> PathBuf {
+    match agent {
+        Agent::Claude => home.join(".claude.json"),
+        Agent::Codex => home.join(".codex/config.toml"),
+        Agent::Cursor => home.join(".cursor/mcp.json"),
+        Agent::Gemini => home.join(".gemini/settings.json"),
+        Agent::Antigravity => home.join(".gemini/config/mcp_config.json"),
+        Agent::Kimi => home.join(".kimi-code/mcp.json"),
+        Agent::OpenCode => {
+            let config_home = if home_is_default {
+                super::connect::xdg_config_home()
+            } else {
+                None
+            };
+            config_home
+                .unwrap_or_else(|| home.join(".config"))
+                .join("opencode/opencode.json")
+        }
+    }
+}
+
+/// The fragment text for `agent` (§5.3): pretty JSON without a trailing newline, or three
+/// TOML lines.
+pub(crate) fn fragment(agent: Agent, launcher: &str, folder: &str) -> (Format, String) {
+    match agent {
+        Agent::Codex => (Format::Toml, codex_fragment(launcher, folder)),
+        Agent::OpenCode => (
+            Format::Json,
+            to_json_pretty(&json!({
+                "mcp": {"dotaios": opencode_entry(launcher, folder)}
+            })),
+        ),
+        Agent::Claude | Agent::Cursor | Agent::Gemini | Agent::Antigravity | Agent::Kimi => (
+            Format::Json,
+            to_json_pretty(&json!({
+                "mcpServers": {"dotaios": {"command": launcher, "args": ["--path", folder]}}
+            })),
+        ),
+    }
+}
+
+/// OpenCode's `mcp.dotaios` entry, members in the order written (§6.3 step 7).
+pub(crate) fn opencode_entry(launcher: &str, folder: &str) -> serde_json::Value {
+    json!({"type": "local", "command": [launcher, "--path", folder], "enabled": true})
+}
+
+fn codex_fragment(launcher: &str, folder: &str) -> String {
+    format!(
+        "[mcp_servers.dotaios]\ncommand = {}\nargs = [{},{}]",
+        toml_string(launcher),
+        toml_string("--path"),
+        toml_string(folder)
+    )
+}
+
+/// A TOML basic string: the `JSON.stringify` literal, with DEL escaped as `\u007f` because TOML
+/// forbids it raw. Every other escape `JSON.stringify` emits (`\" \\ \b \t \n \f \r \u00xx`)
+/// is valid TOML, and every character it leaves raw is allowed in a basic string.
+fn toml_string(text: &str) -> String {
+    let mut literal = String::with_capacity(text.len() + 2);
+    push_json_string(&mut literal, text);
+    literal.replace('\u{7f}', "\\u007f")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LAUNCHER: &str = "/home/ada/.cargo/bin/dotaios-mcp";
+    const FOLDER: &str = "/home/ada/aios";
+
+    #[test]
+    fn mcp_servers_fragment_matches_the_spec_text() {
+        for agent in [
+            Agent::Claude,
+            Agent::Cursor,
+            Agent::Gemini,
+            Agent::Antigravity,
+            Agent::Kimi,
+        ] {
+            let (format, text) = fragment(agent, LAUNCHER, FOLDER);
+            assert_eq!(format, Format::Json);
+            assert_eq!(
+                text,
+                "{\n  \"mcpServers\": {\n    \"dotaios\": {\n      \"command\": \"/home/ada/.cargo/bin/dotaios-mcp\",\n      \"args\": [\n        \"--path\",\n        \"/home/ada/aios\"\n      ]\n    }\n  }\n}"
+            );
+        }
+    }
+
+    #[test]
+    fn codex_fragment_is_three_lines() {
+        let (format, text) = fragment(Agent::Codex, LAUNCHER, FOLDER);
+        assert_eq!(format, Format::Toml);
+        assert_eq!(
+            text,
+            "[mcp_servers.dotaios]\ncommand = \"/home/ada/.cargo/bin/dotaios-mcp\"\nargs = [\"--path\",\"/home/ada/aios\"]"
+        );
+    }
+
+    #[test]
+    fn opencode_fragment_matches_the_spec_text() {
+        let (format, text) = fragment(Agent::OpenCode, LAUNCHER, FOLDER);
+        assert_eq!(format, Format::Json);
+        assert_eq!(
+            text,
+            "{\n  \"mcp\": {\n    \"dotaios\": {\n      \"type\": \"local\",\n      \"command\": [\n        \"/home/ada/.cargo/bin/dotaios-mcp\",\n        \"--path\",\n        \"/home/ada/aios\"\n      ],\n      \"enabled\": true\n    }\n  }\n}"
+        );
+    }
+
+    #[test]
+    fn toml_strings_escape_del_and_controls() {
+        assert_eq!(toml_string("a\u{7f}b"), "\"a\\u007fb\"");
+        assert_eq!(toml_string("q\"\\\t\u{1}"), "\"q\\\"\\\\\\t\\u0001\"");
+        assert_eq!(toml_string("é\u{85}"), "\"é\u{85}\"");
+    }
+}

@@ -1,0 +1,543 @@
+//! `dotaios mcp status [--json]` (spec 06 §4): resolves the launcher, really starts the
+//! adapter, speaks MCP to it over stdio (`initialize`, `notifications/initialized`,
+//! `tools/list`) and reports what answered.
+//!
+//! What it must never do: read or write a client configuration, call a tool, touch the AIOS
+//! folder beyond the `aios.json` existence check already done by the parser, show the
+//! adapter's stderr, or wait on the child without a deadline.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use dotaios_core::text::to_json_pretty;
+use serde_json::{Value, json};
+
+use super::mcp_client::McpOptions;
+use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
+use crate::output::{err_line, out};
+use crate::{CliError, Env};
+
+/// The whole exchange, from spawn to the second answer.
+const EXCHANGE_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a child may take to exit once its stdin is closed before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// A longer stdout line is not an MCP response we would accept; stop reading rather than
+/// buffer without bound.
+const MAX_LINE_BYTES: u64 = 4 * 1024 * 1024;
+const PROTOCOL_VERSION: &str = "2025-11-25";
+const TOOLS: [&str; 3] = ["read_working_context", "search_aios", "resolve_skill"];
+const OWN_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Why the adapter check failed (§4.1), in the table's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Failure {
+    LauncherNotFound,
+    SpawnFailed,
+    Timeout,
+    ExitedEarly,
+    InvalidResponse,
+    InitializeFailed,
+    UnexpectedServer,
+    UnexpectedTools,
+}
+
+impl Failure {
+    fn code(self) -> &'static str {
+        match self {
+            Failure::LauncherNotFound => "launcher_not_found",
+            Failure::SpawnFailed => "spawn_failed",
+            Failure::Timeout => "timeout",
+            Failure::ExitedEarly => "exited_early",
+            Failure::InvalidResponse => "invalid_response",
+            Failure::InitializeFailed => "initialize_failed",
+            Failure::UnexpectedServer => "unexpected_server",
+            Failure::UnexpectedTools => "unexpected_tools",
+        }
+    }
+
+    fn text(self) -> &'static str {
+        match self {
+            Failure::LauncherNotFound => {
+                "no dotaios-mcp found next to dotaios (install both binaries together, or pass --launcher)"
+            }
+            Failure::SpawnFailed => "could not start the adapter",
+            Failure::Timeout => "the adapter did not answer within 10 seconds",
+            Failure::ExitedEarly => "the adapter exited before answering",
+            Failure::InvalidResponse => "the adapter wrote something that is not an MCP response",
+            Failure::InitializeFailed => "the adapter answered initialize with an error",
+            Failure::UnexpectedServer => "the program answering is not dotaios-mcp",
+            Failure::UnexpectedTools => "the adapter does not list the three read-only tools",
+        }
+    }
+}
+
+/// What the probe learned. Fields stay `None` / empty where the exchange did not get that far.
+#[derive(Debug, Default)]
+pub(crate) struct Probe {
+    pub(crate) started: bool,
+    pub(crate) server_name: Option<String>,
+    pub(crate) server_version: Option<String>,
+    pub(crate) protocol_version: Option<String>,
+    /// `initialize` answered with a result (so the tools line can be shown on a tool failure).
+    pub(crate) initialized: bool,
+    pub(crate) tools: Vec<String>,
+    pub(crate) failure: Option<Failure>,
+}
+
+impl Probe {
+    fn failed(failure: Failure) -> Probe {
+        Probe {
+            failure: Some(failure),
+            ..Probe::default()
+        }
+    }
+
+    fn version_matches(&self) -> Option<bool> {
+        self.server_version
+            .as_deref()
+            .map(|version| version == OWN_VERSION)
+    }
+}
+
+/// Runs `mcp status` with options already parsed and the folder checked.
+pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError> {
+    let facts = ProcessFacts::capture(env);
+    let launcher = match launcher::resolve(options.launcher.as_deref(), &facts) {
+        Ok(launcher) => Some(launcher),
+        // A missing default launcher is part of the report; a bad explicit one is an error.
+        Err(LauncherError::NotFound) => None,
+        Err(error) => return Err(error.into()),
+    };
+    let probe = match &launcher {
+        Some(launcher) => probe(&launcher.path, &options.folder),
+        None => Probe::failed(Failure::LauncherNotFound),
+    };
+    let ok = probe.failure.is_none();
+    if options.json {
+        out(&render_json(&options.folder, launcher.as_ref(), &probe));
+    } else {
+        out(&render_text(&options.folder, launcher.as_ref(), &probe));
+        if !ok {
+            err_line("MCP adapter check failed.");
+        }
+    }
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Starts `<launcher> --path <folder>` and performs the §4.1 exchange.
+pub(crate) fn probe(launcher: &Path, folder: &Path) -> Probe {
+    let spawned = Command::new(launcher)
+        .arg("--path")
+        .arg(folder)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let Ok(mut child) = spawned else {
+        return Probe::failed(Failure::SpawnFailed);
+    };
+    let deadline = Instant::now() + EXCHANGE_DEADLINE;
+    if let Some(stderr) = child.stderr.take() {
+        // Drained so the child can never block on a full pipe; its text is never shown.
+        std::thread::spawn(move || drain(stderr));
+    }
+    let lines = child.stdout.take().map(read_lines);
+    let mut stdin = child.stdin.take();
+    if let Some(stdin) = stdin.as_mut() {
+        // A child that has already exited makes these writes fail; the read below then sees
+        // the end of its stdout and reports `exited_early`.
+        let _ = send_requests(stdin);
+    }
+    let mut probe = match lines {
+        Some(lines) => exchange(&lines, deadline),
+        None => Probe::failed(Failure::SpawnFailed),
+    };
+    probe.started = true;
+    drop(stdin);
+    finish(&mut child);
+    probe
+}
+
+fn send_requests(stdin: &mut ChildStdin) -> std::io::Result<()> {
+    let initialize = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "dotaios-status", "version": OWN_VERSION},
+        },
+    });
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let mut text = String::new();
+    for message in [initialize, initialized, list] {
+        text.push_str(&message.to_string());
+        text.push('\n');
+    }
+    stdin.write_all(text.as_bytes())?;
+    stdin.flush()
+}
+
+/// One event from the stdout reader thread.
+enum Event {
+    Line(Vec<u8>),
+    TooLong,
+    End,
+}
+
+fn read_lines(stdout: impl Read + Send + 'static) -> Receiver<Event> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let mut line = Vec::new();
+            let event = match (&mut reader)
+                .take(MAX_LINE_BYTES)
+                .read_until(b'\n', &mut line)
+            {
+                Ok(0) | Err(_) => Event::End,
+                Ok(_) if !line.ends_with(b"\n") && line.len() as u64 >= MAX_LINE_BYTES => {
+                    Event::TooLong
+                }
+                Ok(_) => Event::Line(line),
+            };
+            let last = !matches!(event, Event::Line(_));
+            if sender.send(event).is_err() || last {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+fn drain(mut stderr: impl Read) {
+    let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+}
+
+/// Reads answers until both ids are in, then checks them.
+fn exchange(lines: &Receiver<Event>, deadline: Instant) -> Probe {
+    let mut initialize: Option<Value> = None;
+    let mut tools: Option<Value> = None;
+    while initialize.is_none() || tools.is_none() {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let line = match lines.recv_timeout(remaining) {
+            Ok(Event::Line(line)) => line,
+            Ok(Event::TooLong) => return Probe::failed(Failure::InvalidResponse),
+            Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
+                return Probe::failed(Failure::ExitedEarly);
+            }
+            Err(RecvTimeoutError::Timeout) => return Probe::failed(Failure::Timeout),
+        };
+        match classify(&line) {
+            Answer::Ignore => {}
+            Answer::Invalid => return Probe::failed(Failure::InvalidResponse),
+            Answer::Response(1, response) if initialize.is_none() => initialize = Some(response),
+            Answer::Response(2, response) if tools.is_none() => tools = Some(response),
+            Answer::Response(..) => return Probe::failed(Failure::InvalidResponse),
+        }
+    }
+    check(
+        initialize.unwrap_or(Value::Null),
+        tools.unwrap_or(Value::Null),
+    )
+}
+
+enum Answer {
+    /// A blank line, or a notification or request from the server (MCP allows both; the
+    /// adapter sends neither, and nothing here needs answering for the two results).
+    Ignore,
+    /// Not JSON-RPC at all.
+    Invalid,
+    /// A response to one of our ids.
+    Response(u64, Value),
+}
+
+fn classify(line: &[u8]) -> Answer {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Answer::Ignore;
+    }
+    let Ok(Value::Object(message)) = serde_json::from_slice::<Value>(line) else {
+        return Answer::Invalid;
+    };
+    if message.get("jsonrpc") != Some(&json!("2.0")) {
+        return Answer::Invalid;
+    }
+    if message.contains_key("method") {
+        return Answer::Ignore;
+    }
+    let id = message.get("id").and_then(Value::as_u64);
+    let has_outcome = message.contains_key("result") != message.contains_key("error");
+    match id {
+        Some(id @ (1 | 2)) if has_outcome => Answer::Response(id, Value::Object(message)),
+        _ => Answer::Invalid,
+    }
+}
+
+/// The §4.1 step 6 checks on the two responses.
+fn check(initialize: Value, tools: Value) -> Probe {
+    let mut probe = Probe::default();
+    let Some(result) = initialize.get("result") else {
+        probe.failure = Some(Failure::InitializeFailed);
+        return probe;
+    };
+    probe.initialized = true;
+    let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
+    probe.server_name = text(result.pointer("/serverInfo/name"));
+    probe.server_version = text(result.pointer("/serverInfo/version"));
+    probe.protocol_version = text(result.get("protocolVersion"));
+    if probe.server_name.as_deref() != Some("dotaios-mcp") {
+        probe.failure = Some(Failure::UnexpectedServer);
+        return probe;
+    }
+    let listed: &[Value] = tools
+        .pointer("/result/tools")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice);
+    probe.tools = listed
+        .iter()
+        .filter_map(|tool| text(tool.get("name")))
+        .collect();
+    let read_only = listed
+        .iter()
+        .all(|tool| tool.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)));
+    if probe.tools != TOOLS || listed.len() != TOOLS.len() || !read_only {
+        probe.failure = Some(Failure::UnexpectedTools);
+    }
+    probe
+}
+
+/// Closes nothing itself (stdin is already dropped): waits briefly for a clean exit, then
+/// kills. The exit status is not judged.
+fn finish(child: &mut Child) {
+    let until = Instant::now() + EXIT_GRACE;
+    while Instant::now() < until {
+        match child.try_wait() {
+            Ok(Some(_)) | Err(_) => return,
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> String {
+    let mut lines = vec![
+        "DotAIOS optional MCP adapter".to_owned(),
+        format!("AIOS path: {}", folder.display()),
+    ];
+    lines.push(match launcher {
+        None => "[fail] MCP server launcher: not found".to_owned(),
+        Some(launcher) if launcher.source == Source::Default && launcher.disposable => format!(
+            "[warn] MCP server launcher: {} (inside a build or temporary directory; client config will need --launcher)",
+            launcher.path.display()
+        ),
+        Some(launcher) => format!("[ok] MCP server launcher: {}", launcher.path.display()),
+    });
+    lines.push("[info] Transport: stdio".to_owned());
+    match probe.failure {
+        None => {
+            lines.push(adapter_ok_line(probe));
+            if probe.version_matches() == Some(false) {
+                lines.push(version_warning(probe));
+            }
+            lines.push(format!("[ok] Read-only tools: {}", TOOLS.join(", ")));
+            lines.push(
+                "[next] Run `dotaios mcp install --dry-run --agent claude` to print client config."
+                    .to_owned(),
+            );
+        }
+        Some(failure) => {
+            lines.push(format!("[fail] Adapter: {}", failure.text()));
+            if failure == Failure::UnexpectedTools {
+                let listed = if probe.tools.is_empty() {
+                    "none".to_owned()
+                } else {
+                    probe.tools.join(", ")
+                };
+                lines.push(format!("[fail] Read-only tools: {listed}"));
+            }
+        }
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+fn adapter_ok_line(probe: &Probe) -> String {
+    format!(
+        "[ok] Adapter: dotaios-mcp {}, protocol {}",
+        probe.server_version.as_deref().unwrap_or("(no version)"),
+        probe.protocol_version.as_deref().unwrap_or("(none)")
+    )
+}
+
+fn version_warning(probe: &Probe) -> String {
+    format!(
+        "[warn] Adapter version {} differs from dotaios {OWN_VERSION}",
+        probe.server_version.as_deref().unwrap_or_default()
+    )
+}
+
+fn render_json(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> String {
+    let report = json!({
+        "aios_path": folder.to_string_lossy(),
+        "transport": "stdio",
+        "launcher": {
+            "path": launcher.map(|launcher| launcher.path.to_string_lossy()),
+            "source": launcher.map_or(Source::Default, |launcher| launcher.source).as_str(),
+            "disposable": launcher.is_some_and(|launcher| launcher.disposable),
+        },
+        "adapter": {
+            "started": probe.started,
+            "server_name": probe.server_name,
+            "server_version": probe.server_version,
+            "protocol_version": probe.protocol_version,
+            "version_matches": probe.version_matches(),
+            "error": probe.failure.map(Failure::code),
+        },
+        "tools": probe.tools,
+        "ok": probe.failure.is_none(),
+    });
+    let mut text = to_json_pretty(&report);
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, read_only: bool) -> Value {
+        json!({"name": name, "annotations": {"readOnlyHint": read_only}})
+    }
+
+    fn initialize_ok(name: &str) -> Value {
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "protocolVersion": "2025-11-25",
+            "serverInfo": {"name": name, "version": OWN_VERSION},
+        }})
+    }
+
+    fn tools_list(tools: Vec<Value>) -> Value {
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}})
+    }
+
+    fn three() -> Vec<Value> {
+        TOOLS.iter().map(|name| tool(name, true)).collect()
+    }
+
+    #[test]
+    fn healthy_answers_pass() {
+        let probe = check(initialize_ok("dotaios-mcp"), tools_list(three()));
+        assert_eq!(probe.failure, None);
+        assert_eq!(probe.tools, TOOLS);
+        assert_eq!(probe.version_matches(), Some(true));
+        assert_eq!(probe.protocol_version.as_deref(), Some("2025-11-25"));
+    }
+
+    #[test]
+    fn each_check_has_its_failure() {
+        let error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -1, "message": "no"}});
+        assert_eq!(
+            check(error, tools_list(three())).failure,
+            Some(Failure::InitializeFailed)
+        );
+        assert_eq!(
+            check(initialize_ok("other"), tools_list(three())).failure,
+            Some(Failure::UnexpectedServer)
+        );
+        let mut two = three();
+        two.pop();
+        let probe = check(initialize_ok("dotaios-mcp"), tools_list(two));
+        assert_eq!(probe.failure, Some(Failure::UnexpectedTools));
+        assert_eq!(probe.tools, ["read_working_context", "search_aios"]);
+        let mut writable = three();
+        writable[1] = tool("search_aios", false);
+        assert_eq!(
+            check(initialize_ok("dotaios-mcp"), tools_list(writable)).failure,
+            Some(Failure::UnexpectedTools)
+        );
+        let mut reordered = three();
+        reordered.swap(0, 2);
+        assert_eq!(
+            check(initialize_ok("dotaios-mcp"), tools_list(reordered)).failure,
+            Some(Failure::UnexpectedTools)
+        );
+    }
+
+    #[test]
+    fn lines_are_classified() {
+        assert!(matches!(classify(b"  \r\n"), Answer::Ignore));
+        assert!(matches!(classify(b"hello\n"), Answer::Invalid));
+        assert!(matches!(classify(b"[1]\n"), Answer::Invalid));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#),
+            Answer::Ignore
+        ));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
+            Answer::Invalid
+        ));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":2,"result":{},"error":{}}"#),
+            Answer::Invalid
+        ));
+        assert!(matches!(
+            classify(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+            Answer::Response(2, _)
+        ));
+    }
+
+    #[test]
+    fn text_report_shows_the_failure_and_listed_tools() {
+        let launcher = Launcher {
+            path: "/opt/bin/dotaios-mcp".into(),
+            source: Source::Flag,
+            disposable: false,
+        };
+        let mut probe = check(
+            initialize_ok("dotaios-mcp"),
+            tools_list(vec![tool("search_aios", true)]),
+        );
+        probe.started = true;
+        let text = render_text(Path::new("/a"), Some(&launcher), &probe);
+        assert_eq!(
+            text,
+            "DotAIOS optional MCP adapter\nAIOS path: /a\n[ok] MCP server launcher: /opt/bin/dotaios-mcp\n[info] Transport: stdio\n[fail] Adapter: the adapter does not list the three read-only tools\n[fail] Read-only tools: search_aios\n"
+        );
+        let missing = render_text(
+            Path::new("/a"),
+            None,
+            &Probe::failed(Failure::LauncherNotFound),
+        );
+        assert!(
+            missing.contains("[fail] MCP server launcher: not found\n[info] Transport: stdio\n[fail] Adapter: no dotaios-mcp found next to dotaios"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn version_mismatch_is_a_warning() {
+        let mut answer = initialize_ok("dotaios-mcp");
+        answer["result"]["serverInfo"]["version"] = json!("0.0.1-old");
+        let probe = check(answer, tools_list(three()));
+        assert_eq!(probe.failure, None);
+        assert_eq!(probe.version_matches(), Some(false));
+        let text = render_text(Path::new("/a"), None, &probe);
+        assert!(
+            text.contains(&format!(
+                "[ok] Adapter: dotaios-mcp 0.0.1-old, protocol 2025-11-25\n[warn] Adapter version 0.0.1-old differs from dotaios {OWN_VERSION}\n[ok] Read-only tools"
+            )),
+            "{text}"
+        );
+    }
+}

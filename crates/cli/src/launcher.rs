@@ -1,0 +1,414 @@
+//! Which `dotaios-mcp` executable client configurations start (spec 06 §2): the explicit
+//! `--launcher`, or the adapter installed next to the running `dotaios`, and whether that
+//! default lies in a build or temporary directory that may disappear.
+//!
+//! Used by `mcp status`, `mcp install|config` and `connect opencode`. The launcher path is kept
+//! as resolved (absolute, never canonicalised), because that is the text users see and clients
+//! start; canonical paths are only consulted to recognise disposable locations.
+//!
+//! What it must never do: start the launcher, write anything, or refuse an explicit
+//! `--launcher` for its location. It reads only file metadata.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+use dotaios_core::folder::location::{absolutize, expand_tilde};
+
+use crate::{CliError, Env};
+
+/// The adapter's file name. This crate builds for Unix only (its writers use `*at` system
+/// calls), so there is no `.exe` suffix to add.
+const ADAPTER_NAME: &str = "dotaios-mcp";
+/// The CLI's file name, looked up in `PATH`.
+const CLI_NAME: &str = "dotaios";
+
+/// The process facts launcher resolution depends on, captured once by the command so that the
+/// lookup itself is a pure function of them (and testable with invented facts).
+#[derive(Debug, Clone)]
+pub(crate) struct ProcessFacts {
+    /// `argv[0]` as the program was invoked.
+    pub(crate) invocation: Option<OsString>,
+    /// `PATH`.
+    pub(crate) path_var: Option<OsString>,
+    /// The running executable as the operating system reports it (symlinks resolved).
+    pub(crate) current_exe: Option<PathBuf>,
+    /// The system temporary directory (`TMPDIR`, or `/tmp`).
+    pub(crate) temp_dir: PathBuf,
+    /// The working directory, for lexical absolutisation.
+    pub(crate) cwd: PathBuf,
+    /// The home directory, for `~` expansion of `--launcher`.
+    pub(crate) home: PathBuf,
+}
+
+impl ProcessFacts {
+    /// Reads the facts from this process. `Env` holds what every command needs; these few
+    /// values matter only to launcher resolution, so they are read here, once per command.
+    pub(crate) fn capture(env: &Env) -> ProcessFacts {
+        ProcessFacts {
+            invocation: std::env::args_os().next(),
+            path_var: std::env::var_os("PATH"),
+            current_exe: std::env::current_exe().ok(),
+            temp_dir: std::env::temp_dir(),
+            cwd: env.cwd.clone(),
+            home: env.home_or_root(),
+        }
+    }
+}
+
+/// How the launcher was chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// `--launcher <path>`.
+    Flag,
+    /// The adapter installed next to `dotaios`.
+    Default,
+}
+
+impl Source {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Source::Flag => "flag",
+            Source::Default => "default",
+        }
+    }
+}
+
+/// A resolved launcher.
+#[derive(Debug, Clone)]
+pub(crate) struct Launcher {
+    /// Absolute, not canonicalised.
+    pub(crate) path: PathBuf,
+    pub(crate) source: Source,
+    /// A default launcher inside a build or temporary directory (always `false` for `--launcher`,
+    /// whose location is the user's explicit choice).
+    pub(crate) disposable: bool,
+}
+
+/// Why no launcher could be resolved.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum LauncherError {
+    /// The explicit `--launcher` is missing, not a regular file, or not executable.
+    #[error("Launcher not found or not executable: {}", .0.display())]
+    NotExecutable(PathBuf),
+    /// No directory next to `dotaios` holds an executable adapter.
+    #[error(
+        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together, or pass --launcher <path>."
+    )]
+    NotFound,
+}
+
+impl From<LauncherError> for CliError {
+    fn from(error: LauncherError) -> CliError {
+        CliError::failed(error.to_string())
+    }
+}
+
+/// Resolves the launcher (§2.1): the explicit flag if given, else the adapter next to
+/// `dotaios`. A default launcher's location is checked but not refused here; callers that
+/// write client configuration call [`refuse_disposable`].
+pub(crate) fn resolve(
+    explicit: Option<&OsStr>,
+    facts: &ProcessFacts,
+) -> Result<Launcher, LauncherError> {
+    if let Some(raw) = explicit {
+        let path = absolutize(&expand_tilde(raw, &facts.home), &facts.cwd);
+        if !is_executable_file(&path) {
+            return Err(LauncherError::NotExecutable(path));
+        }
+        return Ok(Launcher {
+            path,
+            source: Source::Flag,
+            disposable: false,
+        });
+    }
+    let path = default_candidates(facts)
+        .into_iter()
+        .map(|dir| dir.join(ADAPTER_NAME))
+        .find(|path| is_executable_file(path))
+        .ok_or(LauncherError::NotFound)?;
+    let disposable = is_disposable(&path, &temp_roots(&facts.temp_dir));
+    Ok(Launcher {
+        path,
+        source: Source::Default,
+        disposable,
+    })
+}
+
+/// The §2.2 refusal, for commands that put the launcher into a client configuration.
+pub(crate) fn refuse_disposable(launcher: &Launcher) -> Result<(), CliError> {
+    if launcher.source == Source::Default && launcher.disposable {
+        return Err(CliError::failed(format!(
+            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios (for example with cargo install), or pass --launcher <path> explicitly.",
+            launcher.path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The directories that may hold the adapter, in the order of §2.1 step 2: the invocation
+/// directory when `argv[0]` names a path, otherwise the first `PATH` directory holding an
+/// executable `dotaios`; then the running executable's own directory.
+fn default_candidates(facts: &ProcessFacts) -> Vec<PathBuf> {
+    let mut candidates = Vec::new();
+    let invoked_with_path = facts
+        .invocation
+        .as_deref()
+        .filter(|invocation| has_separator(invocation));
+    match invoked_with_path {
+        Some(invocation) => {
+            if let Some(dir) = absolutize(Path::new(invocation), &facts.cwd).parent() {
+                candidates.push(dir.to_path_buf());
+            }
+        }
+        None => {
+            let from_path = facts.path_var.as_deref().and_then(|path_var| {
+                std::env::split_paths(path_var)
+                    // An empty entry means "the current directory" to a shell; a launcher path
+                    // must not depend on where the command happened to run.
+                    .filter(|dir| !dir.as_os_str().is_empty())
+                    .map(|dir| absolutize(&dir, &facts.cwd))
+                    .find(|dir| is_executable_file(&dir.join(CLI_NAME)))
+            });
+            candidates.extend(from_path);
+        }
+    }
+    if let Some(dir) = facts.current_exe.as_deref().and_then(Path::parent) {
+        candidates.push(dir.to_path_buf());
+    }
+    candidates
+}
+
+fn has_separator(invocation: &OsStr) -> bool {
+    invocation
+        .as_encoded_bytes()
+        .iter()
+        .any(|byte| std::path::is_separator(char::from(*byte)))
+}
+
+/// An existing regular file (symlinks followed) with an execute bit set.
+pub(crate) fn is_executable_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+}
+
+/// The temporary roots of §2.2, each as given and canonicalised (so a temporary directory
+/// reached through a symlinked `/tmp` is recognised). The filesystem root itself is never a
+/// temporary root, even if `TMPDIR=/`: that would make every location disposable.
+pub(crate) fn temp_roots(temp_dir: &Path) -> Vec<PathBuf> {
+    let mut roots = Vec::new();
+    let given = [
+        temp_dir,
+        Path::new("/tmp"),
+        Path::new("/var/tmp"),
+        Path::new("/dev/shm"),
+    ];
+    for root in given {
+        if !root.is_absolute() || root.parent().is_none() {
+            continue;
+        }
+        roots.push(root.to_path_buf());
+        if let Ok(canonical) = std::fs::canonicalize(root)
+            && canonical.parent().is_some()
+        {
+            roots.push(canonical);
+        }
+    }
+    roots
+}
+
+/// Whether `path` (as given, or with every symlink resolved) lies in a cargo build directory
+/// or below one of `temp_roots` (§2.2).
+pub(crate) fn is_disposable(path: &Path, temp_roots: &[PathBuf]) -> bool {
+    let mut forms = vec![path.to_path_buf()];
+    if let Ok(canonical) = std::fs::canonicalize(path) {
+        forms.push(canonical);
+    }
+    forms
+        .iter()
+        .any(|form| in_cargo_target(form) || temp_roots.iter().any(|root| form.starts_with(root)))
+}
+
+/// A `CACHEDIR.TAG` in some ancestor (cargo tags every target directory with one, wherever
+/// `CARGO_TARGET_DIR` puts it), or a `target` component followed later by `debug` or `release`.
+fn in_cargo_target(path: &Path) -> bool {
+    let tagged = path
+        .ancestors()
+        .skip(1)
+        .any(|dir| dir.join("CACHEDIR.TAG").symlink_metadata().is_ok());
+    if tagged {
+        return true;
+    }
+    let mut seen_target = false;
+    for component in path.components() {
+        let name = component.as_os_str();
+        if seen_target && (name == "debug" || name == "release") {
+            return true;
+        }
+        if name == "target" {
+            seen_target = true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    use super::*;
+
+    fn executable(path: &Path) {
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "#!/bin/sh\n").unwrap();
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    fn facts(root: &Path) -> ProcessFacts {
+        ProcessFacts {
+            invocation: None,
+            path_var: None,
+            current_exe: None,
+            temp_dir: root.join("no-such-temp"),
+            cwd: root.to_path_buf(),
+            home: root.join("home"),
+        }
+    }
+
+    #[test]
+    fn explicit_launcher_must_be_an_executable_file() {
+        let temp = tempfile::tempdir().unwrap();
+        let facts = facts(temp.path());
+        let script = temp.path().join("bin/adapter");
+        executable(&script);
+        let plain = temp.path().join("plain");
+        fs::write(&plain, "").unwrap();
+        let found = resolve(Some(OsStr::new("bin/adapter")), &facts).unwrap();
+        assert_eq!(found.path, script);
+        assert_eq!(found.source, Source::Flag);
+        assert!(
+            !found.disposable,
+            "an explicit launcher is never disposable"
+        );
+        for bad in ["plain", "bin", "missing"] {
+            let error = resolve(Some(OsStr::new(bad)), &facts).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "Launcher not found or not executable: {}",
+                    temp.path().join(bad).display()
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn explicit_launcher_expands_tilde() {
+        let temp = tempfile::tempdir().unwrap();
+        let facts = facts(temp.path());
+        executable(&temp.path().join("home/bin/dotaios-mcp"));
+        let found = resolve(Some(OsStr::new("~/bin/dotaios-mcp")), &facts).unwrap();
+        assert_eq!(found.path, temp.path().join("home/bin/dotaios-mcp"));
+    }
+
+    #[test]
+    fn invocation_directory_comes_first_and_is_not_canonicalised() {
+        let temp = tempfile::tempdir().unwrap();
+        executable(&temp.path().join("real/dotaios-mcp"));
+        executable(&temp.path().join("real/dotaios"));
+        executable(&temp.path().join("exe/dotaios-mcp"));
+        symlink(temp.path().join("real"), temp.path().join("link")).unwrap();
+        let mut facts = facts(temp.path());
+        facts.invocation = Some(OsString::from("link/./dotaios"));
+        facts.current_exe = Some(temp.path().join("exe/dotaios"));
+        let found = resolve(None, &facts).unwrap();
+        assert_eq!(found.path, temp.path().join("link/dotaios-mcp"));
+        assert_eq!(found.source, Source::Default);
+    }
+
+    #[test]
+    fn path_lookup_then_current_exe() {
+        let temp = tempfile::tempdir().unwrap();
+        executable(&temp.path().join("first/dotaios"));
+        executable(&temp.path().join("second/dotaios"));
+        executable(&temp.path().join("second/dotaios-mcp"));
+        executable(&temp.path().join("exe/dotaios-mcp"));
+        let mut facts = facts(temp.path());
+        facts.invocation = Some(OsString::from("dotaios"));
+        facts.current_exe = Some(temp.path().join("exe/dotaios"));
+        facts.path_var = Some(
+            std::env::join_paths([temp.path().join("first"), temp.path().join("second")]).unwrap(),
+        );
+        // The first PATH directory with `dotaios` has no adapter: the OS-reported directory wins.
+        assert_eq!(
+            resolve(None, &facts).unwrap().path,
+            temp.path().join("exe/dotaios-mcp")
+        );
+        executable(&temp.path().join("first/dotaios-mcp"));
+        assert_eq!(
+            resolve(None, &facts).unwrap().path,
+            temp.path().join("first/dotaios-mcp")
+        );
+        facts.current_exe = None;
+        fs::remove_file(temp.path().join("first/dotaios-mcp")).unwrap();
+        assert!(matches!(
+            resolve(None, &facts),
+            Err(LauncherError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn cargo_target_directories_are_disposable() {
+        let temp = tempfile::tempdir().unwrap();
+        let no_roots: Vec<PathBuf> = Vec::new();
+        assert!(is_disposable(
+            Path::new("/opt/x/target/debug/dotaios-mcp"),
+            &no_roots
+        ));
+        assert!(is_disposable(
+            Path::new("/opt/target/x86_64-unknown-linux-gnu/release/dotaios-mcp"),
+            &no_roots
+        ));
+        assert!(!is_disposable(
+            Path::new("/opt/debug/target/dotaios-mcp"),
+            &no_roots
+        ));
+        let tagged = temp.path().join("build-out");
+        executable(&tagged.join("deep/dotaios-mcp"));
+        fs::write(
+            tagged.join("CACHEDIR.TAG"),
+            "Signature: 8a477f597d28d172789f06886806bc55\n",
+        )
+        .unwrap();
+        assert!(is_disposable(&tagged.join("deep/dotaios-mcp"), &no_roots));
+        let plain = temp.path().join("plain/dotaios-mcp");
+        executable(&plain);
+        assert!(!is_disposable(&plain, &no_roots));
+    }
+
+    #[test]
+    fn temporary_directories_are_recognised_through_symlinks() {
+        let temp = tempfile::tempdir().unwrap();
+        let scratch = temp.path().join("scratch");
+        executable(&scratch.join("dotaios-mcp"));
+        let alias = temp.path().join("alias");
+        symlink(&scratch, &alias).unwrap();
+        let roots = vec![fs::canonicalize(&scratch).unwrap()];
+        // Reached through the alias, the canonical form still lies below the root.
+        assert!(is_disposable(&alias.join("dotaios-mcp"), &roots));
+        let elsewhere = temp.path().join("elsewhere/dotaios-mcp");
+        executable(&elsewhere);
+        assert!(!is_disposable(&elsewhere, &roots));
+    }
+
+    #[test]
+    fn filesystem_root_is_never_a_temporary_root() {
+        let roots = temp_roots(Path::new("/"));
+        assert!(
+            roots.iter().all(|root| root.parent().is_some()),
+            "{roots:?}"
+        );
+        assert!(roots.contains(&PathBuf::from("/tmp")));
+    }
+}
