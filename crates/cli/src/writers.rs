@@ -9,4 +9,5 @@
 pub(crate) mod atomic;
 pub(crate) mod connect;
 pub(crate) mod init;
+pub(crate) mod migrate;
 pub(crate) mod templates;

@@ -1,12 +1,253 @@
-//! `dotaios migrate`.
+//! `dotaios migrate [--path <dir>] [--apply <plan-id> | --recover [<plan-id>]]` (spec 01
+//! §9): options, the folder check, and the text of every outcome. What is planned, written or
+//! rolled back is decided in [`crate::writers::migrate`]; this module only renders it.
 
 use std::ffi::OsString;
+use std::path::Path;
 use std::process::ExitCode;
 
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
+
+use crate::args::{Arg, Scanner, unknown_option};
+use crate::output::out;
+use crate::writers::init::shell_quote;
+use crate::writers::migrate::{
+    self as writer, ApplyOutcome, MigrateError, PreviewOutcome, RecoverOutcome,
+};
 use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage:
+  dotaios migrate [--path <dir>]                        Preview the plan; never writes
+  dotaios migrate --apply <plan-id> [--path <dir>]      Apply exactly this plan
+  dotaios migrate --recover [<plan-id>] [--path <dir>]  Roll back an interrupted migration
+
+Bring an AIOS folder to schema 1.2.0. The preview lists every file the plan would change and
+its plan id; --apply recomputes the plan, refuses if the folder changed since the preview, and
+writes through a journal under .dotaios/migrations/ so that an interruption can always be
+rolled back with --recover. Only aios.json and .gitignore are ever written; context/,
+projects/, memory/ and vault/ are never touched.
+
+Options:
+  --path <dir>           Use a non-default AIOS folder (default ~/aios)
+  --apply <plan-id>      Apply the plan the preview printed
+  --recover [<plan-id>]  Roll back an interrupted migration (the id is needed only when
+                         more than one exists)
+  -h, --help             Show this help
+";
+
+/// What the user asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Mode {
+    Preview,
+    Apply(String),
+    Recover(Option<String>),
+}
+
+#[derive(Debug, Default)]
+struct Options {
+    path: Option<OsString>,
+    apply: Option<String>,
+    recover: Option<Option<String>>,
+}
 
 /// Runs `dotaios migrate`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios migrate is not available in this build yet."))
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let (path, mode) = parse(args)?;
+    let home = env.home_or_root();
+    let resolve = |path_flag: Option<&OsString>| {
+        resolve_folder(LocationInputs {
+            path_flag: path_flag.map(OsString::as_os_str),
+            env_path: None,
+            home: &home,
+            cwd: &env.cwd,
+        })
+    };
+    let folder = resolve(path.as_ref());
+    let is_default = folder == resolve(None);
+    // Spec 01 §1.3: the existence check follows links and parses nothing.
+    if !folder.join("aios.json").exists() {
+        return Err(CliError::NoFolder(folder));
+    }
+    match mode {
+        Mode::Preview => preview(&folder, is_default),
+        Mode::Apply(id) => apply(&folder, &id),
+        Mode::Recover(id) => recover(&folder, id.as_deref()),
+    }
+}
+
+fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
+    let mut options = Options::default();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) if flag == "--path" => options.path = Some(scanner.value("--path")?),
+            Arg::Flag(flag) if flag == "--apply" => {
+                options.apply = Some(scanner.text_value("--apply")?);
+            }
+            Arg::Flag(flag) if flag == "--recover" => {
+                let id = scanner
+                    .optional_value()
+                    .map(|id| id.to_string_lossy().into_owned());
+                options.recover = Some(id);
+            }
+            Arg::Flag(flag) => return Err(unknown_option(&flag)),
+            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+        }
+    }
+    let mode = match (options.apply, options.recover) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::Usage(
+                "Choose either --apply or --recover, not both.".to_owned(),
+            ));
+        }
+        (Some(id), None) => Mode::Apply(id),
+        (None, Some(id)) => Mode::Recover(id),
+        (None, None) => Mode::Preview,
+    };
+    Ok((options.path, mode))
+}
+
+fn failed(error: MigrateError) -> CliError {
+    CliError::failed(error.to_string())
+}
+
+fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
+    let outcome = writer::preview(folder).map_err(failed)?;
+    let mut text = format!(
+        "DotAIOS migration preview for {}\n",
+        folder.to_string_lossy()
+    );
+    let code = match outcome {
+        PreviewOutcome::Blocked(ids) => {
+            text.push_str(&format!(
+                "[blocked] Interrupted migration: {}\n",
+                ids.join(", ")
+            ));
+            text.push_str(
+                "Run `dotaios migrate --recover` before previewing or applying another plan.\n",
+            );
+            ExitCode::from(1)
+        }
+        PreviewOutcome::Current => {
+            text.push_str("[ok] Schema 1.2.0 is current. No migration needed.\n");
+            ExitCode::SUCCESS
+        }
+        PreviewOutcome::Plan(plan) => {
+            let suffix = if is_default {
+                String::new()
+            } else {
+                format!(" --path {}", shell_quote(folder))
+            };
+            text.push_str(&render_plan(&plan, &suffix));
+            ExitCode::SUCCESS
+        }
+    };
+    out(&text);
+    Ok(code)
+}
+
+/// The plan lines of spec 01 §9.4 (after the header).
+fn render_plan(plan: &Plan, path_suffix: &str) -> String {
+    let mut text = format!(
+        "Schema: {} \u{2192} {}\nPlan ID: {}\nChanges:\n",
+        plan.from_schema_version, plan.to_schema_version, plan.id
+    );
+    for change in &plan.changes {
+        text.push_str(&format!(
+            "  [{}] {} \u{2014} {}\n",
+            change.action.as_str(),
+            change.path,
+            change.summary
+        ));
+    }
+    text.push_str(&format!(
+        "Protected: {} (not written)\nNo files changed.\n",
+        PROTECTED_SHELVES.join(", ")
+    ));
+    text.push_str(&format!(
+        "Apply exactly this plan with: dotaios migrate --apply {}{path_suffix}\n",
+        plan.id
+    ));
+    text
+}
+
+fn apply(folder: &Path, plan_id: &str) -> Result<ExitCode, CliError> {
+    let text = match writer::apply(folder, plan_id).map_err(failed)? {
+        ApplyOutcome::AlreadyApplied(id) => format!("[ok] Plan {id} was already applied.\n"),
+        ApplyOutcome::Applied { from, to, plan_id } => format!(
+            "[ok] Migrated schema {from} \u{2192} {to}.\nReceipt: {}\n",
+            writer::receipt_rel_path(&plan_id)
+        ),
+    };
+    out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn recover(folder: &Path, plan_id: Option<&str>) -> Result<ExitCode, CliError> {
+    let text = match writer::recover(folder, plan_id).map_err(failed)? {
+        RecoverOutcome::NothingToRecover { version } => {
+            format!("[ok] No interrupted migration found. Schema {version} is unchanged.\n")
+        }
+        RecoverOutcome::AlreadyCommitted(id) => {
+            format!("[ok] Plan {id} was already committed; stale transaction files were cleared.\n")
+        }
+        RecoverOutcome::Recovered { id, version } => {
+            format!("[ok] Recovered {id}; schema is {version}.\n")
+        }
+    };
+    out(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(items: &[&str]) -> Result<Mode, String> {
+        let items: Vec<OsString> = items.iter().map(OsString::from).collect();
+        parse(&items)
+            .map(|(_, mode)| mode)
+            .map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn modes() {
+        assert_eq!(parsed(&[]), Ok(Mode::Preview));
+        assert_eq!(parsed(&["--path", "x"]), Ok(Mode::Preview));
+        assert_eq!(parsed(&["--apply", "id"]), Ok(Mode::Apply("id".into())));
+        assert_eq!(parsed(&["--recover"]), Ok(Mode::Recover(None)));
+        assert_eq!(
+            parsed(&["--recover", "id"]),
+            Ok(Mode::Recover(Some("id".into())))
+        );
+        assert_eq!(
+            parsed(&["--recover", "--path", "x"]),
+            Ok(Mode::Recover(None))
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        assert_eq!(parsed(&["--apply"]), Err("--apply requires a value".into()));
+        assert_eq!(
+            parsed(&["--apply", "--path"]),
+            Err("--apply requires a value".into())
+        );
+        assert_eq!(
+            parsed(&["--apply", "a", "--recover"]),
+            Err("Choose either --apply or --recover, not both.".into())
+        );
+        assert_eq!(
+            parsed(&["--path=x"]),
+            Err("Unknown option: --path=x".into())
+        );
+        assert_eq!(parsed(&["extra"]), Err("Unknown option: extra".into()));
+        assert_eq!(parsed(&["--path"]), Err("--path requires a value".into()));
+    }
 }
