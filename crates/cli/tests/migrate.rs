@@ -249,24 +249,59 @@ fn doctor_migration(fixture: &Fixture) -> (String, Vec<String>) {
     (check["status"].as_str().unwrap().to_owned(), details)
 }
 
-/// `doctor`, the inspection and `migrate`'s preview agree on the folder's state.
+/// The working context's migration notice (`brief --compact`, spec 02 §13), as printed.
+fn brief_text(fixture: &Fixture) -> String {
+    let output = Command::new(BIN)
+        .args(["brief", "--compact", "--path"])
+        .arg(fixture.root())
+        .env("HOME", fixture._home.path())
+        .output()
+        .unwrap();
+    assert_ok(&output);
+    format!("{}{}", stdout(&output), stderr(&output))
+}
+
+const OUTDATED_NOTICE: &str = "> A migration preview is required before any compatibility change.\n> Preview this same folder with: dotaios migrate --path <this-aios-folder>";
+const TRANSACTION_NOTICE: &str =
+    "> [DotAIOS] Migration transaction metadata is present; liveness is not verified.";
+
+/// `doctor`, the working context, the inspection and `migrate`'s preview agree on the
+/// folder's state.
 fn assert_views_agree(fixture: &Fixture) {
     let inspection = fixture.inspection();
     let (doctor_status, details) = doctor_migration(fixture);
     let preview = fixture.run(&[]);
+    let brief = brief_text(fixture);
+    assert!(!brief.contains("could not be verified"), "{brief}");
+    let outdated = brief.contains(OUTDATED_NOTICE);
+    let transaction = brief.contains(TRANSACTION_NOTICE);
     match status_of(&inspection) {
         MigrationStatus::Current => {
+            assert!(!outdated && !transaction, "{brief}");
             assert_eq!(doctor_status, "ok");
             assert!(stdout(&preview).contains("[ok] Schema 1.2.0 is current."));
             assert!(fixture.transactions().is_empty());
         }
         MigrationStatus::SchemaOutdated => {
+            let Inspection::Inspected(state) = &inspection else {
+                unreachable!()
+            };
+            assert!(outdated && !transaction, "{brief}");
+            assert!(brief.contains(&format!(
+                "> [DotAIOS] This folder uses schema {}; this build supports 1.2.0.",
+                state.folder_schema_version
+            )));
             let id = fixture.plan_id();
             assert_eq!(doctor_status, "warn");
             assert!(details.iter().any(|d| d.contains(&id)), "{details:?}");
             assert!(stdout(&preview).contains(&format!("Plan ID: {id}")));
         }
         MigrationStatus::TransactionPresent => {
+            assert!(transaction && !outdated, "{brief}");
+            assert!(
+                !brief.contains("migrate-"),
+                "the working context never names a plan id"
+            );
             let ids = fixture.transactions();
             assert_eq!(doctor_status, "fail");
             assert!(details.iter().any(|d| d.contains(&ids[0])), "{details:?}");
@@ -615,11 +650,18 @@ fn crash_then_recover(version: &str, gitignore: Option<&[u8]>, pre_owned: bool) 
         }
         assert_views_agree(&fixture);
 
-        // And the migration can be completed afterwards.
+        // And the migration can be completed afterwards, leaving no private staging behind.
         let finish = fixture.run(&["--apply", &id]);
         assert_ok(&finish);
         assert_eq!(status_of(&fixture.inspection()), MigrationStatus::Current);
         assert!(fixture.transactions().is_empty());
+        let dotaios: Vec<String> = std::fs::read_dir(fixture.root().join(".dotaios"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let mut dotaios = dotaios;
+        dotaios.sort();
+        assert_eq!(dotaios, ["migrations", "session-store"], "after {point}");
     }
     exercised
 }
@@ -1268,6 +1310,65 @@ fn usage_refusals() {
         &format!(
             "No AIOS folder found at {}. Run dotaios init first, or pass --path.",
             missing.path().display()
+        ),
+    );
+}
+
+#[test]
+fn recovery_refusals() {
+    let crashed = |point: &str| {
+        let fixture = Fixture::new("1.1.0", Some(b"x\n"));
+        let id = fixture.plan_id();
+        assert_killed(&fixture.run_with_failpoint(&["--apply", &id], point), point);
+        let t = fixture
+            .root()
+            .join(format!(".dotaios/migrations/transactions/{id}"));
+        (fixture, id, t)
+    };
+
+    // A journal that parses but is not this transaction's.
+    let (fixture, id, t) = crashed("journal:prepared");
+    let journal = std::fs::read_to_string(t.join("journal.json")).unwrap();
+    std::fs::write(
+        t.join("journal.json"),
+        journal.replace(&id, "migrate-1_1_0-to-1_2_0-0000000000000000"),
+    )
+    .unwrap();
+    assert_refusal_changes_nothing(
+        &fixture,
+        &["--recover"],
+        &format!(
+            "Interrupted transaction {id} has an invalid journal; refusing to change anything automatically."
+        ),
+    );
+
+    // A backup that does not hash to the journal's before_sha256.
+    let (fixture, _, t) = crashed("renamed:aios.json");
+    std::fs::write(t.join("backups/aios.json"), b"{}\n").unwrap();
+    assert_refusal_changes_nothing(
+        &fixture,
+        &["--recover"],
+        "The backup of aios.json does not match the journal; refusing to restore it.",
+    );
+
+    // Recovery residue that recovery did not write.
+    let (fixture, _, t) = crashed("renamed:aios.json");
+    std::fs::create_dir(t.join("recovery")).unwrap();
+    std::fs::write(t.join("recovery/aios.json"), b"planted\n").unwrap();
+    assert_refusal_changes_nothing(
+        &fixture,
+        &["--recover"],
+        "Unexpected recovery residue for aios.json; refusing to use it.",
+    );
+
+    // A receipt that says committed while aios.json is older.
+    let (fixture, id, _) = crashed("receipt-complete");
+    std::fs::write(fixture.root().join("aios.json"), config("1.1.0")).unwrap();
+    assert_refusal_changes_nothing(
+        &fixture,
+        &["--recover"],
+        &format!(
+            "Receipt {id} exists, but aios.json reports older schema 1.1.0. Run recovery before trying again."
         ),
     );
 }

@@ -250,6 +250,7 @@ fn install_owned_metadata(dotaios: &Dir) -> Result<(), MigrateError> {
         what: MIGRATIONS_DIR.to_owned(),
         reason: reason(&error),
     };
+    remove_stale_staging(dotaios);
     let staging = format!(".migrations.{}.tmp", std::process::id());
     // Only a crashed run of a process with this very pid could have left this name.
     fsops::remove_tree(dotaios, &staging).map_err(fail)?;
@@ -274,6 +275,30 @@ fn install_owned_metadata(dotaios: &Dir) -> Result<(), MigrateError> {
         return Err(fail(error));
     }
     fsops::sync(dotaios).map_err(fail)
+}
+
+/// Removes `.migrations.<pid>.tmp` directories left in `.dotaios/` by applies that crashed
+/// while building owned metadata, when no process with that pid is alive (a live one may be a
+/// concurrent apply at work). Best effort: a leftover is harmless, only untidy.
+fn remove_stale_staging(dotaios: &Dir) {
+    let Ok(entries) = fsops::entries(dotaios) else {
+        return;
+    };
+    for (name, is_dir) in entries {
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(".migrations."))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|digits| digits.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw)
+        else {
+            continue;
+        };
+        let dead = rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH);
+        if is_dir && dead {
+            let _ = fsops::remove_tree(dotaios, &name.to_string_lossy());
+        }
+    }
 }
 
 /// The signal flag (SIGINT, SIGTERM) for the duration of an apply.
