@@ -429,110 +429,92 @@ fn a_missing_folder_is_named() {
     assert_eq!(output.status.code(), Some(1));
 }
 
-/// Spec 02 §17.5: every safety and limit variant is the one path-free message, exit 1, and
-/// an unchanged tree.
-#[test]
-fn refusal_paths() {
-    type Setup = fn(&Path);
-    let cases: &[(&str, Setup)] = &[
-        ("identity one byte over 1 MiB", |r| {
-            write_bytes(r, "context/identity.md", &vec![b'a'; (1 << 20) + 1])
-        }),
-        ("priorities with invalid UTF-8", |r| {
-            write_bytes(r, "context/priorities.md", b"# P\n\xff\n")
-        }),
-        ("identity linked inside", |r| {
-            std::fs::remove_file(r.join("context/identity.md")).ok();
-            symlink("priorities.md", r.join("context/identity.md")).ok();
-        }),
-        ("identity linked outside", |r| {
-            std::fs::remove_file(r.join("context/identity.md")).ok();
-            symlink("/etc/hostname", r.join("context/identity.md")).ok();
-        }),
-        ("events as a FIFO", |r| {
-            std::fs::remove_file(r.join("memory/events.jsonl")).ok();
-            rustix::fs::mknodat(
-                rustix::fs::CWD,
-                r.join("memory/events.jsonl").as_path(),
-                rustix::fs::FileType::Fifo,
-                rustix::fs::Mode::from_raw_mode(0o644),
-                0,
-            )
-            .ok();
-        }),
-        ("events as a directory", |r| {
-            std::fs::remove_file(r.join("memory/events.jsonl")).ok();
-            std::fs::create_dir(r.join("memory/events.jsonl")).ok();
-        }),
-        ("signal file as a directory", |r| {
-            let today = utc_today();
-            std::fs::create_dir(r.join(format!("memory/signals/x-{today}.jsonl"))).ok();
-        }),
-        ("decision log one byte over 4 MiB", |r| {
-            write_bytes(r, "decisions/log.md", &vec![b'a'; (4 << 20) + 1])
-        }),
-        ("ledger exhausted by 17 signal files", |r| {
-            let today = utc_today();
-            for n in 0..17 {
-                write_bytes(
-                    r,
-                    &format!("memory/signals/big{n}-{today}.jsonl"),
-                    &vec![b' '; 1_000_000],
-                );
-            }
-        }),
-        ("65 signal files", |r| {
-            let today = utc_today();
-            for n in 0..65 {
-                write(r, &format!("memory/signals/m{n}-{today}.jsonl"), "");
-            }
-        }),
-        ("8193 signal entries", |r| {
-            for n in 0..8_193 - 3 {
-                write(r, &format!("memory/signals/n{n}.txt"), "");
-            }
-        }),
-        ("257 project entries", |r| {
-            for n in 0..257 - 3 {
-                write(r, &format!("projects/f{n}.txt"), "");
-            }
-        }),
-        ("invalid project slug", |r| {
-            std::fs::create_dir(r.join("projects/Bad Name")).ok();
-        }),
-        ("linked project entry", |r| {
-            symlink("rust-port", r.join("projects/x")).ok();
-        }),
-        ("conflicting ids", |r| {
-            write(
-                r,
-                "projects/c/README.md",
-                "---\nid: a\nproject_id: b\n---\n",
-            )
-        }),
-        ("duplicate id", |r| {
-            write(r, "projects/d/README.md", "---\nid: proj-web-002\n---\n")
-        }),
-        ("invalid YAML", |r| {
-            write(r, "projects/y/README.md", "---\nid: [unterminated\n---\n")
-        }),
-    ];
-    for (name, setup) in cases {
-        let fixture = Fixture::new();
-        setup(&fixture.aios());
-        let before = tree_snapshot(&fixture.aios());
-        let output = fixture.brief(&["--compact"]);
-        let (stdout, stderr) = texts(&output);
-        assert_eq!(stderr, READ_FAILED, "{name}: {stdout}");
+/// Runs `brief --compact` (plain and `--json`) on the fixture after `setup` and asserts the
+/// one path-free message, exit 1, and an unchanged tree (spec 02 §17.5).
+fn assert_read_refusal(setup: impl Fn(&Path)) {
+    let fixture = Fixture::new();
+    setup(&fixture.aios());
+    let before = tree_snapshot(&fixture.aios());
+    for args in [&["--compact"][..], &["--compact", "--json"]] {
+        let output = fixture.brief(args);
         assert_refusal(&fixture, &output, READ_FAILED);
-        let json = fixture.brief(&["--compact", "--json"]);
-        assert_refusal(&fixture, &json, READ_FAILED);
-        assert_eq!(
-            tree_snapshot(&fixture.aios()),
-            before,
-            "{name}: the folder changed"
-        );
     }
+    assert_eq!(tree_snapshot(&fixture.aios()), before, "the folder changed");
+}
+
+/// One test per safety and limit variant of spec 02 §17.5.
+macro_rules! refusal {
+    ($($name:ident => $setup:expr;)*) => {
+        $(
+            #[test]
+            fn $name() {
+                assert_read_refusal($setup);
+            }
+        )*
+    };
+}
+
+refusal! {
+    refuses_identity_one_byte_over_1_mib => |r: &Path| write_bytes(r, "context/identity.md", &vec![b'a'; (1 << 20) + 1]);
+    refuses_priorities_with_invalid_utf8 => |r: &Path| write_bytes(r, "context/priorities.md", b"# P\n\xff\n");
+    refuses_identity_linked_inside => |r: &Path| {
+        std::fs::remove_file(r.join("context/identity.md")).ok();
+        symlink("priorities.md", r.join("context/identity.md")).ok();
+    };
+    refuses_identity_linked_outside => |r: &Path| {
+        std::fs::remove_file(r.join("context/identity.md")).ok();
+        symlink("/etc/hostname", r.join("context/identity.md")).ok();
+    };
+    refuses_events_as_a_fifo => |r: &Path| {
+        std::fs::remove_file(r.join("memory/events.jsonl")).ok();
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            r.join("memory/events.jsonl").as_path(),
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o644),
+            0,
+        )
+        .ok();
+    };
+    refuses_events_as_a_directory => |r: &Path| {
+        std::fs::remove_file(r.join("memory/events.jsonl")).ok();
+        std::fs::create_dir(r.join("memory/events.jsonl")).ok();
+    };
+    refuses_a_signal_file_that_is_a_directory => |r: &Path| {
+        std::fs::create_dir(r.join(format!("memory/signals/x-{}.jsonl", utc_today()))).ok();
+    };
+    refuses_a_decision_log_one_byte_over_4_mib => |r: &Path| write_bytes(r, "decisions/log.md", &vec![b'a'; (4 << 20) + 1]);
+    refuses_when_17_signal_files_exhaust_the_ledger => |r: &Path| {
+        let today = utc_today();
+        for n in 0..17 {
+            write_bytes(r, &format!("memory/signals/big{n}-{today}.jsonl"), &vec![b' '; 1_000_000]);
+        }
+    };
+    refuses_65_signal_files => |r: &Path| {
+        let today = utc_today();
+        for n in 0..65 {
+            write(r, &format!("memory/signals/m{n}-{today}.jsonl"), "");
+        }
+    };
+    refuses_8193_signal_entries => |r: &Path| {
+        for n in 0..8_193 - 3 {
+            write(r, &format!("memory/signals/n{n}.txt"), "");
+        }
+    };
+    refuses_257_project_entries => |r: &Path| {
+        for n in 0..257 - 3 {
+            write(r, &format!("projects/f{n}.txt"), "");
+        }
+    };
+    refuses_an_invalid_project_slug => |r: &Path| {
+        std::fs::create_dir(r.join("projects/Bad Name")).ok();
+    };
+    refuses_a_linked_project_entry => |r: &Path| {
+        symlink("rust-port", r.join("projects/x")).ok();
+    };
+    refuses_conflicting_ids => |r: &Path| write(r, "projects/c/README.md", "---\nid: a\nproject_id: b\n---\n");
+    refuses_a_duplicate_id => |r: &Path| write(r, "projects/d/README.md", "---\nid: proj-web-002\n---\n");
+    refuses_invalid_yaml => |r: &Path| write(r, "projects/y/README.md", "---\nid: [unterminated\n---\n");
 }
 
 #[test]

@@ -399,6 +399,26 @@ mod tests {
     }
 
     #[test]
+    fn timeline_lines_mark_unscoped_rows() {
+        // Unreachable under the current memory policy (spec 02 §18 open point 6), kept and
+        // tested in the renderer alone.
+        let entry = |unscoped: bool| TimelineEntry {
+            entry: json!({}),
+            date: "2026-08-29".into(),
+            summary: "Shipped".into(),
+            unscoped,
+        };
+        assert_eq!(
+            timeline_line(&entry(false)).text.to_string_lossy(),
+            "- [2026-08-29] Shipped"
+        );
+        assert_eq!(
+            timeline_line(&entry(true)).text.to_string_lossy(),
+            "- [2026-08-29] (unscoped) Shipped"
+        );
+    }
+
+    #[test]
     fn project_lines() {
         let view = ProjectView {
             name: "Rust Port".into(),
