@@ -3,15 +3,16 @@
 //! Three operations, each returning plain data that `commands::migrate` renders:
 //! - [`preview`] reads the folder and computes the plan (`dotaios_core::folder::plan`); it
 //!   never writes.
-//! - [`apply`] recomputes the plan, requires the id the user confirmed, and executes it through
-//!   a write-ahead journal under `.dotaios/migrations/transactions/<plan-id>/` ([`apply`]
+//! - [`apply()`] recomputes the plan, requires the id the user confirmed, and executes it through
+//!   a write-ahead journal under `.dotaios/migrations/transactions/<plan-id>/` ([`mod@apply`]
 //!   module), committing `aios.json` last and leaving a receipt.
-//! - [`recover`] rolls an interrupted transaction back, never forward ([`recover`] module).
+//! - [`recover()`] rolls an interrupted transaction back, never forward ([`mod@recover`]
+//!   module).
 //!
 //! How it writes: every write is relative to one directory handle of the root
 //! ([`crate::writers::atomic::Dir`], extended by [`fsops`] with in-place exclusive creation,
 //! renames and links between handles, and removal), with `O_NOFOLLOW`, never through a
-//! re-resolved path. Every read goes through `dotaios-contained` on a [`Root`] that is checked
+//! re-resolved path. Every read goes through `dotaios-contained` on a `Root` that is checked
 //! to be the same directory as the write handle. Each durable step ends with an `fsync` of the
 //! file and of the directory that gained or lost an entry, and then passes a test-only
 //! [`failpoint`].

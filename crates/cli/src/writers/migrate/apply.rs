@@ -2,7 +2,7 @@
 //! precondition, then execute it through the write-ahead journal.
 //!
 //! The protocol, in durable steps (each ends with the `fsync`s named in the spec and then a
-//! [`failpoint`]; the names are listed in `docs/decisions.md`):
+//! test-only failpoint; the names are listed in `docs/decisions.md`):
 //! 1. owned metadata (`.dotaios/migrations/` with its marker, `transactions/`, `receipts/`);
 //!    a missing `migrations/` is built under a private name and renamed into place, so that a
 //!    crash never leaves a marker without `transactions/`;
