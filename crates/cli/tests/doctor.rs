@@ -218,3 +218,24 @@ fn an_invalid_skill_is_named() {
         "{stdout}"
     );
 }
+
+#[test]
+fn an_unreadable_working_context_is_diagnosed_with_its_code_and_source() {
+    let temp = sample_copy();
+    let identity = temp.path().join("aios/context/identity.md");
+    fs::write(&identity, "x".repeat((1 << 20) + 1)).unwrap();
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout.contains(
+            "[fail] Working context readable\n        DOTAIOS_CONTEXT_SOURCE_TOO_LARGE\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("        context/identity.md: 1048577 bytes, over the 1048576-byte limit\n"),
+        "{stdout}"
+    );
+}

@@ -13,6 +13,7 @@ use std::time::SystemTime;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
 
+use crate::context::{ContextError, ContextRequest, ContextScope, project_working_context};
 use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config};
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
@@ -127,6 +128,8 @@ pub struct DoctorInputs<'a> {
     pub now: SystemTime,
     /// The effective user id (for the `.env` ownership check).
     pub uid: u32,
+    /// The local time zone, which defines "today" for the working-context check.
+    pub time_zone: &'a jiff::tz::TimeZone,
 }
 
 /// The files a complete folder has (spec 01 §2).
@@ -540,6 +543,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
         checks.push(check_workspace_ignore_rule(root));
     }
     checks.push(check_env_file(root, inputs.uid));
+    checks.push(check_working_context(root, inputs.now, inputs.time_zone));
     checks.push(check_project_catalog(root));
     checks.push(check_skills(root));
     checks.push(check_memory_health(root));
@@ -621,6 +625,32 @@ pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
                 .fix("Install a DotAIOS release that supports this folder schema. This build will not write it.")
         }
         Inspection::Failed(code) => Check::new(NAME, Status::Fail).detail(code.as_str()),
+    }
+}
+
+/// Check 7: the shared-mode projection with the default budget, text discarded. This is the
+/// diagnosis the working context's path-free failure points to.
+pub fn check_working_context(
+    root: &Root,
+    now: SystemTime,
+    time_zone: &jiff::tz::TimeZone,
+) -> Check {
+    const NAME: &str = "Working context readable";
+    let now = jiff::Timestamp::try_from(now).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    let request = ContextRequest {
+        scope: ContextScope::Shared,
+        limit: None,
+        budget: None,
+        now,
+        time_zone,
+    };
+    match project_working_context(root, &request) {
+        Ok(projection) => Check::new(NAME, Status::Ok)
+            .detail(format!("{} characters", projection.markdown.len())),
+        Err(ContextError::ReadFailed(failure)) => Check::new(NAME, Status::Fail)
+            .detail(failure.code())
+            .fix("See the \"Reader limits and links\" and \"Project catalog\" checks for the file to fix."),
+        Err(other) => Check::new(NAME, Status::Fail).detail(other.to_string()),
     }
 }
 

@@ -64,6 +64,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         path_suffix: path_suffix.as_deref(),
         now: SystemTime::now(),
         uid: rustix::process::geteuid().as_raw(),
+        time_zone: &jiff::tz::TimeZone::system(),
     });
     if json {
         out(&render_json(&report));
