@@ -3,6 +3,8 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 /// Writes `text` to stdout exactly as given (no newline added).
 pub(crate) fn out(text: &str) {
@@ -17,16 +19,24 @@ pub(crate) fn out(text: &str) {
     }
 }
 
-/// Writes `line` and a newline to stdout.
-pub(crate) fn out_line(line: &str) {
-    let mut text = String::with_capacity(line.len() + 1);
-    text.push_str(line);
-    text.push('\n');
-    out(&text);
-}
-
 /// Writes `line` and a newline to stderr, ignoring failures (there is nowhere left to report).
 pub(crate) fn err_line(line: &str) {
     let mut stderr = std::io::stderr().lock();
     let _ = writeln!(stderr, "{line}");
+}
+
+/// Quotes `path` for a copy-pasteable command line (spec 01 §9.4): as is when it matches
+/// `^[A-Za-z0-9_./:-]+$`, otherwise in single quotes with `'` written `'\''`.
+pub(crate) fn shell_quote(path: &Path) -> String {
+    let bytes = path.as_os_str().as_bytes();
+    let plain = !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"_./:-".contains(b));
+    let text = path.to_string_lossy();
+    if plain {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
 }

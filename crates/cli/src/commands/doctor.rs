@@ -13,7 +13,7 @@ use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use serde_json::json;
 
 use crate::args::{Arg, Scanner, unknown_option};
-use crate::output::out;
+use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
 
 const HELP: &str = "\
@@ -58,7 +58,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     });
     let default_folder = home.join("aios");
     let root = Root::open(&folder).ok();
-    let path_suffix = (folder != default_folder).then(|| shell_quote(&folder.to_string_lossy()));
+    let path_suffix = (folder != default_folder).then(|| shell_quote(&folder));
     let report = doctor::run(&DoctorInputs {
         root: root.as_ref(),
         path_suffix: path_suffix.as_deref(),
@@ -143,30 +143,9 @@ fn display_folder(folder: &Path, home: &Path) -> String {
     }
 }
 
-/// Quotes a path for a shell command line the way spec 01 §9.4 does: as is when it only holds
-/// `[A-Za-z0-9_./:-]`, else in single quotes with `'` written `'\''`.
-pub(crate) fn shell_quote(value: &str) -> String {
-    let plain = !value.is_empty()
-        && value
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || b"_./:-".contains(&byte));
-    if plain {
-        value.to_owned()
-    } else {
-        format!("'{}'", value.replace('\'', "'\\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting() {
-        assert_eq!(shell_quote("/home/ada/aios"), "/home/ada/aios");
-        assert_eq!(shell_quote("/tmp/my aios"), "'/tmp/my aios'");
-        assert_eq!(shell_quote("/tmp/it's"), "'/tmp/it'\\''s'");
-    }
 
     #[test]
     fn home_is_abbreviated() {

@@ -10,8 +10,7 @@ use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
 
 use crate::args::{Arg, Scanner, unknown_option};
-use crate::output::out;
-use crate::writers::init::shell_quote;
+use crate::output::{out, shell_quote};
 use crate::writers::migrate::{
     self as writer, ApplyOutcome, MigrateError, PreviewOutcome, RecoverOutcome,
 };

@@ -13,7 +13,6 @@
 //! never prints: the command turns its report and errors into text.
 
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -783,21 +782,7 @@ fn existing(
     }
 }
 
-/// Quotes `path` for a copy-pasteable command line (spec 01 §9.4): as is when it matches
-/// `^[A-Za-z0-9_./:-]+$`, otherwise in single quotes with `'` written `'\''`.
-pub(crate) fn shell_quote(path: &Path) -> String {
-    let bytes = path.as_os_str().as_bytes();
-    let plain = !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"_./:-".contains(b));
-    let text = path.to_string_lossy();
-    if plain {
-        text.into_owned()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
+pub(crate) use crate::output::shell_quote;
 
 #[cfg(test)]
 mod tests {
