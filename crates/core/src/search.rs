@@ -250,6 +250,14 @@ pub fn check_request(request: &SearchRequest<'_>) -> Result<(), SearchError> {
     engine::check_request(request).map(|_| ())
 }
 
+/// The benchmark's safe-corpus control (07 §3.1): enumerate and read the vault scope exactly
+/// as search does (walk, eligibility, containment, identity checks, UTF-8, final
+/// revalidation) without matching or ranking. Returns the files and bytes read.
+#[doc(hidden)]
+pub fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, SearchError> {
+    engine::read_vault_corpus(folder, workers)
+}
+
 /// Searches the AIOS folder at `folder` (an absolute path whose `aios.json` the caller has
 /// already checked for existence).
 ///

@@ -1,12 +1,569 @@
-//! `dotaios search`.
+//! `dotaios search` (spec 03 §17): options in the spec's validation order, the memory policy
+//! before anything touches the filesystem, the folder check, one call of the core search, and
+//! the human rendering (or `--json`).
+//!
+//! Results go to stdout, one warning per omission to stderr; the exit code is 0 when the
+//! search is complete (zero hits included), 2 when a scope was omitted, 1 on failure. This
+//! module never reads a file itself and never writes anything.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
 
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::search::{
+    Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchHit, SearchOutcome, SearchRequest,
+    SessionFilters, SessionHit, check_request, search, truncate,
+};
+use dotaios_core::text::{
+    clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
+};
+use serde_json::{Map, Value};
+
+use crate::args::{Arg, Scanner};
+use crate::output::{err_line, out};
 use crate::{CliError, Env};
+
+const HELP: &str = "\
+Usage: dotaios search <query> [options]
+
+Search the AIOS folder's content: sessions, context, memory, vault, decisions, skills,
+references and plugins (and one project's files with --project). Results are ranked per
+scope; anything that could not be searched whole is reported on stderr. Nothing is written.
+
+Options:
+  --scope <scope>          memory, vault, context, projects, decisions, skills, references,
+                           plugins, sessions or all (default all)
+  --limit <n>              Results per scope (default 20)
+  --memory <mode>          shared, project or off (default: shared, or project with --project)
+  --project <selector>     Search one project's memory and files: its slug or stable id
+  --agent <name>           Sessions: only this agent
+  --session-project <tag>  Sessions: only entries tagged with this project
+  --since <spec>           Sessions: captured since 7d, 12h, 2w, 1m or an ISO date
+  --json                   Print the result as JSON
+  --path <dir>             Use a non-default AIOS folder (default ~/aios)
+  -h, --help               Show this help
+
+Exit status: 0 complete (also with no results), 2 incomplete (a scope was omitted), 1 error.
+";
+
+const USAGE: &str = "Usage: dotaios search <query> [--scope memory|vault|context|sessions|skills|references|plugins|all]";
+
+/// The options of one invocation, as given.
+#[derive(Debug, Default)]
+struct Options {
+    words: Vec<String>,
+    scope: Option<String>,
+    limit: Option<usize>,
+    memory: Option<String>,
+    project: Option<String>,
+    filters: SessionFilters,
+    path: Option<OsString>,
+    json: bool,
+}
 
 /// Runs `dotaios search`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let _ = (args, env);
-    Err(CliError::failed("dotaios search is not available in this build yet."))
+    if Scanner::wants_help(args) {
+        out(HELP);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = parse(args)?;
+    let query = options.words.join(" ");
+    if query.is_empty() {
+        return Err(CliError::Usage(USAGE.to_owned()));
+    }
+    let scope_name = options.scope.as_deref().unwrap_or("all");
+    let scope = ScopeRequest::parse(scope_name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "Invalid --scope \"{}\". Use one of: {}.",
+            clip_code_points(scope_name, 64, "…"),
+            ScopeRequest::NAMES.join(", ")
+        ))
+    })?;
+    let policy = resolve_memory_policy(PolicyInputs {
+        mode: text_arg(options.memory.as_deref()),
+        project: text_arg(options.project.as_deref()),
+        first_user_message: PolicyArg::Absent,
+    })
+    .map_err(|error| CliError::Usage(error.to_string()))?;
+
+    let time_zone = jiff::tz::TimeZone::system();
+    let local_offset_ms = move |local_ms: f64| -> f64 {
+        let instant = jiff::Timestamp::from_millisecond(local_ms as i64)
+            .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+        f64::from(time_zone.to_offset(instant).seconds()) * 1000.0
+    };
+    let request = SearchRequest {
+        query: &query,
+        scope,
+        limit: options.limit.unwrap_or(20),
+        memory: policy.mode,
+        project: policy.project_selector.as_deref(),
+        session_filters: &options.filters,
+        clock: Clock {
+            now_ms: jiff::Timestamp::now().as_millisecond() as f64,
+            local_offset_ms: &local_offset_ms,
+        },
+        workers: std::thread::available_parallelism().map_or(1, |n| n.get().min(32)),
+    };
+
+    if policy.mode == MemoryMode::Off {
+        if options.json {
+            out(&json_text(&query, None, &request));
+        } else {
+            let notice = policy.notice().unwrap_or_default();
+            out(&format!(
+                "{}\n{notice}\nNo results found.\n",
+                policy.receipt()
+            ));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !options.json {
+        out(&format!("{}\n", policy.receipt()));
+    }
+    check_request(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    let folder = resolve_folder(LocationInputs {
+        path_flag: options.path.as_deref(),
+        env_path: None,
+        home: &env.home_or_root(),
+        cwd: &env.cwd,
+    });
+    if !folder.join("aios.json").try_exists().unwrap_or(false) {
+        return Err(CliError::NoFolder(folder));
+    }
+    let outcome = search(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
+    if options.json {
+        out(&json_text(&query, Some(&outcome), &request));
+    } else {
+        out(&render(&query, scope_name, &outcome, &request));
+    }
+    for omission in &outcome.omissions {
+        err_line(&format!(
+            "Search incomplete for {}: {} (reason: {})",
+            omission.scope,
+            omission.reason.recovery_message(),
+            omission.reason.as_str()
+        ));
+    }
+    Ok(if outcome.complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
+    value.map_or(PolicyArg::Absent, PolicyArg::Text)
+}
+
+/// Parses the arguments left to right (§17.1, §17.2 step 1); the first problem wins.
+fn parse(args: &[OsString]) -> Result<Options, CliError> {
+    let mut options = Options::default();
+    let mut scanner = Scanner::new(args);
+    while let Some(arg) = scanner.next_arg() {
+        match arg {
+            Arg::Flag(flag) => match flag.as_str() {
+                "--scope" => options.scope = Some(scanner.text_value("--scope")?),
+                "--limit" => options.limit = Some(limit(&scanner.text_value("--limit")?)?),
+                "--memory" => options.memory = Some(scanner.text_value("--memory")?),
+                "--project" => options.project = Some(scanner.text_value("--project")?),
+                "--agent" => options.filters.agent = Some(scanner.text_value("--agent")?),
+                "--session-project" => {
+                    options.filters.session_project =
+                        Some(scanner.text_value("--session-project")?);
+                }
+                "--since" => options.filters.since = Some(scanner.text_value("--since")?),
+                "--path" => options.path = Some(scanner.value("--path")?),
+                "--json" => options.json = true,
+                "--follow" | "--budget" => {
+                    return Err(CliError::Usage(
+                        "--follow and --budget are not supported.".to_owned(),
+                    ));
+                }
+                // Every other argument, unknown dashes included, is a query word (§17.1).
+                _ => options.words.push(flag),
+            },
+            Arg::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+        }
+    }
+    Ok(options)
+}
+
+/// `--limit`: `^\d+$`, at least 1, leading zeros allowed, saturating beyond the integer range.
+fn limit(value: &str) -> Result<usize, CliError> {
+    let invalid = || {
+        CliError::Usage(format!(
+            "Invalid --limit \"{}\". Use a positive whole number.",
+            clip_code_points(value, 64, "…")
+        ))
+    };
+    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
+        return Err(invalid());
+    }
+    let number = value.parse::<usize>().unwrap_or(usize::MAX);
+    if number == 0 {
+        return Err(invalid());
+    }
+    Ok(number)
+}
+
+// ----- human output (§17.4) -----------------------------------------------------------------
+
+fn render(
+    query: &str,
+    scope_name: &str,
+    outcome: &SearchOutcome,
+    request: &SearchRequest<'_>,
+) -> String {
+    let highlighter = Highlighter::new(request.query);
+    let mut text = String::new();
+    text.push_str(&format!("Searching for \"{query}\" in {scope_name}...\n\n"));
+    if outcome.scope.projects_omitted {
+        text.push_str("Project corpus omitted because no --project selector was supplied.\n\n");
+    }
+    let mut total = 0;
+    for group in &outcome.groups {
+        if group.results.is_empty() {
+            continue;
+        }
+        let count = group.results.len();
+        total += count;
+        let noun = if count == 1 { "match" } else { "matches" };
+        text.push_str(&format!(
+            "── {}/ ({count} {noun}) ──\n",
+            group.scope.as_str()
+        ));
+        for hit in &group.results {
+            match hit {
+                SearchHit::Markdown(hit) => render_markdown(&mut text, hit, &highlighter),
+                SearchHit::Memory(hit) => render_memory(&mut text, hit, &highlighter),
+                SearchHit::Session(hit) => render_session(&mut text, hit, &highlighter),
+            }
+        }
+        text.push('\n');
+    }
+    let mut last = if total > 0 {
+        format!("{total} result(s) found.")
+    } else if outcome.omissions.is_empty() {
+        "No results found.".to_owned()
+    } else {
+        "No results found in inspected sources.".to_owned()
+    };
+    if !outcome.omissions.is_empty() {
+        let mut scopes: Vec<&str> = Vec::new();
+        for omission in &outcome.omissions {
+            if !scopes.contains(&omission.scope) {
+                scopes.push(omission.scope);
+            }
+        }
+        last.push_str(&format!(
+            " Search incomplete; omitted scope(s): {}.",
+            scopes.join(", ")
+        ));
+    }
+    text.push_str(&last);
+    text.push('\n');
+    text
+}
+
+fn render_markdown(text: &mut String, hit: &MarkdownHit, highlighter: &Highlighter) {
+    text.push_str(&format!("  {} ({})\n", hit.title, hit.file));
+    for snippet in &hit.matches {
+        let lines = if snippet.line_end == snippet.line {
+            format!("L{}", snippet.line)
+        } else {
+            format!("L{}-{}", snippet.line, snippet.line_end)
+        };
+        let content = highlighter.apply(&truncate(&snippet.content, 140));
+        text.push_str(&format!("    {lines}: {content}\n"));
+    }
+}
+
+fn render_memory(text: &mut String, hit: &MemoryHit, highlighter: &Highlighter) {
+    let value = SearchHit::Memory(hit.clone()).to_value();
+    let Value::Object(result) = &value else {
+        return;
+    };
+    // An entry that carries a `matches` array is shown like a note, as the reference does.
+    if let Some(Value::Array(matches)) = result.get("matches") {
+        text.push_str(&format!(
+            "  {} ({})\n",
+            field_text(result, "title"),
+            field_text(result, "file")
+        ));
+        for item in matches {
+            let Value::Object(item) = item else {
+                continue;
+            };
+            let line = field_text(item, "line");
+            let end = field_text(item, "lineEnd");
+            let lines = if end == line {
+                format!("L{line}")
+            } else {
+                format!("L{line}-{end}")
+            };
+            let content = highlighter.apply(&truncate(&field_text(item, "content"), 140));
+            text.push_str(&format!("    {lines}: {content}\n"));
+        }
+        return;
+    }
+    let ts =
+        truthy_text(result, "ts").map_or("?".to_owned(), |ts| utf16_prefix(&ts, 10).to_owned());
+    let kind = truthy_text(result, "type");
+    let meta: Vec<String> = ["project", "domain"]
+        .iter()
+        .filter_map(|name| truthy_text(result, name))
+        .collect();
+    let meta = if meta.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", meta.join(" / "))
+    };
+    let summary = truthy_text(result, "summary")
+        .or_else(|| kind.clone())
+        .unwrap_or_else(|| utf16_prefix(&to_json_compact(&value), 100).to_owned());
+    text.push_str(&format!(
+        "  [{ts}] {}{meta} — {}\n",
+        kind.as_deref().unwrap_or("?"),
+        highlighter.apply(&truncate(&summary, 100))
+    ));
+    match result.get("matchedField") {
+        None | Some(Value::Null) => {}
+        Some(field) => {
+            let snippet = result
+                .get("matchedSnippet")
+                .map_or("undefined".to_owned(), js_string_of);
+            text.push_str(&format!(
+                "    match: {} = {}\n",
+                js_string_of(field),
+                highlighter.apply(&truncate(&snippet, 100))
+            ));
+        }
+    }
+    text.push_str(&format!("    source: {}\n", field_text(result, "source")));
+}
+
+fn render_session(text: &mut String, hit: &SessionHit, highlighter: &Highlighter) {
+    let date = hit
+        .date
+        .as_deref()
+        .filter(|date| !date.is_empty())
+        .unwrap_or("?");
+    let agent = hit
+        .agent
+        .as_ref()
+        .filter(|agent| js_truthy(agent))
+        .map_or("manual".to_owned(), js_string_of);
+    let project = hit
+        .project
+        .as_ref()
+        .filter(|project| js_truthy(project))
+        .map(|project| format!("  [{}]", js_string_of(project)))
+        .unwrap_or_default();
+    let session_id = hit
+        .session_id
+        .as_ref()
+        .filter(|id| js_truthy(id))
+        .map(js_string_of)
+        .unwrap_or_default();
+    text.push_str(&format!("  [{date}] {agent}{project}  {session_id}\n"));
+    let title = js_string_of(&hit.title);
+    text.push_str(&format!(
+        "    {}\n",
+        highlighter.apply(&truncate(&title, 80))
+    ));
+    for snippet in &hit.matches {
+        if snippet.content.is_empty() {
+            continue;
+        }
+        text.push_str(&format!(
+            "    {}\n",
+            highlighter.apply(&truncate(&snippet.content, 140))
+        ));
+    }
+}
+
+/// JavaScript's `String(value)` of a member, `undefined` when absent.
+fn field_text(object: &Map<String, Value>, name: &str) -> String {
+    object
+        .get(name)
+        .map_or("undefined".to_owned(), js_string_of)
+}
+
+/// `String(value)` of a member when the member is truthy.
+fn truthy_text(object: &Map<String, Value>, name: &str) -> Option<String> {
+    object
+        .get(name)
+        .filter(|value| js_truthy(value))
+        .map(js_string_of)
+}
+
+/// The `>>…<<` highlighting of §17.4: the whole phrase when it occurs, else each term in turn.
+struct Highlighter {
+    phrase: Vec<char>,
+    terms: Vec<Vec<char>>,
+}
+
+impl Highlighter {
+    fn new(query: &str) -> Highlighter {
+        let normalised: Vec<String> = dotaios_core::text::js_trim(query)
+            .to_lowercase()
+            .split(dotaios_core::text::is_js_space)
+            .filter(|piece| !piece.is_empty())
+            .map(str::to_owned)
+            .collect();
+        Highlighter {
+            phrase: normalised.join(" ").chars().map(fold).collect(),
+            terms: normalised
+                .iter()
+                .map(|term| term.chars().map(fold).collect())
+                .collect(),
+        }
+    }
+
+    fn apply(&self, text: &str) -> String {
+        if self.phrase.is_empty() {
+            return text.to_owned();
+        }
+        if let Some(marked) = mark(text, &self.phrase) {
+            return marked;
+        }
+        let mut current = text.to_owned();
+        for term in &self.terms {
+            if let Some(marked) = mark(&current, term) {
+                current = marked;
+            }
+        }
+        current
+    }
+}
+
+/// Wraps every non-overlapping case-insensitive occurrence of `needle` in `text`; `None` when
+/// there is none.
+fn mark(text: &str, needle: &[char]) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let folded: Vec<char> = chars.iter().copied().map(fold).collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut index = 0;
+    let mut found = false;
+    while index < chars.len() {
+        if folded[index..].starts_with(needle) {
+            found = true;
+            out.push_str(">>");
+            out.extend(&chars[index..index + needle.len()]);
+            out.push_str("<<");
+            index += needle.len();
+        } else {
+            out.push(chars[index]);
+            index += 1;
+        }
+    }
+    found.then_some(out)
+}
+
+/// Simple case folding per character (the open point of §17.4).
+fn fold(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(single), None) => single,
+        _ => c,
+    }
+}
+
+// ----- JSON output ---------------------------------------------------------------------------
+
+/// `--json`: the core result of §12.1 as pretty JSON (see `docs/decisions.md`).
+fn json_text(query: &str, outcome: Option<&SearchOutcome>, request: &SearchRequest<'_>) -> String {
+    let mut object = Map::new();
+    object.insert("query".into(), Value::from(query));
+    let mut scope = Map::new();
+    scope.insert("requested".into(), Value::from(request.scope.as_str()));
+    let meta = outcome.map(|outcome| &outcome.scope);
+    let text_or_null =
+        |value: Option<&String>| value.map_or(Value::Null, |text| Value::from(text.as_str()));
+    scope.insert(
+        "project".into(),
+        text_or_null(meta.and_then(|meta| meta.project.as_ref())),
+    );
+    scope.insert(
+        "project_id".into(),
+        text_or_null(meta.and_then(|meta| meta.project_id.as_ref())),
+    );
+    scope.insert(
+        "projects_omitted".into(),
+        Value::from(meta.is_some_and(|meta| meta.projects_omitted)),
+    );
+    object.insert("scope".into(), Value::Object(scope));
+    object.insert("memory".into(), Value::from(request.memory.as_str()));
+    object.insert("receipt".into(), Value::from(request.memory.receipt()));
+    object.insert(
+        "notice".into(),
+        request.memory.notice().map_or(Value::Null, Value::from),
+    );
+    let groups = outcome.map_or_else(Vec::new, |outcome| {
+        outcome
+            .groups
+            .iter()
+            .map(|group| {
+                let mut item = Map::new();
+                item.insert("scope".into(), Value::from(group.scope.as_str()));
+                item.insert(
+                    "results".into(),
+                    Value::Array(group.results.iter().map(SearchHit::to_value).collect()),
+                );
+                Value::Object(item)
+            })
+            .collect()
+    });
+    object.insert("groups".into(), Value::Array(groups));
+    object.insert(
+        "complete".into(),
+        Value::from(outcome.is_none_or(SearchOutcome::complete)),
+    );
+    let omissions = outcome.map_or_else(Vec::new, |outcome| {
+        outcome
+            .omissions
+            .iter()
+            .map(|omission| omission.to_value())
+            .collect()
+    });
+    object.insert("omissions".into(), Value::Array(omissions));
+    let mut text = to_json_pretty(&Value::Object(object));
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlighting() {
+        let highlighter = Highlighter::new("Alpha beta");
+        assert_eq!(
+            highlighter.apply("ALPHA BETA and alpha beta"),
+            ">>ALPHA BETA<< and >>alpha beta<<"
+        );
+        assert_eq!(
+            highlighter.apply("beta, then alpha"),
+            ">>beta<<, then >>alpha<<"
+        );
+        assert_eq!(highlighter.apply("nothing"), "nothing");
+        assert_eq!(Highlighter::new("   ").apply("a b"), "a b");
+        assert_eq!(Highlighter::new("café").apply("CAFÉ!"), ">>CAFÉ<<!");
+    }
+
+    #[test]
+    fn limits() {
+        assert_eq!(limit("007").unwrap(), 7);
+        assert_eq!(limit("99999999999999999999999").unwrap(), usize::MAX);
+        for bad in ["0", "", "-1", "1.5", "x", "00"] {
+            assert_eq!(
+                limit(bad).unwrap_err().to_string(),
+                format!("Invalid --limit \"{bad}\". Use a positive whole number.")
+            );
+        }
+    }
 }

@@ -101,6 +101,53 @@ pub(crate) fn run_with_limits(
     })
 }
 
+/// The safe-corpus control of the benchmark (07 §3.1): the vault scope's walk, eligibility,
+/// containment, identity checks, UTF-8 validation and final revalidation, with no matching or
+/// ranking. Returns the files and bytes read.
+pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, SearchError> {
+    let filters = crate::search::SessionFilters::default();
+    let request = SearchRequest {
+        query: "",
+        scope: ScopeRequest::One(Scope::Vault),
+        limit: 1,
+        memory: MemoryMode::Shared,
+        project: None,
+        session_filters: &filters,
+        clock: crate::search::Clock {
+            now_ms: 0.0,
+            local_offset_ms: &|_| 0.0,
+        },
+        workers,
+    };
+    let mut engine = Engine::open(folder, &request, REQUEST_LIMITS)?;
+    engine.read_config()?;
+    engine.available = engine.ledger.remaining();
+    let mut work = ScopeWork::new(Scope::Vault);
+    let mut meter = Meter {
+        allowance: engine.available,
+        used: Counts::default(),
+    };
+    engine.inspect(&mut work, &mut meter, None).map_err(fatal)?;
+    let mut read = Counts::default();
+    for corpus in work.corpora {
+        let reader = engine.root_for(corpus.root).map_err(fatal)?;
+        let outcomes = parallel_map(&corpus.files, engine.request.workers, |file, _| {
+            read_checked(reader, file).map(|text| text.len() as u64)
+        });
+        for outcome in outcomes {
+            read.bytes += outcome.map_err(fatal)?;
+            read.files += 1;
+        }
+        for file in corpus.files {
+            engine
+                .searched_files
+                .push((corpus.root, file.rel, file.identity));
+        }
+    }
+    engine.revalidate()?;
+    Ok(read)
+}
+
 /// The request checks that need no filesystem access; returns the Project-mode selector.
 pub(crate) fn check_request<'a>(
     request: &SearchRequest<'a>,
@@ -1297,6 +1344,20 @@ impl<'r> Engine<'r> {
     }
 }
 
+/// Reads an enumerated file, which must still be the object enumeration saw (§4.8 rules 2–3).
+fn read_checked(reader: &Root, file: &CorpusFile) -> Result<String, ScopeFailure> {
+    let mut sub = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_FILE_BYTES,
+        entries: 0,
+    });
+    match reader.read_text(&file.rel, MAX_FILE_BYTES, &mut sub) {
+        Ok(Some(text)) if text.identity == file.identity => Ok(text.text),
+        Ok(_) => Err(EvidenceError::Changed.into()),
+        Err(error) => Err(observed_path_error(error)),
+    }
+}
+
 fn read_and_analyze(
     reader: &Root,
     file: &CorpusFile,
@@ -1304,20 +1365,11 @@ fn read_and_analyze(
     query: &Query,
     buffer: &mut String,
 ) -> Result<FileAnalysis, ScopeFailure> {
-    let mut sub = Ledger::new(Limits {
-        files: 1,
-        bytes: MAX_FILE_BYTES,
-        entries: 0,
-    });
-    let text = match reader.read_text(&file.rel, MAX_FILE_BYTES, &mut sub) {
-        Ok(Some(text)) if text.identity == file.identity => text,
-        Ok(_) => return Err(EvidenceError::Changed.into()),
-        Err(error) => return Err(observed_path_error(error)),
-    };
+    let text = read_checked(reader, file)?;
     let mtime_ms =
         file.identity.mtime_sec as f64 * 1000.0 + f64::from(file.identity.mtime_nsec) / 1_000_000.0;
     Ok(analyze(
-        &text.text,
+        &text,
         &file.relative,
         prefix,
         mtime_ms,
