@@ -1,0 +1,220 @@
+//! `dotaios-bench`, the search benchmark (spec 07): `generate` writes the deterministic
+//! fixtures, `verify` checks them against the published receipts, `run` measures the product
+//! (fresh `dotaios search` processes, one `dotaios-mcp` server per cell, in-process core
+//! searches) beside the raw-read and safe-corpus controls, checks every sample's hits, and
+//! prints one Markdown table (stdout) and a JSON report.
+//!
+//! It is not a test: no timing is ever asserted by `cargo test`. Progress and diagnostics go to
+//! stderr; only the table goes to stdout.
+#![forbid(unsafe_code)]
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod corpus;
+mod fixtures;
+mod measure;
+mod report;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::fixtures::{FIXTURES, Fixture, fixture};
+
+const USAGE: &str = "\
+Usage:
+  dotaios-bench generate --out <DIR> [--fixture <id>]...
+  dotaios-bench verify   --fixtures <DIR> [--fixture <id>]...
+  dotaios-bench run      --fixtures <DIR> --report <FILE> [--fixture <id>]...
+                         [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--drop-caches] [--quick]
+
+Fixture ids: 500-shallow-prose, 500-nested-high-entropy, 2500-shallow-prose,
+2500-nested-high-entropy, 10000-shallow-prose, 10000-nested-high-entropy (default: all six).
+";
+
+/// Parsed command-line options.
+#[derive(Debug, Default)]
+struct Options {
+    out: Option<PathBuf>,
+    fixtures_dir: Option<PathBuf>,
+    report: Option<PathBuf>,
+    fixtures: Vec<&'static Fixture>,
+    dotaios: Option<PathBuf>,
+    dotaios_mcp: Option<PathBuf>,
+    drop_caches: bool,
+    quick: bool,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let Some(command) = args.first().and_then(|arg| arg.to_str()) else {
+        eprint!("{USAGE}");
+        return ExitCode::from(1);
+    };
+    let options = match parse(&args[1..]) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("{message}");
+            eprint!("{USAGE}");
+            return ExitCode::from(1);
+        }
+    };
+    let result = match command {
+        "generate" => generate(&options),
+        "verify" => verify(&options),
+        "run" => return measure::run(&options_for_run(&options)),
+        // Internal: the small process that spawns and measures `dotaios search` samples.
+        "spawn-server" => return measure::spawn_server(),
+        "-h" | "--help" => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => Err(format!("unknown command: {other}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn parse(args: &[OsString]) -> Result<Options, String> {
+    let mut options = Options::default();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        let mut value = |name: &str| -> Result<PathBuf, String> {
+            iter.next()
+                .filter(|value| !value.is_empty())
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("{name} requires a value"))
+        };
+        match arg.to_str() {
+            Some("--out") => options.out = Some(value("--out")?),
+            Some("--fixtures") => options.fixtures_dir = Some(value("--fixtures")?),
+            Some("--report") => options.report = Some(value("--report")?),
+            Some("--dotaios") => options.dotaios = Some(value("--dotaios")?),
+            Some("--dotaios-mcp") => options.dotaios_mcp = Some(value("--dotaios-mcp")?),
+            Some("--fixture") => {
+                let id = value("--fixture")?;
+                let id = id.to_string_lossy();
+                options
+                    .fixtures
+                    .push(fixture(&id).ok_or_else(|| format!("unknown fixture: {id}"))?);
+            }
+            Some("--drop-caches") => options.drop_caches = true,
+            Some("--quick") => options.quick = true,
+            _ => return Err(format!("unknown argument: {}", arg.to_string_lossy())),
+        }
+    }
+    if options.fixtures.is_empty() {
+        options.fixtures = FIXTURES.iter().collect();
+    } else {
+        // Fixture order is the table's order, whatever the order of the flags.
+        options
+            .fixtures
+            .sort_by_key(|chosen| FIXTURES.iter().position(|known| known.id == chosen.id));
+        options.fixtures.dedup_by_key(|chosen| chosen.id);
+    }
+    Ok(options)
+}
+
+fn generate(options: &Options) -> Result<(), String> {
+    let out = options
+        .out
+        .as_deref()
+        .ok_or("generate requires --out <DIR>")?;
+    refuse_inside_repository(out)?;
+    std::fs::create_dir_all(out)
+        .map_err(|error| format!("cannot create the output directory: {error}"))?;
+    for fixture in &options.fixtures {
+        eprintln!("generating {} …", fixture.id);
+        corpus::write_fixture(out, fixture)?;
+        corpus::verify_fixture(out, fixture)?;
+    }
+    Ok(())
+}
+
+fn verify(options: &Options) -> Result<(), String> {
+    let dir = options
+        .fixtures_dir
+        .as_deref()
+        .ok_or("verify requires --fixtures <DIR>")?;
+    for fixture in &options.fixtures {
+        let verified = corpus::verify_fixture(dir, fixture)?;
+        eprintln!(
+            "{}: ok ({} files, {} bytes, {})",
+            fixture.id,
+            verified.files.len(),
+            verified.source_bytes,
+            verified.inventory_sha256
+        );
+    }
+    Ok(())
+}
+
+/// `generate` never writes inside the project's repository, even through a symlinked route.
+fn refuse_inside_repository(out: &Path) -> Result<(), String> {
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let Ok(repository) = repository.canonicalize() else {
+        return Ok(());
+    };
+    let absolute = if out.is_absolute() {
+        out.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|error| error.to_string())?
+            .join(out)
+    };
+    // Resolve the longest existing prefix, so that a route through a symlink is seen through.
+    let mut existing = absolute.clone();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let Some(name) = existing.file_name().map(ToOwned::to_owned) else {
+            break;
+        };
+        rest.push(name);
+        existing.pop();
+    }
+    let mut resolved = existing.canonicalize().unwrap_or(existing);
+    for name in rest.into_iter().rev() {
+        resolved.push(name);
+    }
+    if resolved.starts_with(&repository) {
+        return Err("refusing to generate fixtures inside the project's repository; choose --out outside it".to_owned());
+    }
+    Ok(())
+}
+
+/// What `run` needs.
+pub(crate) struct RunOptions {
+    pub(crate) fixtures_dir: Option<PathBuf>,
+    pub(crate) report: Option<PathBuf>,
+    pub(crate) fixtures: Vec<&'static Fixture>,
+    pub(crate) dotaios: PathBuf,
+    pub(crate) dotaios_mcp: PathBuf,
+    pub(crate) drop_caches: bool,
+    pub(crate) quick: bool,
+}
+
+fn options_for_run(options: &Options) -> RunOptions {
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+        .unwrap_or_default();
+    RunOptions {
+        fixtures_dir: options.fixtures_dir.clone(),
+        report: options.report.clone(),
+        fixtures: options.fixtures.clone(),
+        dotaios: options
+            .dotaios
+            .clone()
+            .unwrap_or_else(|| beside.join("dotaios")),
+        dotaios_mcp: options
+            .dotaios_mcp
+            .clone()
+            .unwrap_or_else(|| beside.join("dotaios-mcp")),
+        drop_caches: options.drop_caches,
+        quick: options.quick,
+    }
+}
