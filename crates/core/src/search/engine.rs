@@ -131,14 +131,21 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
     let mut read = Counts::default();
     for corpus in work.corpora {
         let reader = engine.root_for(corpus.root).map_err(fatal)?;
-        let outcomes = parallel_map(&corpus.files, engine.request.workers, |file, _| {
-            read_checked(reader, file).map(|text| text.len() as u64)
+        // Files read during inspection were validated then; the rest are read now.
+        let pending: Vec<&CorpusFile> = corpus
+            .files
+            .iter()
+            .filter(|file| file.analysis.is_none())
+            .collect();
+        let outcomes = parallel_map(&pending, engine.request.workers, |file, _| {
+            read_checked(reader, file).map(|_| ())
         });
         for outcome in outcomes {
-            read.bytes += outcome.map_err(fatal)?;
-            read.files += 1;
+            outcome.map_err(fatal)?;
         }
         for file in corpus.files {
+            read.files += 1;
+            read.bytes += file.identity.size;
             engine
                 .searched_files
                 .push((corpus.root, file.rel, file.identity));
@@ -218,6 +225,9 @@ struct CorpusFile {
     rel: RelPath,
     relative: String,
     identity: Identity,
+    /// The file's analysis when it was already read during inspection (see
+    /// [`Engine::observe_accepted`]); `None` means it is read at execution.
+    analysis: Option<FileAnalysis>,
 }
 
 /// One Markdown corpus (a statistics unit, §9.2).
@@ -817,16 +827,8 @@ impl<'r> Engine<'r> {
             return Ok(());
         }
         let accepted = self.walk(work, meter, root, dir.clone(), eligibility)?;
-        let files = self.probe_accepted(work, root, accepted)?;
         let strip = dir.as_ref().map_or(0, |dir| dir.as_str().len() + 1);
-        let files = files
-            .into_iter()
-            .map(|(rel, identity)| CorpusFile {
-                relative: rel.as_str()[strip..].to_owned(),
-                rel,
-                identity,
-            })
-            .collect();
+        let files = self.observe_accepted(work, root, accepted, strip, prefix)?;
         work.corpora.push(Corpus {
             root,
             prefix: prefix.to_owned(),
@@ -899,26 +901,64 @@ impl<'r> Engine<'r> {
         Ok(accepted)
     }
 
-    /// `statx`es accepted files (in parallel) and charges them as demand, in enumeration order.
-    fn probe_accepted(
+    /// Observes the accepted files and charges them as demand, in enumeration order (§14.1).
+    ///
+    /// The spec's inspection `statx`es each file and execution reads it later. Here each file
+    /// is read (and analysed) right away, in parallel, and the identity of that read stands in
+    /// for the `statx`: it is taken by `fstat` on the opened file, before the read, beneath the
+    /// root. What is observable is unchanged: only the size goes into the demand, the ledger is
+    /// charged at execution as before, and a file whose read fails is `statx`ed instead and read
+    /// again at execution, so a read error (invalid UTF-8, permissions) still only fails the
+    /// request when its scope is admitted. This saves one path resolution per file.
+    fn observe_accepted(
         &self,
         work: &mut ScopeWork,
         root: RootId,
         accepted: Vec<RelPath>,
-    ) -> Result<Vec<(RelPath, Identity)>, ScopeFailure> {
+        strip: usize,
+        prefix: &str,
+    ) -> Result<Vec<CorpusFile>, ScopeFailure> {
         let reader = self.root_for(root)?;
-        let probes = parallel_map(&accepted, self.request.workers, |path, _| {
-            reader.probe(path)
+        let query = &self.query;
+        let early = parallel_map(&accepted, self.request.workers, |path, buffer| {
+            let relative = &path.as_str()[strip..];
+            let mut sub = Ledger::new(Limits {
+                files: 1,
+                bytes: MAX_FILE_BYTES,
+                entries: 0,
+            });
+            match reader.read_text(path, MAX_FILE_BYTES, &mut sub) {
+                Ok(Some(file)) => Some((
+                    file.identity,
+                    analyze(
+                        &file.text,
+                        relative,
+                        prefix,
+                        mtime_ms(&file.identity),
+                        query,
+                        buffer,
+                    ),
+                )),
+                _ => None,
+            }
         });
         let mut files = Vec::with_capacity(accepted.len());
-        for (path, probe) in accepted.into_iter().zip(probes) {
-            let identity = match probe {
-                Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
-                Ok(_) => return Err(EvidenceError::Changed.into()),
-                Err(error) => return Err(observed_path_error(error)),
+        for (path, early) in accepted.into_iter().zip(early) {
+            let (identity, analysis) = match early {
+                Some((identity, analysis)) => (identity, Some(analysis)),
+                None => match reader.probe(&path) {
+                    Ok(Some(found)) if found.kind == EntryKind::File => (found.identity, None),
+                    Ok(_) => return Err(EvidenceError::Changed.into()),
+                    Err(error) => return Err(observed_path_error(error)),
+                },
             };
             self.demand_file(work, identity.size)?;
-            files.push((path, identity));
+            files.push(CorpusFile {
+                relative: path.as_str()[strip..].to_owned(),
+                rel: path,
+                identity,
+                analysis,
+            });
         }
         Ok(files)
     }
@@ -1218,13 +1258,29 @@ impl<'r> Engine<'r> {
         let reader = self.root_for(corpus.root).map_err(fatal)?;
         let query = &self.query;
         let prefix = corpus.prefix.as_str();
-        let analyses = parallel_map(&corpus.files, self.request.workers, |file, buffer| {
+        let pending: Vec<&CorpusFile> = corpus
+            .files
+            .iter()
+            .filter(|file| file.analysis.is_none())
+            .collect();
+        let mut late = parallel_map(&pending, self.request.workers, |file, buffer| {
             read_and_analyze(reader, file, prefix, query, buffer)
-        });
+        })
+        .into_iter();
+        let mut files = corpus.files;
+        let analyses: Vec<Result<FileAnalysis, ScopeFailure>> = files
+            .iter_mut()
+            .map(|file| match file.analysis.take() {
+                Some(analysis) => Ok(analysis),
+                None => late
+                    .next()
+                    .unwrap_or(Err(ScopeFailure::Fatal(EvidenceError::ReadFailed.into()))),
+            })
+            .collect();
         let mut stats = CorpusStats::new(self.query.terms.len());
         let mut candidates = Vec::new();
         let mut charged = Counts::default();
-        for (file, analysis) in corpus.files.iter().zip(analyses) {
+        for (file, analysis) in files.iter().zip(analyses) {
             let analysis = analysis.map_err(fatal)?;
             charged.files += 1;
             charged.bytes += file.identity.size;
@@ -1242,7 +1298,7 @@ impl<'r> Engine<'r> {
             return Err(EvidenceError::of_ceiling(reason).into());
         }
         self.ledger.used = self.ledger.used.add(charged);
-        for file in corpus.files {
+        for file in files {
             self.searched_files
                 .push((corpus.root, file.rel, file.identity));
         }
@@ -1366,8 +1422,7 @@ fn read_and_analyze(
     buffer: &mut String,
 ) -> Result<FileAnalysis, ScopeFailure> {
     let text = read_checked(reader, file)?;
-    let mtime_ms =
-        file.identity.mtime_sec as f64 * 1000.0 + f64::from(file.identity.mtime_nsec) / 1_000_000.0;
+    let mtime_ms = mtime_ms(&file.identity);
     Ok(analyze(
         &text,
         &file.relative,
@@ -1376,6 +1431,11 @@ fn read_and_analyze(
         query,
         buffer,
     ))
+}
+
+/// A file's modification time in milliseconds (fractional), for recency.
+fn mtime_ms(identity: &Identity) -> f64 {
+    identity.mtime_sec as f64 * 1000.0 + f64::from(identity.mtime_nsec) / 1_000_000.0
 }
 
 /// Applies `work` to every item on up to `workers` threads and returns the results in item

@@ -44,6 +44,13 @@ pub(crate) fn analyze(
     query: &Query,
     lower: &mut String,
 ) -> FileAnalysis {
+    if query.phrase.is_empty() {
+        // An empty phrase matches nothing and no term can be a token (§5).
+        return FileAnalysis {
+            token_hits: vec![false; query.terms.len()],
+            candidate: None,
+        };
+    }
     lowercase_into(text, lower);
     let whole = query.match_lower(lower);
     let Some(whole) = whole else {

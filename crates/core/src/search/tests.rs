@@ -486,10 +486,7 @@ fn limit_applies_per_scope() {
 fn memory_interleaves_jsonl_daily_and_inbox() {
     let folder = Folder::new();
     folder
-        .write(
-            "memory/events.jsonl",
-            "{\"summary\":\"needle\"}\n",
-        )
+        .write("memory/events.jsonl", "{\"summary\":\"needle\"}\n")
         .write(
             "memory/events-archive.000001.jsonl",
             "{\"summary\":\"needle one\"}\n",
