@@ -1121,3 +1121,33 @@ fn search_writes_nothing() {
     assert!(!outcome.complete());
     assert_eq!(fingerprint(&folder.outside()), before);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Any Unicode query searches the whole folder without panicking, completely, and every
+        /// result lies in its group's scope.
+        #[test]
+        fn any_query_searches_completely(query in "\\PC{0,24}") {
+            let folder = rich_folder();
+            let outcome = Ask::new(&query).run(&folder.root()).unwrap();
+            prop_assert!(outcome.complete());
+            for group in &outcome.groups {
+                prop_assert!(group.results.len() <= 20);
+                for hit in &group.results {
+                    let source = hit.source();
+                    let prefix = match group.scope {
+                        Scope::Sessions => "sessions/",
+                        Scope::Memory => "memory/",
+                        other => other.as_str(),
+                    };
+                    prop_assert!(source.starts_with(prefix), "{source} in {:?}", group.scope);
+                }
+            }
+        }
+    }
+}
