@@ -35,7 +35,7 @@ use jiff::tz::TimeZone;
 use serde_json::Value;
 
 use self::render::{CandidateTexts, Candidates, ProjectView};
-use self::timeline::{Session, TimelineEntry};
+use self::timeline::{Session, TimelineEntry, TimelineRow};
 use crate::folder::attribution::attribute;
 use crate::folder::inspection::{Inspection, inspect_migrations};
 use crate::folder::memory::MemoryMode;
@@ -208,9 +208,10 @@ pub fn project_working_context(
         )?),
     };
     let admit = |row: &Value| attribute(row, scope.as_ref(), mode);
-    let sessions = timeline::order_sessions(read.sessions, request.time_zone, admit);
-    let signals = timeline::order_timeline(read.signals, &dates.today, &dates.yesterday, admit);
-    let events = timeline::order_timeline(read.events, &dates.today, &dates.yesterday, admit);
+    let sessions = timeline::admit_sessions(read.sessions, request.time_zone, admit);
+    let signals = timeline::admit_timeline(read.signals, &dates.today, &dates.yesterday, admit);
+    let events = timeline::admit_timeline(read.events, &dates.today, &dates.yesterday, admit);
+    // The dedupe compares each signal with every admitted event, whatever their order.
     let signals = timeline::dedupe_update_channels(signals, &events);
 
     let active = active_project(scope.as_ref(), &sessions, &read.catalog);
@@ -233,8 +234,8 @@ pub fn project_working_context(
 struct Read {
     shared: sources::SharedSources,
     sessions: Vec<Value>,
-    signals: Vec<Value>,
-    events: Vec<Value>,
+    signals: Vec<TimelineRow>,
+    events: Vec<TimelineRow>,
     catalog: Vec<ProjectRecord>,
 }
 
@@ -259,7 +260,11 @@ fn read_sources(
             &file.text, &file.name, &file.date,
         ));
     }
-    let events = timeline::read_events(&sources::read_event_log(root, &mut ledger)?);
+    let events = timeline::read_events(
+        &sources::read_event_log(root, &mut ledger)?,
+        today,
+        yesterday,
+    );
     let catalog = read_catalog(root, &mut ledger).map_err(|error| catalog_failure(&error))?;
     let after = sources::authority_snapshot(root)?;
     if before != after {
@@ -340,26 +345,25 @@ fn synthetic_view(project: &str) -> ProjectView {
     }
 }
 
-/// The candidates of spec 02 §6 (slices of §7.5 applied).
+/// The candidates of spec 02 §6, with the slices of §7.5: only the shown timeline rows are
+/// ordered. The Active Project has already been inferred from every admitted session.
 fn candidate_texts(
     shared: &sources::SharedSources,
     active_project: Option<ProjectView>,
-    mut sessions: Vec<Session>,
-    mut signals: Vec<TimelineEntry>,
-    mut events: Vec<TimelineEntry>,
+    sessions: Vec<Session>,
+    signals: Vec<TimelineEntry>,
+    events: Vec<TimelineEntry>,
     limit: f64,
 ) -> CandidateTexts {
     let today_plan = parse::read_section(&shared.today_note, "Plan");
     let mut plan = parse::compact_lines(today_plan);
     plan.truncate(PLAN_ITEMS);
     // `limit` is whole and non-negative; beyond memory it saturates.
-    sessions.truncate(if limit >= usize::MAX as f64 {
+    let limit = if limit >= usize::MAX as f64 {
         usize::MAX
     } else {
         limit as usize
-    });
-    signals.truncate(SIGNALS_SHOWN);
-    events.truncate(EVENTS_SHOWN);
+    };
     CandidateTexts {
         identity: parse::compact_header(&parse::strip_frontmatter(&shared.identity)),
         priorities: parse::compact_header(&parse::strip_frontmatter(&shared.priorities)),
@@ -375,8 +379,8 @@ fn candidate_texts(
             .map(str::to_owned)
             .collect(),
         active_project,
-        sessions,
-        signals,
-        events,
+        sessions: timeline::first_sessions(sessions, limit),
+        signals: timeline::first_entries(signals, SIGNALS_SHOWN),
+        events: timeline::first_entries(events, EVENTS_SHOWN),
     }
 }

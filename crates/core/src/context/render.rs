@@ -8,8 +8,6 @@
 
 use serde_json::Value;
 
-#[cfg(test)]
-use super::timeline::string_or_empty;
 use super::timeline::{Session, TimelineEntry};
 use crate::text::{JsString, js_number_of, js_number_to_string, js_string_of, js_truthy};
 
@@ -347,11 +345,7 @@ mod tests {
     use serde_json::json;
 
     fn session(row: Value, unscoped: bool) -> Session {
-        Session {
-            captured_at: string_or_empty(row.get("captured_at")),
-            row,
-            unscoped,
-        }
+        Session::for_test(row, unscoped)
     }
 
     #[test]
@@ -402,12 +396,7 @@ mod tests {
     fn timeline_lines_mark_unscoped_rows() {
         // Unreachable under the current memory policy (spec 02 §18 open point 6), kept and
         // tested in the renderer alone.
-        let entry = |unscoped: bool| TimelineEntry {
-            entry: json!({}),
-            date: "2026-08-29".into(),
-            summary: "Shipped".into(),
-            unscoped,
-        };
+        let entry = |unscoped: bool| TimelineEntry::for_test("2026-08-29", "Shipped", unscoped);
         assert_eq!(
             timeline_line(&entry(false)).text.to_string_lossy(),
             "- [2026-08-29] Shipped"

@@ -6,7 +6,9 @@
 //! (spec 01 §4.9). Every ordering key is computed once per row, never inside a comparator,
 //! because collation and the canonical `stableKey` are the expensive parts.
 
+use std::cell::OnceCell;
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -24,7 +26,121 @@ pub(crate) fn parse_line(line: &str) -> Option<Value> {
 }
 
 fn parse_any(line: &str) -> Option<Value> {
-    serde_json::from_str(&replace_lone_surrogate_escapes(line)).ok()
+    serde_json::from_str(&without_lone_surrogates(line)).ok()
+}
+
+/// The line with lone-surrogate escapes replaced (spec 02 §16); a line without any `\u` escape
+/// is returned as it is without a scan of its string literals.
+fn without_lone_surrogates(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.contains("\\u") {
+        replace_lone_surrogate_escapes(line)
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    }
+}
+
+/// What a cheap first look at one JSONL line found: whether it is an object, and its `ts`
+/// member when that is a string (the last one wins, as in `JSON.parse`).
+struct TsProbe {
+    is_object: bool,
+    ts: Option<String>,
+}
+
+/// Looks at a line without building its value: the whole text is still checked against the
+/// JSON grammar, but only a top-level `ts` is kept. `None` when the line is not JSON.
+fn probe_ts(line: &str) -> Option<TsProbe> {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    struct IsTs(bool);
+    impl<'de> serde::de::Deserialize<'de> for IsTs {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<IsTs, D::Error> {
+            struct Name;
+            impl Visitor<'_> for Name {
+                type Value = IsTs;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a member name")
+                }
+                fn visit_str<E>(self, name: &str) -> Result<IsTs, E> {
+                    Ok(IsTs(name == "ts"))
+                }
+            }
+            deserializer.deserialize_str(Name)
+        }
+    }
+
+    struct Top;
+    impl<'de> Visitor<'de> for Top {
+        type Value = TsProbe;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TsProbe, A::Error> {
+            let mut ts = None;
+            while let Some(IsTs(is_ts)) = map.next_key::<IsTs>()? {
+                if is_ts {
+                    ts = match map.next_value::<Value>()? {
+                        Value::String(text) => Some(text),
+                        _ => None,
+                    };
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(TsProbe {
+                is_object: true,
+                ts,
+            })
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TsProbe, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_str<E>(self, _: &str) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+        fn visit_unit<E>(self) -> Result<TsProbe, E> {
+            Ok(TsProbe {
+                is_object: false,
+                ts: None,
+            })
+        }
+    }
+
+    let text = without_lone_surrogates(line);
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    let probe = deserializer.deserialize_any(Top).ok()?;
+    deserializer.end().ok()?;
+    Some(probe)
 }
 
 /// `text.split(/\r?\n/)`, keeping the 1-based physical line number.
@@ -44,76 +160,166 @@ pub(crate) fn read_sessions(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// The normalised rows of `memory/events.jsonl` (spec 02 §7.1–§7.2); no fallback date.
-pub(crate) fn read_events(text: &str) -> Vec<Value> {
-    const SOURCE: &str = "memory/events.jsonl";
-    crlf_lines(text)
-        .filter(|(_, line)| !js_trim(line).is_empty())
-        .filter_map(|(number, line)| Some((number, parse_line(line)?)))
-        .map(|(number, value)| normalise(&value, None, SOURCE, number))
-        .collect()
+/// One signal or event as read (spec 02 §7.1–§7.2). Normalisation is kept virtual: the row's
+/// own members stay in `value`, and the members §7.2 sets (`date`, `timestamp`, `sourcePath`,
+/// `sourceLine`) are derived from `ts`, the fallback date and the source. Only the tie-breaking
+/// `stableKey` ever needs the merged object ([`push_normalised_key`]), so tens of thousands of
+/// rows outside the date window are never rebuilt.
+#[derive(Debug, Clone)]
+pub(crate) struct TimelineRow {
+    /// The parsed object or array.
+    value: Value,
+    /// The file's date (signals) or `None` (events).
+    fallback_date: Option<Rc<str>>,
+    /// `memory/events.jsonl` or `memory/signals/<name>`.
+    source_path: Rc<str>,
+    /// The physical line (events) or the ordinal of the parsed value (signals).
+    source_line: usize,
 }
 
-/// The normalised rows of one signal file named `name` whose date is `file_date` (spec 02
-/// §7.1 step 4–5): split on `\n` only; `sourceLine` counts parsed values; a parsed value that
-/// is not an object or array becomes an empty object.
-pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<Value> {
-    let source = format!("memory/signals/{name}");
-    text.split('\n')
-        .filter(|line| !js_trim(line).is_empty())
-        .filter_map(parse_any)
-        .enumerate()
-        .map(|(index, value)| {
-            let value = if value.is_object() || value.is_array() {
-                value
-            } else {
-                Value::Object(Map::new())
-            };
-            normalise(&value, Some(file_date), &source, index + 1)
+impl TimelineRow {
+    /// `ts` when it is a string, else `""`.
+    fn ts(&self) -> &str {
+        match self.value.get("ts") {
+            Some(Value::String(ts)) => ts,
+            _ => "",
+        }
+    }
+
+    /// The normalised `date`: the first 10 units of `ts`, or the fallback date (`None` is
+    /// JavaScript's `null`).
+    fn date(&self) -> Option<String> {
+        let prefix = utf16_prefix_units(self.ts(), 10);
+        if prefix.is_empty() {
+            self.fallback_date.as_deref().map(str::to_owned)
+        } else {
+            Some(prefix)
+        }
+    }
+
+    /// The normalised `timestamp`: `ts`, or `<fallback date or "">T00:00:00`.
+    fn timestamp(&self) -> String {
+        match self.ts() {
+            "" => format!("{}T00:00:00", self.fallback_date.as_deref().unwrap_or("")),
+            ts => ts.to_owned(),
+        }
+    }
+}
+
+/// The rows of `memory/events.jsonl` dated `today` or `yesterday` (spec 02 §7.1): split on
+/// `\r?\n`, blank lines skipped, objects and arrays kept, `sourceLine` the physical line; no
+/// fallback date.
+///
+/// An event has no fallback date, so a row whose `ts` does not start with a date of the window
+/// can never be shown; such rows are recognised by [`probe_ts`] and never built. The log is
+/// append-only and can hold years of rows; the window holds two days.
+pub(crate) fn read_events(text: &str, today: &str, yesterday: &str) -> Vec<TimelineRow> {
+    let source: Rc<str> = Rc::from("memory/events.jsonl");
+    let in_window = |line: &str| match probe_ts(line) {
+        // An array has no `ts`, so its date is `null`; scalars are not rows at all.
+        Some(TsProbe {
+            is_object: false,
+            ts: _,
+        }) => false,
+        Some(TsProbe {
+            is_object: true,
+            ts,
+        }) => {
+            let date = utf16_prefix_units(ts.as_deref().unwrap_or(""), 10);
+            date == today || date == yesterday
+        }
+        // Not JSON: the full parse below refuses it as well.
+        None => false,
+    };
+    crlf_lines(text)
+        .filter(|(_, line)| !js_trim(line).is_empty())
+        .filter(|(_, line)| in_window(line))
+        .filter_map(|(number, line)| Some((number, parse_line(line)?)))
+        .map(|(number, value)| TimelineRow {
+            value,
+            fallback_date: None,
+            source_path: Rc::clone(&source),
+            source_line: number,
         })
         .collect()
 }
 
-/// Spec 02 §7.2: the row's own members (an array's indices as names), then `date`,
-/// `timestamp`, `sourcePath` and `sourceLine`. `ts` itself is left as it was.
-fn normalise(
-    value: &Value,
-    fallback_date: Option<&str>,
-    source_path: &str,
-    source_line: usize,
-) -> Value {
-    let mut entry = match value {
-        Value::Object(map) => map.clone(),
+/// The rows of one signal file named `name` whose date is `file_date` (spec 02 §7.1 steps
+/// 4–5): split on `\n` only; `sourceLine` counts parsed values; a parsed value that is not an
+/// object or array becomes an empty object.
+pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<TimelineRow> {
+    let source: Rc<str> = Rc::from(format!("memory/signals/{name}"));
+    let fallback: Rc<str> = Rc::from(file_date);
+    text.split('\n')
+        .filter(|line| !js_trim(line).is_empty())
+        .filter_map(parse_any)
+        .enumerate()
+        .map(|(index, value)| TimelineRow {
+            value: if value.is_object() || value.is_array() {
+                value
+            } else {
+                Value::Object(Map::new())
+            },
+            fallback_date: Some(Rc::clone(&fallback)),
+            source_path: Rc::clone(&source),
+            source_line: index + 1,
+        })
+        .collect()
+}
+
+/// Writes `stableKey` of the normalised entry of spec 02 §7.2 (the row's own members, an
+/// array's indices as names, with `date`, `timestamp`, `sourcePath` and `sourceLine` set over
+/// them) without building that entry.
+fn push_normalised_key(out: &mut String, row: &TimelineRow) {
+    const SET: [&str; 4] = ["date", "timestamp", "sourcePath", "sourceLine"];
+    enum Member<'a> {
+        Own(&'a Value),
+        Set(&'static str),
+    }
+    let mut members: Vec<(std::borrow::Cow<'_, str>, Member<'_>)> = match &row.value {
+        Value::Object(map) => map
+            .iter()
+            .filter(|(name, _)| !SET.contains(&name.as_str()))
+            .map(|(name, value)| {
+                (
+                    std::borrow::Cow::Borrowed(name.as_str()),
+                    Member::Own(value),
+                )
+            })
+            .collect(),
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(index, item)| (index.to_string(), item.clone()))
+            .map(|(index, value)| {
+                (
+                    std::borrow::Cow::Owned(index.to_string()),
+                    Member::Own(value),
+                )
+            })
             .collect(),
-        _ => Map::new(),
+        _ => Vec::new(),
     };
-    let ts = match entry.get("ts") {
-        Some(Value::String(ts)) => ts.clone(),
-        _ => String::new(),
-    };
-    let prefix = utf16_prefix_units(&ts, 10);
-    let date = if prefix.is_empty() {
-        fallback_date.map_or(Value::Null, |date| Value::String(date.to_owned()))
-    } else {
-        Value::String(prefix)
-    };
-    let timestamp = if ts.is_empty() {
-        format!("{}T00:00:00", fallback_date.unwrap_or(""))
-    } else {
-        ts
-    };
-    entry.insert("date".to_owned(), date);
-    entry.insert("timestamp".to_owned(), Value::String(timestamp));
-    entry.insert(
-        "sourcePath".to_owned(),
-        Value::String(source_path.to_owned()),
-    );
-    entry.insert("sourceLine".to_owned(), Value::from(source_line));
-    Value::Object(entry)
+    members.extend(SET.map(|name| (std::borrow::Cow::Borrowed(name), Member::Set(name))));
+    members.sort_by(|a, b| utf16_cmp(&a.0, &b.0));
+    out.push('{');
+    for (index, (name, member)) in members.iter().enumerate() {
+        if index > 0 {
+            out.push(',');
+        }
+        push_json_string(out, name);
+        out.push(':');
+        match member {
+            Member::Own(value) => push_stable_key(out, value),
+            Member::Set("date") => match row.date() {
+                Some(date) => push_json_string(out, &date),
+                None => out.push_str("null"),
+            },
+            Member::Set("timestamp") => push_json_string(out, &row.timestamp()),
+            Member::Set("sourcePath") => push_json_string(out, &row.source_path),
+            Member::Set(_) => out.push_str(&row.source_line.to_string()),
+        }
+    }
+    out.push('}');
 }
 
 /// The first `units` UTF-16 units of `text` as JavaScript's `slice` takes them. When the cut
@@ -179,7 +385,7 @@ fn member<'a>(row: &'a Value, name: &str) -> Option<&'a Value> {
     row.as_object().and_then(|map| map.get(name))
 }
 
-/// A session row with its ordering keys and attribution decision.
+/// A session row that attribution admitted, with its ordering keys.
 #[derive(Debug, Clone)]
 pub(crate) struct Session {
     /// The row as parsed.
@@ -188,71 +394,162 @@ pub(crate) struct Session {
     pub(crate) captured_at: String,
     /// Shown with ` (unscoped)`.
     pub(crate) unscoped: bool,
+    /// `Date.parse(captured_at)`, or 0.
+    score: f64,
+    /// `stableKey(row)`, computed when a tie first needs it.
+    key: OnceCell<String>,
+    /// The row's position in the index, which a stable sort keeps for ties.
+    position: usize,
 }
 
-/// Orders session rows (spec 02 §7.3: `Date.parse(captured_at)` descending, then
-/// `captured_at` descending in collation order, then `stableKey` ascending in collation order)
-/// and keeps those attribution admits.
-pub(crate) fn order_sessions(
+impl Session {
+    fn stable_key(&self) -> &str {
+        self.key.get_or_init(|| stable_key(&self.row))
+    }
+}
+
+/// The session order of spec 02 §7.3 (`Date.parse(captured_at)` descending, then `captured_at`
+/// descending and `stableKey` ascending in collation order), completed by the index position as
+/// a stable sort completes it.
+fn session_order(left: &Session, right: &Session) -> Ordering {
+    right
+        .score
+        .partial_cmp(&left.score)
+        .unwrap_or(Ordering::Equal)
+        .then_with(|| collate(&right.captured_at, &left.captured_at))
+        .then_with(|| collate(left.stable_key(), right.stable_key()))
+        .then_with(|| left.position.cmp(&right.position))
+}
+
+/// The session rows attribution keeps (spec 02 §7.3), in index order. Filtering before
+/// ordering selects the same rows in the same order as ordering first: the filter does not
+/// look at the order.
+pub(crate) fn admit_sessions(
     rows: Vec<Value>,
     time_zone: &jiff::tz::TimeZone,
     admit: impl Fn(&Value) -> Attribution,
 ) -> Vec<Session> {
-    struct Keyed {
-        score: f64,
-        captured_at: String,
-        key: String,
-        row: Value,
-    }
-    let mut keyed: Vec<Keyed> = rows
-        .into_iter()
-        .map(|row| {
-            let captured_at = string_or_empty(member(&row, "captured_at"));
-            let score = date_parse_ms(&captured_at, time_zone).unwrap_or(0.0);
-            Keyed {
-                score,
-                key: stable_key(&row),
-                captured_at,
-                row,
-            }
-        })
-        .collect();
-    keyed.sort_by(|left, right| {
-        right
-            .score
-            .partial_cmp(&left.score)
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| collate(&right.captured_at, &left.captured_at))
-            .then_with(|| collate(&left.key, &right.key))
-    });
-    keyed
-        .into_iter()
-        .filter_map(|keyed| {
-            let unscoped = match admit(&keyed.row) {
+    rows.into_iter()
+        .enumerate()
+        .filter_map(|(position, row)| {
+            let unscoped = match admit(&row) {
                 Attribution::Exclude => return None,
                 Attribution::Keep => false,
                 Attribution::KeepUnscoped => true,
             };
+            let captured_at = string_or_empty(member(&row, "captured_at"));
             Some(Session {
-                row: keyed.row,
-                captured_at: keyed.captured_at,
+                score: date_parse_ms(&captured_at, time_zone).unwrap_or(0.0),
+                key: OnceCell::new(),
+                row,
+                captured_at,
                 unscoped,
+                position,
             })
         })
         .collect()
 }
 
-/// A signal or event that survived ordering and filters.
+#[cfg(test)]
+impl Session {
+    /// A session for renderer tests.
+    pub(crate) fn for_test(row: Value, unscoped: bool) -> Session {
+        Session {
+            captured_at: string_or_empty(member(&row, "captured_at")),
+            row,
+            unscoped,
+            score: 0.0,
+            key: OnceCell::new(),
+            position: 0,
+        }
+    }
+}
+
+/// The first `count` sessions in session order.
+pub(crate) fn first_sessions(sessions: Vec<Session>, count: usize) -> Vec<Session> {
+    first_in_order(sessions, count, session_order)
+}
+
+/// The first `count` items of `items` sorted by `order`, which must be a total order (every
+/// order here ends with the item's original position, as a stable sort would). Only the shown
+/// items are sorted: the event log can hold tens of thousands of rows in the date window.
+fn first_in_order<T>(
+    mut items: Vec<T>,
+    count: usize,
+    order: impl Fn(&T, &T) -> Ordering,
+) -> Vec<T> {
+    if count == 0 {
+        return Vec::new();
+    }
+    if count < items.len() {
+        items.select_nth_unstable_by(count - 1, &order);
+        items.truncate(count);
+    }
+    items.sort_by(&order);
+    items
+}
+
+/// A signal or event that passed the filters of spec 02 §7.3.
 #[derive(Debug, Clone)]
 pub(crate) struct TimelineEntry {
-    /// The normalised row.
-    pub(crate) entry: Value,
+    /// The row as read.
+    row: TimelineRow,
     /// Its `date` (today or yesterday).
     pub(crate) date: String,
     /// The timeline summary: `String(summary || note || type || "")`, JS-trimmed, non-empty.
     pub(crate) summary: String,
     /// Shown with ` (unscoped)`.
     pub(crate) unscoped: bool,
+    /// `String(timestamp || "")`.
+    timestamp: String,
+    /// `stableKey(entry)`, computed when a tie first needs it.
+    key: OnceCell<String>,
+    /// The row's position in its stream, which a stable sort keeps for ties.
+    position: usize,
+}
+
+impl TimelineEntry {
+    fn stable_key(&self) -> &str {
+        self.key.get_or_init(|| {
+            let mut out = String::new();
+            push_normalised_key(&mut out, &self.row);
+            out
+        })
+    }
+}
+
+/// The timeline order of spec 02 §7.3: `timestamp` descending, then `stableKey` ascending,
+/// both in collation order, then the stream position.
+fn timeline_order(left: &TimelineEntry, right: &TimelineEntry) -> Ordering {
+    collate(&right.timestamp, &left.timestamp)
+        .then_with(|| collate(left.stable_key(), right.stable_key()))
+        .then_with(|| left.position.cmp(&right.position))
+}
+
+#[cfg(test)]
+impl TimelineEntry {
+    /// An entry for renderer tests.
+    pub(crate) fn for_test(date: &str, summary: &str, unscoped: bool) -> TimelineEntry {
+        TimelineEntry {
+            row: TimelineRow {
+                value: Value::Object(Map::new()),
+                fallback_date: None,
+                source_path: Rc::from(""),
+                source_line: 0,
+            },
+            date: date.to_owned(),
+            summary: summary.to_owned(),
+            unscoped,
+            timestamp: String::new(),
+            key: OnceCell::new(),
+            position: 0,
+        }
+    }
+}
+
+/// The first `count` entries in timeline order.
+pub(crate) fn first_entries(entries: Vec<TimelineEntry>, count: usize) -> Vec<TimelineEntry> {
+    first_in_order(entries, count, timeline_order)
 }
 
 /// The timeline summary of spec 02 §7.3 step 3.
@@ -264,46 +561,40 @@ fn timeline_summary(entry: &Value) -> String {
     js_trim(&string_or_empty(chosen)).to_owned()
 }
 
-/// Orders one stream (`timestamp` descending, then `stableKey` ascending, both in collation
-/// order), then keeps entries dated `today` or `yesterday`, admitted by attribution, with a
-/// non-empty summary (spec 02 §7.3).
-pub(crate) fn order_timeline(
-    entries: Vec<Value>,
+/// Keeps the entries of one stream dated `today` or `yesterday`, admitted by attribution, with
+/// a non-empty summary (spec 02 §7.3 steps 1–4), in stream order; [`first_entries`] orders
+/// them. Filtering first keeps the same entries in the same order as ordering first.
+pub(crate) fn admit_timeline(
+    rows: Vec<TimelineRow>,
     today: &str,
     yesterday: &str,
     admit: impl Fn(&Value) -> Attribution,
 ) -> Vec<TimelineEntry> {
-    let mut keyed: Vec<(String, String, Value)> = entries
-        .into_iter()
-        .map(|entry| {
-            let timestamp = string_or_empty(entry.get("timestamp"));
-            let key = stable_key(&entry);
-            (timestamp, key, entry)
-        })
-        .collect();
-    keyed
-        .sort_by(|left, right| collate(&right.0, &left.0).then_with(|| collate(&left.1, &right.1)));
-    keyed
-        .into_iter()
-        .filter_map(|(_, _, entry)| {
-            let date = match entry.get("date") {
-                Some(Value::String(date)) if date == today || date == yesterday => date.clone(),
-                _ => return None,
-            };
-            let unscoped = match admit(&entry) {
+    rows.into_iter()
+        .enumerate()
+        .filter_map(|(position, row)| {
+            let date = row
+                .date()
+                .filter(|date| date == today || date == yesterday)?;
+            // The members set by normalisation are never `project`, `project_id`, `summary`,
+            // `note` or `type`, so the row's own value answers attribution and the summary.
+            let unscoped = match admit(&row.value) {
                 Attribution::Exclude => return None,
                 Attribution::Keep => false,
                 Attribution::KeepUnscoped => true,
             };
-            let summary = timeline_summary(&entry);
+            let summary = timeline_summary(&row.value);
             if summary.is_empty() {
                 return None;
             }
             Some(TimelineEntry {
-                entry,
+                timestamp: row.timestamp(),
+                key: OnceCell::new(),
+                row,
                 date,
                 summary,
                 unscoped,
+                position,
             })
         })
         .collect()
@@ -317,10 +608,10 @@ fn channel_key(entry: &TimelineEntry) -> String {
         Some(value) => js_string_of(value),
     };
     [
-        joined(entry.entry.get("type")),
-        joined(entry.entry.get("source")),
-        string_or_empty(entry.entry.get("project")),
-        string_or_empty(entry.entry.get("project_id")),
+        joined(entry.row.value.get("type")),
+        joined(entry.row.value.get("source")),
+        string_or_empty(entry.row.value.get("project")),
+        string_or_empty(entry.row.value.get("project_id")),
         entry.summary.clone(),
     ]
     .join("\n")
@@ -328,8 +619,8 @@ fn channel_key(entry: &TimelineEntry) -> String {
 
 /// Whether the entry is an update written through the `dotaios update` channel.
 fn is_update_channel(entry: &TimelineEntry) -> bool {
-    entry.entry.get("type").and_then(Value::as_str) == Some("update")
-        && entry.entry.get("source").and_then(Value::as_str) == Some("dotaios update")
+    entry.row.value.get("type").and_then(Value::as_str) == Some("update")
+        && entry.row.value.get("source").and_then(Value::as_str) == Some("dotaios update")
 }
 
 /// Drops each signal that repeats an update-channel event (spec 02 §7.4). Events stay.
@@ -351,18 +642,21 @@ pub(crate) fn dedupe_update_channels(
         .collect()
 }
 
-/// Infers the active project of shared mode from the filtered, ordered sessions (spec 02 §8.2):
-/// each distinct string `project` with its count and greatest `captured_at` (UTF-16 order);
+/// Infers the active project of shared mode from the admitted sessions (spec 02 §8.2): each
+/// distinct string `project` with its count and greatest `captured_at` (UTF-16 order);
 /// ordered by that latest value descending (collation), count descending, name ascending
-/// (collation). Non-string values take no part (spec 02 §18 open point 2).
+/// (collation), and, as the reference's stable sort over its insertion order would, by the
+/// project's first session in session order. Non-string values take no part (spec 02 §18 open
+/// point 2). The sessions need not be ordered.
 pub(crate) fn infer_active_project(sessions: &[Session]) -> Option<String> {
-    struct Stats {
-        name: String,
+    struct Stats<'a> {
+        name: &'a str,
         count: usize,
-        latest: String,
+        latest: &'a str,
+        first: &'a Session,
     }
-    let mut stats: Vec<Stats> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut stats: Vec<Stats<'_>> = Vec::new();
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for session in sessions {
         let Some(Value::String(name)) = member(&session.row, "project") else {
             continue;
@@ -370,26 +664,33 @@ pub(crate) fn infer_active_project(sessions: &[Session]) -> Option<String> {
         if name.is_empty() {
             continue;
         }
-        let slot = *index.entry(name.clone()).or_insert_with(|| {
+        let slot = *index.entry(name.as_str()).or_insert_with(|| {
             stats.push(Stats {
-                name: name.clone(),
+                name,
                 count: 0,
-                latest: String::new(),
+                latest: "",
+                first: session,
             });
             stats.len() - 1
         });
         let entry = &mut stats[slot];
         entry.count += 1;
-        if utf16_cmp(&session.captured_at, &entry.latest) == Ordering::Greater {
-            entry.latest.clone_from(&session.captured_at);
+        if utf16_cmp(&session.captured_at, entry.latest) == Ordering::Greater {
+            entry.latest = &session.captured_at;
+        }
+        if session_order(session, entry.first) == Ordering::Less {
+            entry.first = session;
         }
     }
-    stats.sort_by(|left, right| {
-        collate(&right.latest, &left.latest)
-            .then_with(|| right.count.cmp(&left.count))
-            .then_with(|| collate(&left.name, &right.name))
-    });
-    stats.into_iter().next().map(|stats| stats.name)
+    stats
+        .into_iter()
+        .min_by(|left, right| {
+            collate(right.latest, left.latest)
+                .then_with(|| right.count.cmp(&left.count))
+                .then_with(|| collate(left.name, right.name))
+                .then_with(|| session_order(left.first, right.first))
+        })
+        .map(|stats| stats.name.to_owned())
 }
 
 #[cfg(test)]
@@ -426,24 +727,84 @@ mod tests {
         );
     }
 
-    #[test]
-    fn events_keep_physical_line_numbers() {
-        let text = "{\"ts\":\"2026-08-29T07:00:00.000Z\",\"summary\":\"a\"}\r\n\r\nnot-json\n[\"x\"]\n5\n{\"ts\":7}";
-        let events = read_events(text);
-        assert_eq!(events.len(), 3);
-        assert_eq!(events[0]["sourceLine"], json!(1));
-        assert_eq!(events[0]["date"], json!("2026-08-29"));
-        assert_eq!(events[0]["sourcePath"], json!("memory/events.jsonl"));
-        assert_eq!(events[1]["sourceLine"], json!(4));
-        assert_eq!(events[1]["0"], json!("x"));
-        assert_eq!(events[1]["date"], json!(null));
-        assert_eq!(events[1]["timestamp"], json!("T00:00:00"));
-        assert_eq!(
-            events[2]["ts"],
-            json!(7),
-            "a non-string ts is kept but ignored"
+    fn event(value: Value) -> TimelineRow {
+        TimelineRow {
+            value,
+            fallback_date: None,
+            source_path: Rc::from("memory/events.jsonl"),
+            source_line: 1,
+        }
+    }
+
+    /// The normalised entry of spec 02 §7.2, built explicitly.
+    fn normalised(row: &TimelineRow) -> Value {
+        let mut entry = match &row.value {
+            Value::Object(map) => map.clone(),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (index.to_string(), item.clone()))
+                .collect(),
+            _ => Map::new(),
+        };
+        entry.insert("date".into(), row.date().map_or(Value::Null, Value::String));
+        entry.insert("timestamp".into(), Value::String(row.timestamp()));
+        entry.insert(
+            "sourcePath".into(),
+            Value::String(row.source_path.to_string()),
         );
-        assert_eq!(events[2]["date"], json!(null));
+        entry.insert("sourceLine".into(), Value::from(row.source_line));
+        Value::Object(entry)
+    }
+
+    #[test]
+    fn events_keep_physical_line_numbers_and_only_the_window() {
+        let text = [
+            "{\"ts\":\"2026-08-29T07:00:00.000Z\",\"summary\":\"a\"}\r",
+            "\r",
+            "not-json",
+            "[\"x\"]",
+            "5",
+            "{\"ts\":7}",
+            "{\"ts\":\"2026-08-26T07:00:00.000Z\"}",
+            "{\"ts\":\"2026-08-28T23:00:00.000Z\",\"ts\":\"2026-08-20\"}",
+            "{\"t\\u0073\":\"2026-08-28T23:00:00.000Z\"}",
+        ]
+        .join("\n");
+        let events = read_events(&text, "2026-08-29", "2026-08-28");
+        let lines: Vec<usize> = events.iter().map(|row| row.source_line).collect();
+        assert_eq!(lines, vec![1, 9]);
+        assert_eq!(events[0].date().as_deref(), Some("2026-08-29"));
+        assert_eq!(&*events[0].source_path, "memory/events.jsonl");
+        assert_eq!(events[1].timestamp(), "2026-08-28T23:00:00.000Z");
+    }
+
+    #[test]
+    fn probes_agree_with_json_parse() {
+        let probe = |line: &str| probe_ts(line).map(|p| (p.is_object, p.ts));
+        assert_eq!(
+            probe("{\"ts\":\"a\",\"ts\":\"b\"}"),
+            Some((true, Some("b".into())))
+        );
+        assert_eq!(probe("{\"ts\":\"a\",\"ts\":1}"), Some((true, None)));
+        assert_eq!(probe("{\"x\":{\"ts\":\"inner\"}}"), Some((true, None)));
+        assert_eq!(probe("[{\"ts\":\"a\"}]"), Some((false, None)));
+        assert_eq!(probe(" 5 "), Some((false, None)));
+        assert_eq!(
+            probe("{\"ts\":\"\\ud800x\"}"),
+            Some((true, Some("\u{fffd}x".into())))
+        );
+        for bad in [
+            "{",
+            "{\"a\":1,}",
+            "{\"a\":\"\u{1}\"}",
+            "{} x",
+            "{\"a\":tru}",
+            "not-json",
+        ] {
+            assert!(probe(bad).is_none(), "{bad}");
+            assert!(parse_any(bad).is_none(), "{bad}");
+        }
     }
 
     #[test]
@@ -451,19 +812,47 @@ mod tests {
         let text = "{\"summary\":\"No timestamp\"}\r\nbad\n\n7\n{\"ts\":\"2026-08-29T01:00:00Z\",\"date\":\"x\"}";
         let signals = read_signal_file(text, "laptop-2026-08-28.jsonl", "2026-08-28");
         assert_eq!(signals.len(), 3);
-        assert_eq!(signals[0]["date"], json!("2026-08-28"));
-        assert_eq!(signals[0]["timestamp"], json!("2026-08-28T00:00:00"));
+        assert_eq!(signals[0].date().as_deref(), Some("2026-08-28"));
+        assert_eq!(signals[0].timestamp(), "2026-08-28T00:00:00");
         assert_eq!(
-            signals[0]["sourcePath"],
-            json!("memory/signals/laptop-2026-08-28.jsonl")
+            &*signals[0].source_path,
+            "memory/signals/laptop-2026-08-28.jsonl"
         );
-        assert_eq!(signals[1]["sourceLine"], json!(2));
-        assert!(
-            signals[1].get("summary").is_none(),
+        assert_eq!(signals[1].source_line, 2);
+        assert_eq!(
+            signals[1].value,
+            json!({}),
             "a scalar becomes an empty object"
         );
-        assert_eq!(signals[2]["sourceLine"], json!(3));
-        assert_eq!(signals[2]["date"], json!("2026-08-29"));
+        assert_eq!(signals[2].source_line, 3);
+        assert_eq!(signals[2].date().as_deref(), Some("2026-08-29"));
+        assert_eq!(
+            normalised(&signals[2])["date"],
+            json!("2026-08-29"),
+            "the row's own date is overwritten"
+        );
+    }
+
+    #[test]
+    fn virtual_normalisation_keys_like_the_built_entry() {
+        let rows = [
+            event(
+                json!({"ts": "2026-08-29T07:00:00Z", "date": "x", "b": [1, {"z": 2}], "sourceLine": 9}),
+            ),
+            event(json!(["a", 2, null])),
+            event(json!({})),
+            TimelineRow {
+                value: json!({"ts": 5, "timestamp": "mine", "é": "e", "\u{FF5E}": 1, "😀": 2}),
+                fallback_date: Some(Rc::from("2026-08-28")),
+                source_path: Rc::from("memory/signals/2026-08-28.jsonl"),
+                source_line: 3,
+            },
+        ];
+        for row in &rows {
+            let mut virtual_key = String::new();
+            push_normalised_key(&mut virtual_key, row);
+            assert_eq!(virtual_key, stable_key(&normalised(row)));
+        }
     }
 
     #[test]
@@ -488,7 +877,7 @@ mod tests {
             json!({"id": "none"}),
             json!(["array row"]),
         ];
-        let ordered = order_sessions(rows, &utc(), keep_all);
+        let ordered = first_sessions(admit_sessions(rows, &utc(), keep_all), usize::MAX);
         let ids: Vec<String> = ordered
             .iter()
             .map(|s| string_or_empty(member(&s.row, "id")))
@@ -510,7 +899,7 @@ mod tests {
             json!({"ts": "2026-08-28T20:00:00.000Z", "summary": "other", "project": "x"}),
         ]
         .into_iter()
-        .map(|v| normalise(&v, None, "memory/events.jsonl", 1))
+        .map(event)
         .collect();
         let admit = |row: &Value| {
             if row.get("project").is_some() {
@@ -519,7 +908,10 @@ mod tests {
                 Attribution::Keep
             }
         };
-        let kept = order_timeline(entries, "2026-08-29", "2026-08-28", admit);
+        let kept = first_entries(
+            admit_timeline(entries, "2026-08-29", "2026-08-28", admit),
+            usize::MAX,
+        );
         let summaries: Vec<&str> = kept.iter().map(|e| e.summary.as_str()).collect();
         // "  " is truthy, so the summary is the blank string and the row is dropped.
         assert_eq!(summaries, vec!["late", "update", "[object Object]"]);
@@ -529,9 +921,8 @@ mod tests {
     fn update_channel_dedupe_drops_only_signal_copies() {
         let make = |v: Value| TimelineEntry {
             summary: timeline_summary(&v),
-            entry: v,
-            date: "2026-08-29".into(),
-            unscoped: false,
+            row: event(v),
+            ..TimelineEntry::for_test("2026-08-29", "", false)
         };
         let update = json!({"type": "update", "source": "dotaios update", "summary": "Decided"});
         let events = vec![make(update.clone())];
@@ -550,10 +941,8 @@ mod tests {
 
     #[test]
     fn inference_prefers_latest_then_count_then_name() {
-        let session = |project: Value, at: &str| Session {
-            row: json!({"project": project, "captured_at": at}),
-            captured_at: at.to_owned(),
-            unscoped: false,
+        let session = |project: Value, at: &str| {
+            Session::for_test(json!({"project": project, "captured_at": at}), false)
         };
         let sessions = vec![
             session(json!("b"), "2026-08-28"),
@@ -566,5 +955,21 @@ mod tests {
         let tied = vec![session(json!("b"), "x"), session(json!("a"), "x")];
         assert_eq!(infer_active_project(&tied).as_deref(), Some("a"));
         assert_eq!(infer_active_project(&[]), None);
+    }
+
+    proptest::proptest! {
+        /// Selecting the first `count` equals taking the first `count` of a stable full sort.
+        #[test]
+        fn selection_equals_a_stable_sort_prefix(
+            keys in proptest::collection::vec(0_u8..6, 0..40),
+            count in 0_usize..45,
+        ) {
+            let items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
+            let mut sorted = items.clone();
+            sorted.sort_by_key(|(key, _)| *key);
+            sorted.truncate(count);
+            let order = |a: &(u8, usize), b: &(u8, usize)| a.0.cmp(&b.0).then(a.1.cmp(&b.1));
+            proptest::prop_assert_eq!(first_in_order(items, count, order), sorted);
+        }
     }
 }
