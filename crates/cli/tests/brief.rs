@@ -142,7 +142,7 @@ fn shared_mode_prints_the_worked_fixture() {
 #[test]
 fn shared_mode_json_is_the_agent_hook_object() {
     let fixture = Fixture::new();
-    let output = fixture.brief(&["daily", "--json", "--compact"]);
+    let output = fixture.brief(&["daily", "--hook-json", "--compact"]);
     if fixture.date_moved() {
         return;
     }
@@ -153,6 +153,49 @@ fn shared_mode_json_is_the_agent_hook_object() {
         "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1165,\"remaining\":4835,\"truncated\":false}}\n"
     ));
     assert_eq!(stdout.lines().count(), 1);
+}
+
+#[test]
+fn json_is_the_mcp_envelope() {
+    let fixture = Fixture::new();
+    let plain = fixture.brief(&["--compact"]);
+    let output = fixture.brief(&["--compact", "--json"]);
+    if fixture.date_moved() {
+        return;
+    }
+    let (stdout, stderr) = texts(&output);
+    assert_eq!((output.status.code(), stderr.as_str()), (Some(0), ""));
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let keys: Vec<&str> = envelope
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "markdown",
+            "memory",
+            "receipt",
+            "notice",
+            "complete",
+            "scope",
+            "generated_at",
+            "budget",
+            "operational"
+        ]
+    );
+    assert_eq!(envelope["memory"], "shared");
+    assert_eq!(
+        format!("{}\n", envelope["markdown"].as_str().unwrap()),
+        texts(&plain).0
+    );
+    assert_eq!(envelope["budget"]["used"], 1165);
+    assert!(
+        stdout.starts_with("{\n  \"markdown\": "),
+        "pretty JSON: {stdout}"
+    );
 }
 
 #[test]
@@ -169,7 +212,7 @@ fn project_mode_prints_the_worked_fixture() {
             format!("{}\n", fixture.expected(PROJECT_DIGEST))
         );
     }
-    let json = fixture.brief(&["--compact", "--json", "--project", " proj-rust-001"]);
+    let json = fixture.brief(&["--compact", "--hook-json", "--project", " proj-rust-001"]);
     let (stdout, _) = texts(&json);
     assert!(
         stdout.contains("\"dotaiosMemory\":{\"mode\":\"project\",\"project\":\" proj-rust-001\"}"),
@@ -193,7 +236,7 @@ fn project_mode_with_a_small_budget_prints_the_coverage_notice() {
         "proj-rust-001",
         "--budget",
         "220",
-        "--json",
+        "--hook-json",
     ]);
     let (stdout, _) = texts(&json);
     assert!(stdout.contains(
@@ -218,7 +261,7 @@ fn limit_and_budget_options() {
         "--compact",
         "--budget",
         "100000000000000000000000",
-        "--json",
+        "--hook-json",
     ]);
     assert!(
         texts(&huge)
@@ -257,7 +300,7 @@ fn off_mode_touches_nothing() {
         assert!(!missing.exists());
     }
     let json = dotaios(temp.path())
-        .args(["brief", "--memory", "off", "--json", "--path"])
+        .args(["brief", "--memory", "off", "--hook-json", "--path"])
         .arg(&missing)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
@@ -330,7 +373,7 @@ fn usage_errors_in_order() {
         ),
         (&["--compact", "--project"], "--project requires a value\n"),
         (
-            &["--compact", "--project", "--json"],
+            &["--compact", "--project", "--hook-json"],
             "--project requires a value\n",
         ),
         (
@@ -435,7 +478,11 @@ fn assert_read_refusal(setup: impl Fn(&Path)) {
     let fixture = Fixture::new();
     setup(&fixture.aios());
     let before = tree_snapshot(&fixture.aios());
-    for args in [&["--compact"][..], &["--compact", "--json"]] {
+    for args in [
+        &["--compact"][..],
+        &["--compact", "--json"],
+        &["--compact", "--hook-json"],
+    ] {
         let output = fixture.brief(args);
         assert_refusal(&fixture, &output, READ_FAILED);
     }

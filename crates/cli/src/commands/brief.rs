@@ -11,7 +11,8 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextRequest, ContextScope, off_cli_hook_json, off_cli_plain, read_working_context,
+    ContextRequest, ContextScope, READ_FAILED_MESSAGE, off_cli_hook_json, off_cli_plain,
+    off_mcp_payload, read_working_context,
 };
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
@@ -34,16 +35,30 @@ Options:
   --project <selector>   Only this project's memory: its slug or stable id
   --limit <n>            Recent sessions shown (default 3)
   --budget <n>           Visible budget in UTF-16 code units (default 6000)
-  --json                 Print the agent-hook JSON instead of Markdown
+  --json                 Print the envelope the MCP tool read_working_context returns
+  --hook-json            Print the one-line agent-hook JSON (BeforeAgent hooks)
   --first-message <text> Let the user's first message choose the memory mode
   -h, --help             Show this help
 ";
+
+/// What `brief --compact` prints.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum OutputForm {
+    /// The Markdown (with notices), spec 02 §14.1.
+    #[default]
+    Markdown,
+    /// The MCP `read_working_context` envelope, spec 02 §14.4 (issue 3: "`--json` is the
+    /// envelope the MCP tool will return").
+    Envelope,
+    /// The agent-hook JSON of spec 02 §14.2.
+    HookJson,
+}
 
 /// The options of one `brief` invocation, as given.
 #[derive(Debug, Default)]
 struct Options {
     compact: bool,
-    json: bool,
+    output: OutputForm,
     path: Option<OsString>,
     project: Option<String>,
     memory: Option<String>,
@@ -71,10 +86,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     })
     .map_err(|error| CliError::Usage(error.to_string()))?;
     if policy.mode == MemoryMode::Off {
-        out(&if options.json {
-            off_cli_hook_json()
-        } else {
-            off_cli_plain()
+        out(&match options.output {
+            OutputForm::Markdown => off_cli_plain(),
+            OutputForm::Envelope => format!("{}\n", off_mcp_payload()),
+            OutputForm::HookJson => off_cli_hook_json(),
         });
         return Ok(ExitCode::SUCCESS);
     }
@@ -113,10 +128,16 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     };
     let context = read_working_context(&root, &request)
         .map_err(|error| CliError::failed(error.to_string()))?;
-    out(&if options.json {
-        context.cli_hook_json(policy.project_selector.as_deref())
-    } else {
-        context.cli_plain()
+    out(&match options.output {
+        OutputForm::Markdown => context.cli_plain(),
+        OutputForm::Envelope => {
+            // The metadata bound (spec 02 §14.4) is a read failure like any other.
+            let payload = context
+                .mcp_payload()
+                .map_err(|_| CliError::failed(READ_FAILED_MESSAGE))?;
+            format!("{payload}\n")
+        }
+        OutputForm::HookJson => context.cli_hook_json(policy.project_selector.as_deref()),
     });
     Ok(ExitCode::SUCCESS)
 }
@@ -134,7 +155,8 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
         match arg {
             Arg::Flag(flag) => match flag.as_str() {
                 "--compact" => options.compact = true,
-                "--json" => options.json = true,
+                "--json" => options.output = OutputForm::Envelope,
+                "--hook-json" => options.output = OutputForm::HookJson,
                 "--path" => options.path = Some(scanner.value("--path")?),
                 "--project" => options.project = Some(scanner.text_value("--project")?),
                 "--memory" => options.memory = Some(scanner.text_value("--memory")?),
@@ -219,7 +241,7 @@ mod tests {
             "5",
         ]));
         let options = parsed.unwrap_or_default();
-        assert!(options.compact && options.json);
+        assert!(options.compact && options.output == OutputForm::Envelope);
         assert_eq!(options.project.as_deref(), Some(" p "));
         assert_eq!(options.limit, Some(5.0));
         let unknown = parse(&os(&["--compact", "--cwd", "/x"])).map_err(|e| e.to_string());
