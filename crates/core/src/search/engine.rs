@@ -1365,18 +1365,24 @@ impl<'r> Engine<'r> {
                 }
             }
         }
-        let mut directories: Vec<(&(RootId, Option<RelPath>), &Identity)> =
+        let directories: Vec<(&(RootId, Option<RelPath>), &Identity)> =
             self.directories.iter().collect();
-        directories.sort_by(|a, b| a.0.1.cmp(&b.0.1));
-        for ((root, dir), identity) in directories {
-            let reader = self.root(*root).ok_or_else(changed)?;
-            let now = match dir {
-                Some(dir) => reader.probe(dir).ok().flatten().map(|probe| probe.identity),
-                None => reader.restat().ok(),
-            };
-            if now != Some(*identity) {
-                return Err(changed());
-            }
+        let unchanged = parallel_map(
+            &directories,
+            self.request.workers,
+            |((root, dir), identity), _| {
+                let Some(reader) = self.root(*root) else {
+                    return false;
+                };
+                let now = match dir {
+                    Some(dir) => reader.probe(dir).ok().flatten().map(|probe| probe.identity),
+                    None => reader.restat().ok(),
+                };
+                now == Some(**identity)
+            },
+        );
+        if !unchanged.iter().all(|ok| *ok) {
+            return Err(changed());
         }
         let all_files: Vec<&(RootId, RelPath, Identity)> = self
             .files
