@@ -218,3 +218,30 @@ fn options_for_run(options: &Options) -> RunOptions {
         quick: options.quick,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generate_refuses_the_repository() {
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        assert!(refuse_inside_repository(&repository.join("target/fixtures")).is_err());
+        assert!(refuse_inside_repository(&repository.join("crates/../fixtures")).is_err());
+        let temp = tempfile::tempdir().unwrap();
+        assert!(refuse_inside_repository(&temp.path().join("fixtures")).is_ok());
+        // A symlinked route into the repository is seen through.
+        let link = temp.path().join("route");
+        std::os::unix::fs::symlink(&repository, &link).unwrap();
+        assert!(refuse_inside_repository(&link.join("fixtures")).is_err());
+    }
+
+    #[test]
+    fn generate_refuses_a_non_empty_fixture_directory() {
+        let temp = tempfile::tempdir().unwrap();
+        let fixture = fixture("500-shallow-prose").unwrap();
+        std::fs::create_dir_all(temp.path().join(fixture.id)).unwrap();
+        std::fs::write(temp.path().join(fixture.id).join("x"), "x").unwrap();
+        assert!(corpus::write_fixture(temp.path(), fixture).is_err());
+    }
+}
