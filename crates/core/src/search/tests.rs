@@ -944,6 +944,34 @@ fn special_files_and_invalid_utf8() {
 }
 
 #[test]
+fn a_read_error_in_an_omitted_scope_does_not_fail_the_request() {
+    // Invalid UTF-8 is found when a file is read; a scope omitted whole is never read, so
+    // its bad file cannot fail the request (spec 03 §14.1: errors during execution only).
+    let folder = Folder::new();
+    folder.write_bytes("vault/a-bad.md", b"\xff needle");
+    folder.sized("vault/b-huge.md", MAX_FILE_BYTES + 1);
+    folder.write("context/c.md", "needle\n");
+    let outcome = Ask::new("needle").run(&folder.root()).unwrap();
+    assert_eq!(outcome.omissions.len(), 1);
+    assert_eq!(outcome.omissions[0].scope, "vault");
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+    // Omitted by the allocation instead of by an inspection error: the same.
+    let folder = Folder::new();
+    folder.write_bytes("vault/a-bad.md", b"\xff needle");
+    for index in 0..5 {
+        folder.write(&format!("vault/{index}.md"), "x\n");
+    }
+    let outcome = Ask::new("needle")
+        .limits(4, 1 << 20, 1000)
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        outcome.omissions[0].reason,
+        OmissionReason::FileCountExceeded
+    );
+}
+
+#[test]
 fn non_utf8_names() {
     use std::os::unix::ffi::OsStrExt;
     let folder = Folder::new();
