@@ -322,6 +322,10 @@ struct Engine<'r> {
 
 const AIOS_JSON: &str = "aios.json";
 
+/// How many accepted files inspection reads before it charges them (see
+/// [`Engine::observe_accepted`]).
+const OBSERVE_BATCH: usize = 512;
+
 impl<'r> Engine<'r> {
     fn open(
         folder: &Path,
@@ -920,45 +924,49 @@ impl<'r> Engine<'r> {
     ) -> Result<Vec<CorpusFile>, ScopeFailure> {
         let reader = self.root_for(root)?;
         let query = &self.query;
-        let early = parallel_map(&accepted, self.request.workers, |path, buffer| {
-            let relative = &path.as_str()[strip..];
-            let mut sub = Ledger::new(Limits {
-                files: 1,
-                bytes: MAX_FILE_BYTES,
-                entries: 0,
-            });
-            match reader.read_text(path, MAX_FILE_BYTES, &mut sub) {
-                Ok(Some(file)) => Some((
-                    file.identity,
-                    analyze(
-                        &file.text,
-                        relative,
-                        prefix,
-                        mtime_ms(&file.identity),
-                        query,
-                        buffer,
-                    ),
-                )),
-                _ => None,
-            }
-        });
         let mut files = Vec::with_capacity(accepted.len());
-        for (path, early) in accepted.into_iter().zip(early) {
-            let (identity, analysis) = match early {
-                Some((identity, analysis)) => (identity, Some(analysis)),
-                None => match reader.probe(&path) {
-                    Ok(Some(found)) if found.kind == EntryKind::File => (found.identity, None),
-                    Ok(_) => return Err(EvidenceError::Changed.into()),
-                    Err(error) => return Err(observed_path_error(error)),
-                },
-            };
-            self.demand_file(work, identity.size)?;
-            files.push(CorpusFile {
-                relative: path.as_str()[strip..].to_owned(),
-                rel: path,
-                identity,
-                analysis,
+        // Files are read a batch at a time, so a scope that the demand check stops early (a
+        // ceiling) costs at most one batch of reads beyond that point.
+        for batch in accepted.chunks(OBSERVE_BATCH) {
+            let early = parallel_map(batch, self.request.workers, |path, buffer| {
+                let relative = &path.as_str()[strip..];
+                let mut sub = Ledger::new(Limits {
+                    files: 1,
+                    bytes: MAX_FILE_BYTES,
+                    entries: 0,
+                });
+                match reader.read_text(path, MAX_FILE_BYTES, &mut sub) {
+                    Ok(Some(file)) => Some((
+                        file.identity,
+                        analyze(
+                            &file.text,
+                            relative,
+                            prefix,
+                            mtime_ms(&file.identity),
+                            query,
+                            buffer,
+                        ),
+                    )),
+                    _ => None,
+                }
             });
+            for (path, early) in batch.iter().zip(early) {
+                let (identity, analysis) = match early {
+                    Some((identity, analysis)) => (identity, Some(analysis)),
+                    None => match reader.probe(path) {
+                        Ok(Some(found)) if found.kind == EntryKind::File => (found.identity, None),
+                        Ok(_) => return Err(EvidenceError::Changed.into()),
+                        Err(error) => return Err(observed_path_error(error)),
+                    },
+                };
+                self.demand_file(work, identity.size)?;
+                files.push(CorpusFile {
+                    relative: path.as_str()[strip..].to_owned(),
+                    rel: path.clone(),
+                    identity,
+                    analysis,
+                });
+            }
         }
         Ok(files)
     }
