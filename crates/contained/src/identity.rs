@@ -1,6 +1,6 @@
 //! What the reader observes about an object without reading it: its kind and its identity.
 
-use rustix::fs::{FileType, Stat};
+use rustix::fs::{FileType, Stat, Statx};
 
 /// The kind of a directory entry or probed object. Symlinks are reported, never followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,6 +78,24 @@ impl Identity {
             mtime_nsec: stat.st_mtime_nsec as u32,
             ctime_sec: stat.st_ctime as i64,
             ctime_nsec: stat.st_ctime_nsec as u32,
+        }
+    }
+
+    /// The same fields from `statx`, encoded like `fstat` (the device number through
+    /// `makedev`), so identities from either call compare equal.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    pub(crate) fn from_statx(statx: &Statx) -> Identity {
+        Identity {
+            dev: rustix::fs::makedev(statx.stx_dev_major, statx.stx_dev_minor) as u64,
+            ino: statx.stx_ino,
+            mode: u32::from(statx.stx_mode),
+            nlink: u64::from(statx.stx_nlink),
+            uid: statx.stx_uid,
+            size: statx.stx_size,
+            mtime_sec: statx.stx_mtime.tv_sec,
+            mtime_nsec: statx.stx_mtime.tv_nsec,
+            ctime_sec: statx.stx_ctime.tv_sec,
+            ctime_nsec: statx.stx_ctime.tv_nsec,
         }
     }
 

@@ -128,10 +128,28 @@ impl Root {
     }
 
     /// Whether `rel` is still the object observed as `identity` (every field equal).
+    ///
+    /// One `statx(AT_SYMLINK_NOFOLLOW)` relative to the root handle (spec 01 §4.6, 03 §19.2).
+    /// `statx` has no `RESOLVE_BENEATH`, so an ancestor swapped for a link would be followed
+    /// for this one stat; that is harmless because nothing is read and nothing observed is
+    /// returned: only "same object" or "not", and an object reached through a link is never
+    /// the inode observed beneath the root, so the answer is "changed". A final symlink is not
+    /// followed. Kernels without `statx` fall back to the `O_PATH` probe.
     pub fn still_matches(&self, rel: &RelPath, identity: &Identity) -> Result<bool, ReadError> {
-        Ok(self
-            .probe(rel)?
-            .is_some_and(|probe| probe.identity == *identity))
+        let flags = rustix::fs::AtFlags::SYMLINK_NOFOLLOW;
+        match rustix::fs::statx(
+            &self.dir,
+            rel.as_str(),
+            flags,
+            rustix::fs::StatxFlags::BASIC_STATS,
+        ) {
+            Ok(statx) => Ok(Identity::from_statx(&statx) == *identity),
+            Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => Ok(false),
+            Err(Errno::NOSYS | Errno::PERM) => Ok(self
+                .probe(rel)?
+                .is_some_and(|probe| probe.identity == *identity)),
+            Err(errno) => Err(ReadError::Io(io_kind(errno))),
+        }
     }
 
     /// Reads a whole file of at most `cap` bytes as strict UTF-8. `None` when absent.
@@ -290,27 +308,19 @@ impl Root {
             .reserve_file(before.size)
             .map_err(ReadError::Budget)?;
 
-        let wanted = read_len.min(cap);
+        // Read exactly what fstat promised (or the prefix). A file that grows, shrinks or is
+        // rewritten meanwhile changes its size or times, which the after-read fstat compares,
+        // so no extra read to probe for end-of-file is needed.
+        let wanted = before.size.min(read_len);
+        let mut bytes = vec![0u8; usize::try_from(wanted).map_err(|_| ReadError::TooLarge)?];
         let mut file = std::fs::File::from(read_fd);
-        let mut bytes = Vec::with_capacity(usize::try_from(before.size.min(wanted)).unwrap_or(0));
-        (&mut file)
-            .take(wanted.saturating_add(1))
-            .read_to_end(&mut bytes)
-            .map_err(|error| ReadError::Io(error.kind()))?;
-        let read = bytes.len() as u64;
-        if read_len >= cap {
-            if read > cap {
-                return Err(ReadError::TooLarge);
-            }
-            if read != before.size {
-                return Err(ReadError::Changed);
-            }
-        } else {
-            // A prefix read: keep `wanted` bytes; the file must hold at least what fstat said
-            // up to that point.
-            bytes.truncate(usize::try_from(wanted).unwrap_or(usize::MAX));
-            if (bytes.len() as u64) < before.size.min(wanted) {
-                return Err(ReadError::Changed);
+        let mut filled = 0;
+        while filled < bytes.len() {
+            match file.read(&mut bytes[filled..]) {
+                Ok(0) => return Err(ReadError::Changed),
+                Ok(read) => filled += read,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(ReadError::Io(error.kind())),
             }
         }
         let after = fstat(&file)?;

@@ -501,3 +501,39 @@ fn tree_snapshot(dir: &Path) -> Vec<(String, u32, Vec<u8>, i128)> {
     out.sort();
     out
 }
+
+#[test]
+fn revalidation_sees_a_directory_swapped_for_a_link() {
+    let temp = fixture();
+    let root = open(&temp, Strategy::Auto);
+    let directory = root.probe(&rel("context")).unwrap().unwrap();
+    assert!(
+        root.still_matches(&rel("context"), &directory.identity)
+            .unwrap()
+    );
+    // The same directory, moved out and linked back: same inode, but now a link below the root.
+    fs::rename(
+        temp.path().join("aios/context"),
+        temp.path().join("outside/context"),
+    )
+    .unwrap();
+    symlink(
+        temp.path().join("outside/context"),
+        temp.path().join("aios/context"),
+    )
+    .unwrap();
+    assert!(
+        !root
+            .still_matches(&rel("context"), &directory.identity)
+            .unwrap()
+    );
+    assert_eq!(
+        root.read_text(&rel("context/work.md"), 100, &mut ledger()),
+        Err(ReadError::Unsafe(UnsafeKind::Symlink))
+    );
+    assert!(
+        !root
+            .still_matches(&rel("absent.md"), &directory.identity)
+            .unwrap()
+    );
+}
