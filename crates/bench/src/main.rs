@@ -10,6 +10,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
+mod extra;
 mod fixtures;
 mod measure;
 mod report;
@@ -26,6 +27,10 @@ Usage:
   dotaios-bench verify   --fixtures <DIR> [--fixture <id>]...
   dotaios-bench run      --fixtures <DIR> --report <FILE> [--fixture <id>]...
                          [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--drop-caches] [--quick]
+  dotaios-bench extra    --report <FILE> [--aios <DIR>] [--dotaios <PATH>]
+                         [--dotaios-mcp <PATH>] [--quick]
+                         (fresh-process `brief --compact` and MCP start-up on the sample
+                         folder, default examples/aios)
 
 Fixture ids: 500-shallow-prose, 500-nested-high-entropy, 2500-shallow-prose,
 2500-nested-high-entropy, 10000-shallow-prose, 10000-nested-high-entropy (default: all six).
@@ -37,6 +42,7 @@ struct Options {
     out: Option<PathBuf>,
     fixtures_dir: Option<PathBuf>,
     report: Option<PathBuf>,
+    aios: Option<PathBuf>,
     fixtures: Vec<&'static Fixture>,
     dotaios: Option<PathBuf>,
     dotaios_mcp: Option<PathBuf>,
@@ -62,6 +68,10 @@ fn main() -> ExitCode {
         "generate" => generate(&options),
         "verify" => verify(&options),
         "run" => return measure::run(&options_for_run(&options)),
+        "extra" => {
+            let aios = options.aios.clone().unwrap_or_else(extra::default_aios);
+            return extra::run(&options_for_run(&options), &aios);
+        }
         // Internal: the small process that spawns and measures `dotaios search` samples.
         "spawn-server" => return measure::spawn_server(),
         "-h" | "--help" => {
@@ -93,6 +103,7 @@ fn parse(args: &[OsString]) -> Result<Options, String> {
             Some("--out") => options.out = Some(value("--out")?),
             Some("--fixtures") => options.fixtures_dir = Some(value("--fixtures")?),
             Some("--report") => options.report = Some(value("--report")?),
+            Some("--aios") => options.aios = Some(value("--aios")?),
             Some("--dotaios") => options.dotaios = Some(value("--dotaios")?),
             Some("--dotaios-mcp") => options.dotaios_mcp = Some(value("--dotaios-mcp")?),
             Some("--fixture") => {

@@ -589,12 +589,12 @@ fn cli(
 }
 
 /// What one spawned process did.
-struct SpawnedRun {
-    ns: u64,
-    code: i64,
-    stdout: String,
-    stderr: String,
-    maxrss: u64,
+pub(crate) struct SpawnedRun {
+    pub(crate) ns: u64,
+    pub(crate) code: i64,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
+    pub(crate) maxrss: u64,
 }
 
 /// A small helper process (`dotaios-bench spawn-server`) that spawns each `dotaios search`
@@ -610,7 +610,7 @@ pub(crate) struct Spawner {
 }
 
 impl Spawner {
-    fn start() -> Result<Spawner, RunError> {
+    pub(crate) fn start() -> Result<Spawner, RunError> {
         let exe = std::env::current_exe().map_err(|error| RunError::Harness(error.to_string()))?;
         let mut child = Command::new(exe)
             .arg("spawn-server")
@@ -636,7 +636,7 @@ impl Spawner {
         })
     }
 
-    fn run(&mut self, argv: &[String]) -> Result<SpawnedRun, String> {
+    pub(crate) fn run(&mut self, argv: &[String]) -> Result<SpawnedRun, String> {
         let request = dotaios_core::text::to_json_compact(&Value::from(argv.to_vec()));
         self.stdin
             .write_all(format!("{request}\n").as_bytes())
@@ -665,7 +665,7 @@ impl Spawner {
         })
     }
 
-    fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         drop(self.stdin);
         let _ = self.child.wait();
     }

@@ -197,6 +197,13 @@ impl Environment {
     }
 }
 
+impl Environment {
+    /// The record as JSON, for reports other than the search run's.
+    pub(crate) fn to_value(&self) -> Value {
+        Value::Object(self.fields.clone())
+    }
+}
+
 fn command_line(program: &str, args: &[&str]) -> Option<String> {
     Command::new(program)
         .args(args)
