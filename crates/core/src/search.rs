@@ -17,12 +17,17 @@
 //! `sessions` the session index, `allocation` the fair-share arithmetic, `walk` the name rules,
 //! `engine` the phases over the contained reader.
 //!
-//! **Invariants:** nothing is written, anywhere, ever: no index, cache or temporary file.
+//! **Invariants:** nothing is written, anywhere, ever: no index, cache or temporary file. The
+//! only memory kept between requests is a server's optional in-process [`SearchCache`] (§19.2),
+//! which [`search`] never uses.
 //! Every read goes through `dotaios_contained::Root`. No result, omission or error carries an
 //! absolute path. Results never depend on thread scheduling or directory order: the reported
 //! failure is the first in enumeration order, ties fall back to collation and then bytes.
 
 mod allocation;
+mod cache;
+#[cfg(test)]
+mod cache_tests;
 mod engine;
 mod error;
 mod hit;
@@ -41,6 +46,7 @@ use std::path::Path;
 
 use crate::folder::memory::MemoryMode;
 
+pub use self::cache::{DEFAULT_CAP_BYTES, SearchCache};
 pub use self::error::{EvidenceError, SearchError};
 pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, SessionSnippet, Snippet};
 pub use self::jsonl::{ProjectIdentity, truncate};
@@ -264,4 +270,17 @@ pub fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, Search
 /// In Off mode this returns the empty, complete outcome without any filesystem operation.
 pub fn search(folder: &Path, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
     engine::run(folder, request)
+}
+
+/// [`search`] for a long-running server that keeps a [`SearchCache`] between requests
+/// (§19.2): each request still enumerates, charges and revalidates everything, and a Markdown
+/// file's cached text is reused only after a fresh identity check, so the outcome is the one
+/// [`search`] would return. `request.clock.now_ms` must be the real current time: content
+/// changed within 2 seconds of it is not cached.
+pub fn search_cached(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+    cache: &SearchCache,
+) -> Result<SearchOutcome, SearchError> {
+    engine::run_cached(folder, request, REQUEST_LIMITS, Some(cache))
 }

@@ -1,14 +1,18 @@
 //! One line in, at most one response line out (spec 05 §2.3–§3.3): parse, ignore non-requests,
 //! check the envelope, classify the era, check modern `_meta`, dispatch.
 //!
-//! **Invariant:** stateless and total. [`Server::handle_line`] answers every request line with
+//! **Invariant:** stateless and total. The one thing kept between requests is the search
+//! content cache of spec 03 §19.2, which never changes an answer (each use is validated
+//! against the file's current identity). [`Server::handle_line`] answers every request line with
 //! exactly one compact JSON-RPC object and every other line with nothing; a panic inside a
 //! request is caught and answered with the fixed `-32603` message. It never writes anywhere:
 //! the transport owns stdout.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use dotaios_core::search::SearchCache;
 use dotaios_core::text::{JsonLayout, JsonWriter, js_trim};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
@@ -22,12 +26,15 @@ use crate::tools;
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
-/// The adapter for one configured AIOS folder. Cheap to build; holds no per-request state.
+/// The adapter for one configured AIOS folder. Cheap to build; holds no per-request state
+/// beyond the search content cache (clones share it).
 #[derive(Debug, Clone)]
 pub struct Server {
     folder: PathBuf,
     /// The process time zone (honouring `TZ`), read once: it defines "today".
     time_zone: TimeZone,
+    /// File texts kept between `search_aios` calls (spec 03 §19.2); `None` searches uncached.
+    cache: Option<Arc<SearchCache>>,
 }
 
 /// Which result shapes a request gets (spec 05 §3.2, §4.4).
@@ -46,6 +53,16 @@ impl Server {
         Server {
             folder,
             time_zone: TimeZone::system(),
+            cache: Some(Arc::new(SearchCache::new())),
+        }
+    }
+
+    /// [`Server::new`] without the search content cache: every `search_aios` call reads
+    /// every file. Answers are byte-identical to a cached server's; tests compare the two.
+    pub fn without_cache(folder: PathBuf) -> Server {
+        Server {
+            cache: None,
+            ..Server::new(folder)
         }
     }
 
@@ -115,7 +132,8 @@ impl Server {
                 }),
             }),
             Some("tools/call") => {
-                let text = tools::call(&self.folder, &self.time_zone, params)?;
+                let text =
+                    tools::call(&self.folder, &self.time_zone, self.cache.as_deref(), params)?;
                 Ok(tools::call_result(era, text))
             }
             _ => Err(RpcError::MethodNotFound(crate::echo::js_string(Some(

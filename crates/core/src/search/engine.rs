@@ -20,14 +20,16 @@ use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
 use crate::search::allocation::{AllocationItem, PhaseBudgets, allocate, observed};
+use crate::search::cache::{Key, SearchCache};
 use crate::search::error::{
     EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
     observed_path_error,
 };
 use crate::search::hit::{MarkdownHit, SearchHit};
 use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
-use crate::search::markdown::{FileAnalysis, analyze};
+use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
 use crate::search::matcher::Query;
+use crate::search::matcher::lowercase_into;
 use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
 use crate::search::rank::{CorpusStats, decay, rank};
 use crate::search::sessions::{UnsafeSessionPath, search_sessions};
@@ -52,6 +54,17 @@ pub(crate) fn run_with_limits(
     request: &SearchRequest<'_>,
     limits: Counts,
 ) -> Result<SearchOutcome, SearchError> {
+    run_cached(folder, request, limits, None)
+}
+
+/// [`run_with_limits`] that reuses and fills the server's content cache (§19.2). Everything
+/// but the source of a Markdown corpus file's text is unchanged, so the outcome is the same.
+pub(crate) fn run_cached(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+    limits: Counts,
+    cache: Option<&SearchCache>,
+) -> Result<SearchOutcome, SearchError> {
     if request.memory == MemoryMode::Off {
         return Ok(SearchOutcome {
             groups: Vec::new(),
@@ -67,6 +80,7 @@ pub(crate) fn run_with_limits(
     }
     let selector = check_request(request)?;
     let mut engine = Engine::open(folder, request, limits)?;
+    engine.cache = cache.map(|cache| (cache, cache.begin()));
     engine.read_config()?;
     let project = match selector {
         Some(selector) => Some(engine.resolve_project(selector)?),
@@ -93,6 +107,9 @@ pub(crate) fn run_with_limits(
     };
     let outcome = engine.search(&scopes, project.as_ref())?;
     engine.revalidate()?;
+    if let Some((cache, generation)) = engine.cache {
+        cache.finish(generation);
+    }
     Ok(SearchOutcome {
         groups: outcome.groups,
         scope: meta(request, project.as_ref()),
@@ -318,6 +335,8 @@ struct Engine<'r> {
     omitted_files: Vec<(RootId, RelPath, Identity)>,
     /// Files of corpora that were searched.
     searched_files: Vec<(RootId, RelPath, Identity)>,
+    /// The server's content cache and this request's generation in it (§19.2).
+    cache: Option<(&'r SearchCache, u64)>,
 }
 
 const AIOS_JSON: &str = "aios.json";
@@ -350,6 +369,7 @@ impl<'r> Engine<'r> {
             files: Vec::new(),
             omitted_files: Vec::new(),
             searched_files: Vec::new(),
+            cache: None,
         })
     }
 
@@ -685,6 +705,14 @@ impl<'r> Engine<'r> {
         Ok(true)
     }
 
+    /// The identity of the directory an authorised root was opened at.
+    fn root_identity(&self, id: RootId) -> Option<Identity> {
+        match (id, &self.vault) {
+            (RootId::Aios, _) | (RootId::Vault, VaultPlace::Inside(_)) => Some(self.aios_identity),
+            (RootId::Vault, VaultPlace::External { identity, .. }) => *identity,
+        }
+    }
+
     fn root_for(&self, id: RootId) -> Result<&Root, ScopeFailure> {
         self.root(id)
             .ok_or(ScopeFailure::Fatal(EvidenceError::RootUnauthorized.into()))
@@ -924,12 +952,23 @@ impl<'r> Engine<'r> {
     ) -> Result<Vec<CorpusFile>, ScopeFailure> {
         let reader = self.root_for(root)?;
         let query = &self.query;
+        let cache = self
+            .cache
+            .zip(self.root_identity(root))
+            .map(|((cache, generation), root)| (cache, generation, root));
+        let now_ms = self.request.clock.now_ms;
         let mut files = Vec::with_capacity(accepted.len());
         // Files are read a batch at a time, so a scope that the demand check stops early (a
         // ceiling) costs at most one batch of reads beyond that point.
         for batch in accepted.chunks(OBSERVE_BATCH) {
             let early = parallel_map(batch, self.request.workers, |path, buffer| {
                 let relative = &path.as_str()[strip..];
+                if let Some((cache, generation, root)) = cache {
+                    return read_through_cache(
+                        reader, cache, generation, &root, path, relative, prefix, query, now_ms,
+                        buffer,
+                    );
+                }
                 let mut sub = Ledger::new(Limits {
                     files: 1,
                     bytes: MAX_FILE_BYTES,
@@ -1426,6 +1465,65 @@ fn read_checked(reader: &Root, file: &CorpusFile) -> Result<String, ScopeFailure
         Ok(_) => Err(EvidenceError::Changed.into()),
         Err(error) => Err(observed_path_error(error)),
     }
+}
+
+/// The read of [`Engine::observe_accepted`] with the server's cache (§19.2): a fresh no-follow
+/// `statx` beneath the root validates a cached entry; otherwise the file is read exactly as
+/// without a cache, and stored if it is not racy. `None` when the read failed (the caller then
+/// treats the file as uncached would).
+#[allow(clippy::too_many_arguments)]
+fn read_through_cache(
+    reader: &Root,
+    cache: &SearchCache,
+    generation: u64,
+    root: &Identity,
+    path: &RelPath,
+    relative: &str,
+    prefix: &str,
+    query: &Query,
+    now_ms: f64,
+    buffer: &mut String,
+) -> Option<(Identity, FileAnalysis)> {
+    let key = Key {
+        root_dev: root.dev,
+        root_ino: root.ino,
+        path: path.as_str().to_owned(),
+    };
+    if let Ok(Some(current)) = stat_nofollow(reader, path)
+        && let Some(hit) = cache.get(&key, &current, generation)
+    {
+        let analysis = analyze_lowered(
+            &hit.text,
+            &hit.lower,
+            relative,
+            prefix,
+            mtime_ms(&current),
+            query,
+        );
+        return Some((current, analysis));
+    }
+    let mut sub = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_FILE_BYTES,
+        entries: 0,
+    });
+    let file = reader.read_text(path, MAX_FILE_BYTES, &mut sub).ok()??;
+    lowercase_into(&file.text, buffer);
+    let analysis = analyze_lowered(
+        &file.text,
+        buffer,
+        relative,
+        prefix,
+        mtime_ms(&file.identity),
+        query,
+    );
+    cache.insert(key, file.identity, &file.text, buffer, now_ms, generation);
+    Some((file.identity, analysis))
+}
+
+/// One `statx(AT_SYMLINK_NOFOLLOW)` beneath the root.
+fn stat_nofollow(reader: &Root, path: &RelPath) -> Result<Option<Identity>, ReadError> {
+    Ok(reader.probe(path)?.map(|found| found.identity))
 }
 
 fn read_and_analyze(

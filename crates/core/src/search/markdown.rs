@@ -52,6 +52,25 @@ pub(crate) fn analyze(
         };
     }
     lowercase_into(text, lower);
+    analyze_lowered(text, lower, relative, prefix, mtime_ms, query)
+}
+
+/// [`analyze`] for a file whose lowercase text (`lowercase_into` of `text`) is already at
+/// hand, as the server's content cache keeps it.
+pub(crate) fn analyze_lowered(
+    text: &str,
+    lower: &str,
+    relative: &str,
+    prefix: &str,
+    mtime_ms: f64,
+    query: &Query,
+) -> FileAnalysis {
+    if query.phrase.is_empty() {
+        return FileAnalysis {
+            token_hits: vec![false; query.terms.len()],
+            candidate: None,
+        };
+    }
     let whole = query.match_lower(lower);
     let Some(whole) = whole else {
         // No term occurs literally (a literal term would have matched), so no token either.

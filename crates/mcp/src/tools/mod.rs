@@ -15,6 +15,7 @@ use std::path::Path;
 
 use dotaios_core::context::off_mcp_payload;
 use dotaios_core::folder::memory::{MemoryMode, OFF_NOTICE};
+use dotaios_core::search::SearchCache;
 use dotaios_core::text::to_json_pretty;
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
@@ -28,6 +29,7 @@ use crate::server::Era;
 pub(crate) fn call(
     folder: &Path,
     time_zone: &TimeZone,
+    cache: Option<&SearchCache>,
     params: Option<&Json>,
 ) -> Result<String, RpcError> {
     let params = params.and_then(Json::as_object);
@@ -53,7 +55,7 @@ pub(crate) fn call(
                 return Ok(off_search_payload(&args));
             }
             require_folder(folder)?;
-            search::run(folder, &args, time_zone)
+            search::run(folder, &args, time_zone, cache)
         }
         Some("resolve_skill") => {
             let args = args::skill_args(arguments)?;
@@ -114,6 +116,7 @@ mod tests {
         call(
             Path::new("/nonexistent/dotaios-mcp-tests/aios"),
             &TimeZone::UTC,
+            None,
             Some(&params),
         )
     }
@@ -146,7 +149,7 @@ mod tests {
             message(&format!(r#"{{"name":"{}"}}"#, "n".repeat(64))),
             format!("Unknown tool: {}", "n".repeat(64))
         );
-        let missing = call(Path::new("/nonexistent"), &TimeZone::UTC, None).unwrap_err();
+        let missing = call(Path::new("/nonexistent"), &TimeZone::UTC, None, None).unwrap_err();
         assert_eq!(missing.wire().1, "Unknown tool: undefined");
     }
 

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use dotaios_core::search::{
-    Clock, ScopeRequest, SearchError, SearchOutcome, SearchRequest, SessionFilters, search,
+    Clock, ScopeRequest, SearchCache, SearchError, SearchOutcome, SearchRequest, SessionFilters,
+    search, search_cached,
 };
 use dotaios_core::text::{JsonLayout, JsonWriter};
 use jiff::Timestamp;
@@ -20,11 +21,13 @@ use crate::tools::args::SearchArgs;
 /// What replaces the cut part of a query that does not fit (§8.3 step 4).
 const QUERY_MARKER: &str = "[query truncated]";
 
-/// Runs the search and returns the fitted payload text.
+/// Runs the search (through the server's content cache when it has one) and returns the
+/// fitted payload text.
 pub(crate) fn run(
     folder: &Path,
     args: &SearchArgs,
     time_zone: &TimeZone,
+    cache: Option<&SearchCache>,
 ) -> Result<String, RpcError> {
     let scope = ScopeRequest::parse(args.scope).ok_or(RpcError::Failed)?;
     let local_offset_ms = |local_ms: f64| local_offset(time_zone, local_ms);
@@ -42,7 +45,12 @@ pub(crate) fn run(
         },
         workers: std::thread::available_parallelism().map_or(1, |count| count.get().min(4)),
     };
-    let outcome = search(folder, &request).map_err(public_error)?;
+    // The clock above is the real time, as the cache's racy window requires.
+    let outcome = match cache {
+        Some(cache) => search_cached(folder, &request, cache),
+        None => search(folder, &request),
+    }
+    .map_err(public_error)?;
     fit_outcome(args, &outcome)
 }
 

@@ -1,0 +1,364 @@
+//! The in-process content cache of spec 03 §19.2, for a long-running MCP server only: the text
+//! of Markdown corpus files and its lowercase form, kept between requests.
+//!
+//! It owns the entries and their validity rules, nothing else. It never decides what a request
+//! enumerates, charges or omits (every request still walks and charges as if uncached), never
+//! skips the final revalidation, and never outlives the process: nothing here touches the
+//! disk. An entry is reused only when a `statx` taken in the current request (beneath the
+//! root handle, without following a final symlink) gives the identity recorded when the
+//! content was read; content changed less than [`RACY_WINDOW_MS`] before the request's clock
+//! is never stored, since a same-size rewrite within one timestamp tick would be invisible.
+//! Keys are the root directory's device and inode plus the relative path; entries the latest
+//! enumerating request did not see are evicted; the total is capped ([`DEFAULT_CAP_BYTES`]).
+//! The CLI never builds one: core search is uncached unless the caller passes a cache in.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use dotaios_contained::Identity;
+
+/// The recommended cap on cached text plus derived data: 32 MiB.
+pub const DEFAULT_CAP_BYTES: usize = 32 * 1024 * 1024;
+
+/// Content whose mtime or ctime is this close to the request's clock is not stored.
+pub(crate) const RACY_WINDOW_MS: f64 = 2000.0;
+
+/// A content cache shared by the requests of one server process. Cheap to share: clone an
+/// `Arc` of it. Safe to use from several threads; a request only reads entries it has just
+/// validated.
+#[derive(Debug)]
+pub struct SearchCache {
+    cap_bytes: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    entries: HashMap<Key, Entry>,
+    bytes: usize,
+    /// Validated reuses since the cache was made (for tests and diagnostics).
+    hits: u64,
+    /// Incremented by each enumerating request; an entry carries the last one that saw it.
+    generation: u64,
+}
+
+/// Root identity (device, inode) and the path relative to that root.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct Key {
+    pub(crate) root_dev: u64,
+    pub(crate) root_ino: u64,
+    pub(crate) path: String,
+}
+
+#[derive(Debug)]
+struct Entry {
+    identity: Identity,
+    text: Arc<str>,
+    lower: Arc<str>,
+    seen: u64,
+}
+
+impl Entry {
+    fn cost(key: &Key, text: &str, lower: &str) -> usize {
+        key.path.len() + text.len() + lower.len()
+    }
+}
+
+/// What a validated hit gives back.
+pub(crate) struct Cached {
+    pub(crate) text: Arc<str>,
+    pub(crate) lower: Arc<str>,
+}
+
+impl Default for SearchCache {
+    fn default() -> SearchCache {
+        SearchCache::new()
+    }
+}
+
+impl SearchCache {
+    /// An empty cache capped at [`DEFAULT_CAP_BYTES`].
+    pub fn new() -> SearchCache {
+        SearchCache::with_cap(DEFAULT_CAP_BYTES)
+    }
+
+    /// An empty cache holding at most `cap_bytes` of paths, texts and lowercase texts.
+    pub fn with_cap(cap_bytes: usize) -> SearchCache {
+        SearchCache {
+            cap_bytes,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    /// How many files are cached.
+    pub fn len(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    /// Whether nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many times a cached entry was validated and reused.
+    pub fn hits(&self) -> u64 {
+        self.lock().hits
+    }
+
+    /// The bytes counted against the cap.
+    pub fn cached_bytes(&self) -> usize {
+        self.lock().bytes
+    }
+
+    /// A panic while the lock was held may have left the byte count wrong: start afresh
+    /// rather than trust it.
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        match self.inner.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => {
+                let mut guard = poisoned.into_inner();
+                *guard = Inner::default();
+                self.inner.clear_poison();
+                guard
+            }
+        }
+    }
+
+    /// Starts an enumerating request; returns its generation.
+    pub(crate) fn begin(&self) -> u64 {
+        let mut inner = self.lock();
+        inner.generation += 1;
+        inner.generation
+    }
+
+    /// The entry for `key` if `current` (a fresh no-follow `statx` of this request) equals
+    /// the identity recorded at its read; marks it seen. A mismatching entry is dropped.
+    pub(crate) fn get(&self, key: &Key, current: &Identity, generation: u64) -> Option<Cached> {
+        let mut inner = self.lock();
+        let entry = inner.entries.get_mut(key)?;
+        if entry.identity != *current {
+            let cost = Entry::cost(key, &entry.text, &entry.lower);
+            inner.entries.remove(key);
+            inner.bytes -= cost;
+            return None;
+        }
+        entry.seen = generation;
+        let cached = Cached {
+            text: Arc::clone(&entry.text),
+            lower: Arc::clone(&entry.lower),
+        };
+        inner.hits += 1;
+        Some(cached)
+    }
+
+    /// Stores what a read of this request returned, unless its identity is racy against
+    /// `now_ms` (the request's clock, taken before the read started) or it would pass the cap.
+    pub(crate) fn insert(
+        &self,
+        key: Key,
+        identity: Identity,
+        text: &str,
+        lower: &str,
+        now_ms: f64,
+        generation: u64,
+    ) {
+        if is_racy(&identity, now_ms) {
+            return;
+        }
+        let cost = Entry::cost(&key, text, lower);
+        let mut inner = self.lock();
+        if let Some(old) = inner.entries.remove(&key) {
+            inner.bytes -= Entry::cost(&key, &old.text, &old.lower);
+        }
+        if inner.bytes + cost > self.cap_bytes {
+            return;
+        }
+        inner.bytes += cost;
+        inner.entries.insert(
+            key,
+            Entry {
+                identity,
+                text: Arc::from(text),
+                lower: Arc::from(lower),
+                seen: generation,
+            },
+        );
+    }
+
+    /// Ends an enumerating request: evicts every entry it did not see.
+    pub(crate) fn finish(&self, generation: u64) {
+        let mut inner = self.lock();
+        let mut freed = 0;
+        inner.entries.retain(|key, entry| {
+            let keep = entry.seen == generation;
+            if !keep {
+                freed += Entry::cost(key, &entry.text, &entry.lower);
+            }
+            keep
+        });
+        inner.bytes -= freed;
+    }
+}
+
+/// Whether the mtime or the ctime is less than [`RACY_WINDOW_MS`] before `now_ms` (or after
+/// it).
+fn is_racy(identity: &Identity, now_ms: f64) -> bool {
+    let ms = |sec: i64, nsec: u32| sec as f64 * 1000.0 + f64::from(nsec) / 1_000_000.0;
+    let newest = ms(identity.mtime_sec, identity.mtime_nsec)
+        .max(ms(identity.ctime_sec, identity.ctime_nsec));
+    // A NaN clock compares as neither, so it counts as racy.
+    !matches!(
+        newest.partial_cmp(&(now_ms - RACY_WINDOW_MS)),
+        Some(Ordering::Less | Ordering::Equal)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(ino: u64, size: u64, mtime_sec: i64, ctime_sec: i64) -> Identity {
+        Identity {
+            dev: 1,
+            ino,
+            mode: 0o100_644,
+            nlink: 1,
+            uid: 0,
+            size,
+            mtime_sec,
+            mtime_nsec: 0,
+            ctime_sec,
+            ctime_nsec: 0,
+        }
+    }
+
+    fn key(path: &str) -> Key {
+        Key {
+            root_dev: 1,
+            root_ino: 2,
+            path: path.to_owned(),
+        }
+    }
+
+    const NOW: f64 = 1_000_000.0 * 1000.0;
+
+    #[test]
+    fn a_hit_needs_the_same_identity() {
+        let cache = SearchCache::new();
+        let generation = cache.begin();
+        let old = identity(7, 5, 100, 100);
+        cache.insert(key("a.md"), old, "Hello", "hello", NOW, generation);
+        assert_eq!(cache.len(), 1);
+        assert_eq!(
+            &*cache.get(&key("a.md"), &old, generation).unwrap().lower,
+            "hello"
+        );
+        // Another root, or another path, is another key.
+        let other_root = Key {
+            root_ino: 3,
+            ..key("a.md")
+        };
+        assert!(cache.get(&other_root, &old, generation).is_none());
+        // Any change of identity (here only the ctime) drops the entry.
+        let touched = identity(7, 5, 100, 101);
+        assert!(cache.get(&key("a.md"), &touched, generation).is_none());
+        assert!(cache.is_empty());
+        assert_eq!(cache.cached_bytes(), 0);
+    }
+
+    #[test]
+    fn racy_content_is_not_stored() {
+        let cache = SearchCache::new();
+        let generation = cache.begin();
+        let now_sec = (NOW / 1000.0) as i64;
+        cache.insert(
+            key("m.md"),
+            identity(1, 1, now_sec - 1, now_sec - 10),
+            "x",
+            "x",
+            NOW,
+            generation,
+        );
+        cache.insert(
+            key("c.md"),
+            identity(2, 1, now_sec - 10, now_sec - 1),
+            "x",
+            "x",
+            NOW,
+            generation,
+        );
+        cache.insert(
+            key("f.md"),
+            identity(3, 1, now_sec + 60, now_sec + 60),
+            "x",
+            "x",
+            NOW,
+            generation,
+        );
+        assert!(cache.is_empty());
+        cache.insert(
+            key("ok.md"),
+            identity(4, 1, now_sec - 2, now_sec - 2),
+            "x",
+            "x",
+            NOW,
+            generation,
+        );
+        assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn unseen_entries_are_evicted() {
+        let cache = SearchCache::new();
+        let first = cache.begin();
+        let a = identity(1, 1, 1, 1);
+        let b = identity(2, 1, 1, 1);
+        cache.insert(key("a.md"), a, "a", "a", NOW, first);
+        cache.insert(key("b.md"), b, "b", "b", NOW, first);
+        cache.finish(first);
+        assert_eq!(cache.len(), 2);
+        let second = cache.begin();
+        assert!(cache.get(&key("a.md"), &a, second).is_some());
+        cache.finish(second);
+        assert_eq!(cache.len(), 1);
+        let third = cache.begin();
+        assert!(cache.get(&key("b.md"), &b, third).is_none());
+        assert!(cache.get(&key("a.md"), &a, third).is_some());
+        assert_eq!(cache.cached_bytes(), "a.md".len() + 2);
+    }
+
+    #[test]
+    fn the_cap_holds() {
+        let cache = SearchCache::with_cap(20);
+        let generation = cache.begin();
+        cache.insert(
+            key("a.md"),
+            identity(1, 5, 1, 1),
+            "aaaaa",
+            "aaaaa",
+            NOW,
+            generation,
+        );
+        cache.insert(
+            key("b.md"),
+            identity(2, 5, 1, 1),
+            "bbbbb",
+            "bbbbb",
+            NOW,
+            generation,
+        );
+        assert_eq!(cache.len(), 1);
+        assert_eq!(cache.cached_bytes(), 14);
+        // Replacing an entry frees its old cost first.
+        cache.insert(
+            key("a.md"),
+            identity(1, 3, 2, 2),
+            "aaa",
+            "aaa",
+            NOW,
+            generation,
+        );
+        assert_eq!(cache.cached_bytes(), 10);
+    }
+}

@@ -1,0 +1,194 @@
+//! The server cache of §19.2 end to end: a cached request returns exactly what the same request
+//! returns without a cache, and every change to the folder between requests is seen.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::engine::run_cached;
+use super::*;
+
+/// Files are written "now", so a clock a minute ahead keeps them out of the racy window.
+fn clock_ahead() -> f64 {
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap();
+    (now + Duration::from_secs(60)).as_millis() as f64
+}
+
+fn folder() -> tempfile::TempDir {
+    let temp = tempfile::tempdir().unwrap();
+    let root = temp.path();
+    write(
+        root,
+        "aios.json",
+        r#"{"schema_version":"1.2.0","vault_path":null}"#,
+    );
+    write(
+        root,
+        "vault/alpha.md",
+        "# Alpha\n\nThe harbour lighthouse keeper.\n",
+    );
+    write(
+        root,
+        "vault/deep/beta.md",
+        "---\ndescription: Lighthouse notes\n---\nbeta\n",
+    );
+    write(root, "vault/deep/gamma.md", "Nothing to see.\n");
+    write(root, "context/now.md", "Lighthouse repairs this week.\n");
+    write(root, "memory/daily/2026-01-01.md", "lighthouse visit\n");
+    write(
+        root,
+        "memory/events.jsonl",
+        "{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"note\",\"text\":\"lighthouse\"}\n",
+    );
+    temp
+}
+
+fn write(root: &Path, path: &str, text: &str) {
+    let full = root.join(path);
+    fs::create_dir_all(full.parent().unwrap()).unwrap();
+    fs::write(full, text).unwrap();
+}
+
+/// The request's outcome, or its error, as text: what must be byte-identical.
+fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> String {
+    let filters = SessionFilters::default();
+    let offset = |_: f64| 0.0;
+    let request = SearchRequest {
+        query,
+        scope: ScopeRequest::All,
+        limit: 20,
+        memory: MemoryMode::Shared,
+        project: None,
+        session_filters: &filters,
+        clock: Clock {
+            now_ms,
+            local_offset_ms: &offset,
+        },
+        workers: 2,
+    };
+    match run_cached(root, &request, REQUEST_LIMITS, cache) {
+        Ok(outcome) => {
+            let hits: Vec<String> = outcome
+                .groups
+                .iter()
+                .flat_map(|group| group.results.iter())
+                .map(|hit| crate::text::to_json_compact(&hit.to_value()))
+                .collect();
+            format!("{outcome:?}\n{}", hits.join("\n"))
+        }
+        Err(error) => format!("error: {error:?}"),
+    }
+}
+
+fn both(root: &Path, query: &str, now_ms: f64, cache: &SearchCache) -> String {
+    let uncached = ask(root, query, now_ms, None);
+    let cached = ask(root, query, now_ms, Some(cache));
+    assert_eq!(cached, uncached, "query {query:?}");
+    cached
+}
+
+fn path(temp: &tempfile::TempDir) -> PathBuf {
+    temp.path().to_path_buf()
+}
+
+#[test]
+fn cached_requests_equal_uncached_ones() {
+    let temp = folder();
+    let root = path(&temp);
+    let now = clock_ahead();
+    let cache = SearchCache::new();
+    let first = both(&root, "lighthouse", now, &cache);
+    assert!(first.contains("vault/alpha.md"), "{first}");
+    // The five Markdown files (vault, context, daily) are cached; JSONL is not.
+    assert_eq!(cache.len(), 5);
+    assert_eq!(cache.hits(), 0);
+    both(&root, "lighthouse", now, &cache);
+    assert_eq!(cache.hits(), 5);
+    // Another query reuses the same texts.
+    both(&root, "harbour keeper", now, &cache);
+    both(&root, "", now, &cache);
+    both(&root, "Nothing", now, &cache);
+    assert_eq!(cache.hits(), 20);
+}
+
+#[test]
+fn edits_additions_and_deletions_are_seen_on_the_next_request() {
+    let temp = folder();
+    let root = path(&temp);
+    let now = clock_ahead();
+    let cache = SearchCache::new();
+    both(&root, "lighthouse", now, &cache);
+
+    // A same-size rewrite with the old mtime put back still changes the ctime.
+    let alpha = root.join("vault/alpha.md");
+    let mtime = fs::metadata(&alpha).unwrap().modified().unwrap();
+    fs::write(&alpha, "# Alpha\n\nThe harbour lightship keeper.\n").unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&alpha)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let after = both(&root, "lightship", now, &cache);
+    assert!(after.contains("vault/alpha.md"), "{after}");
+
+    write(&root, "vault/new.md", "a new lightship\n");
+    fs::remove_file(root.join("vault/deep/beta.md")).unwrap();
+    let after = both(&root, "lightship", now, &cache);
+    assert!(after.contains("vault/new.md"), "{after}");
+    // beta.md is gone from the enumeration, so from the cache.
+    assert_eq!(cache.len(), 5);
+}
+
+#[test]
+fn a_cached_file_swapped_for_a_symlink_is_refused() {
+    let temp = folder();
+    let root = path(&temp);
+    let now = clock_ahead();
+    let cache = SearchCache::new();
+    both(&root, "lighthouse", now, &cache);
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("alpha.md");
+    fs::rename(root.join("vault/alpha.md"), &target).unwrap();
+    std::os::unix::fs::symlink(&target, root.join("vault/alpha.md")).unwrap();
+    let refused = both(&root, "lighthouse", now, &cache);
+    assert!(refused.starts_with("error: "), "{refused}");
+    // A directory swapped for a symlink to its new name is never entered: the same inodes
+    // are found (and read afresh) under the new name only.
+    fs::remove_file(root.join("vault/alpha.md")).unwrap();
+    let both_ok = both(&root, "lighthouse", now, &cache);
+    assert!(!both_ok.starts_with("error: "), "{both_ok}");
+    fs::rename(root.join("vault/deep"), root.join("vault/moved")).unwrap();
+    std::os::unix::fs::symlink("moved", root.join("vault/deep")).unwrap();
+    let after = both(&root, "lighthouse", now, &cache);
+    assert!(after.contains("vault/moved/beta.md"), "{after}");
+    assert!(!after.contains("vault/deep/beta.md"), "{after}");
+}
+
+#[test]
+fn racy_files_are_not_cached() {
+    let temp = folder();
+    let root = path(&temp);
+    // The real clock: every file was changed within the last two seconds.
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as f64;
+    let cache = SearchCache::new();
+    both(&root, "lighthouse", now, &cache);
+    assert!(cache.is_empty());
+}
+
+#[test]
+fn the_cap_only_limits_what_is_kept() {
+    let temp = folder();
+    let root = path(&temp);
+    let now = clock_ahead();
+    let cache = SearchCache::with_cap(100);
+    both(&root, "lighthouse", now, &cache);
+    assert!(cache.cached_bytes() <= 100);
+    assert!(cache.len() < 5);
+    both(&root, "lighthouse", now, &cache);
+}
