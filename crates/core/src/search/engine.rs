@@ -1468,7 +1468,7 @@ fn read_checked(reader: &Root, file: &CorpusFile) -> Result<String, ScopeFailure
 }
 
 /// The read of [`Engine::observe_accepted`] with the server's cache (§19.2): a fresh no-follow
-/// `statx` beneath the root validates a cached entry; otherwise the file is read exactly as
+/// `statx` beneath the root that still gives the recorded identity validates a cached entry; otherwise the file is read exactly as
 /// without a cache, and stored if it is not racy. `None` when the read failed (the caller then
 /// treats the file as uncached would).
 #[allow(clippy::too_many_arguments)]
@@ -1489,18 +1489,20 @@ fn read_through_cache(
         root_ino: root.ino,
         path: path.as_str().to_owned(),
     };
-    if let Ok(Some(current)) = stat_nofollow(reader, path)
-        && let Some(hit) = cache.get(&key, &current, generation)
+    // `still_matches` is the one no-follow `statx` beneath the root that §19.2 asks for.
+    if let Some(recorded) = cache.identity_of(&key)
+        && let Ok(true) = reader.still_matches(path, &recorded)
+        && let Some(hit) = cache.get(&key, &recorded, generation)
     {
         let analysis = analyze_lowered(
             &hit.text,
             &hit.lower,
             relative,
             prefix,
-            mtime_ms(&current),
+            mtime_ms(&recorded),
             query,
         );
-        return Some((current, analysis));
+        return Some((recorded, analysis));
     }
     let mut sub = Ledger::new(Limits {
         files: 1,
@@ -1519,11 +1521,6 @@ fn read_through_cache(
     );
     cache.insert(key, file.identity, &file.text, buffer, now_ms, generation);
     Some((file.identity, analysis))
-}
-
-/// One `statx(AT_SYMLINK_NOFOLLOW)` beneath the root.
-fn stat_nofollow(reader: &Root, path: &RelPath) -> Result<Option<Identity>, ReadError> {
-    Ok(reader.probe(path)?.map(|found| found.identity))
 }
 
 fn read_and_analyze(
