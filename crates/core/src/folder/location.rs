@@ -87,7 +87,7 @@ mod tests {
             path_flag: flag.map(OsStr::new),
             env_path: env.map(OsStr::new),
             home: Path::new("/home/ada"),
-            cwd: Path::new("/work/dir"),
+            cwd: Path::new("/srv/cwd"),
         })
     }
 
@@ -95,7 +95,7 @@ mod tests {
     fn order_is_flag_then_env_then_home() {
         assert_eq!(
             resolve(Some("x"), Some("/env")),
-            PathBuf::from("/work/dir/x")
+            PathBuf::from("/srv/cwd/x")
         );
         assert_eq!(resolve(None, Some("/env")), PathBuf::from("/env"));
         assert_eq!(resolve(None, Some("")), PathBuf::from("/home/ada/aios"));
@@ -113,12 +113,12 @@ mod tests {
             resolve(Some("~notes"), None),
             PathBuf::from("/home/ada/notes")
         );
-        assert_eq!(resolve(Some("a/~b"), None), PathBuf::from("/work/dir/a/~b"));
+        assert_eq!(resolve(Some("a/~b"), None), PathBuf::from("/srv/cwd/a/~b"));
     }
 
     #[test]
     fn absolutisation_is_lexical() {
-        assert_eq!(resolve(Some("../a/./b"), None), PathBuf::from("/work/a/b"));
+        assert_eq!(resolve(Some("../a/./b"), None), PathBuf::from("/srv/a/b"));
         assert_eq!(resolve(Some("/abs/x/.."), None), PathBuf::from("/abs"));
     }
 }
