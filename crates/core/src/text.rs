@@ -16,6 +16,8 @@
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
+//! - JavaScript `Date.parse` for the ECMAScript date-time string format ([`js_date_parse`]),
+//!   with the meaning of local time left to the caller;
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).
 //!
@@ -23,6 +25,7 @@
 //! collator built once on first use. Nothing here knows about DotAIOS files or payload shapes.
 
 mod collate;
+mod js_date;
 mod js_string;
 mod json;
 mod number;
@@ -31,6 +34,7 @@ mod utf16;
 mod value;
 
 pub use self::collate::collate;
+pub(crate) use self::js_date::js_date_parse;
 pub use self::js_string::JsString;
 pub use self::json::{
     JsonLayout, JsonWriter, apply_js_key_order, is_array_index, js_object_entries, json_quote,

@@ -8,10 +8,7 @@ use jiff::Timestamp;
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
 
-/// The largest magnitude of a JavaScript time value in milliseconds (ECMAScript TimeClip).
-const MAX_TIME_MS: f64 = 8.64e15;
-
-const MS_PER_DAY: f64 = 86_400_000.0;
+use crate::text::js_date_parse;
 
 /// The local calendar dates of one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,22 +67,9 @@ pub(crate) fn iso_utc(now: Timestamp) -> String {
 ///
 /// Date-only forms are UTC; date-time forms without an offset are local time in `zone`
 /// (a time in a DST gap moves forward, an ambiguous one takes the earlier instant, as
-/// ECMAScript requires). Like V8, a day beyond the month's end rolls over (`02-30` is
-/// `03-02`) and any number of fraction digits is accepted, the first three counting.
+/// ECMAScript requires). The grammar and arithmetic are [`js_date_parse`]'s.
 pub(crate) fn date_parse_ms(text: &str, zone: &TimeZone) -> Option<f64> {
-    let parsed = parse_iso(text.as_bytes())?;
-    let day = days_from_civil(parsed.year, parsed.month, 1) + f64::from(parsed.day - 1);
-    let time_ms = f64::from(parsed.hour) * 3_600_000.0
-        + f64::from(parsed.minute) * 60_000.0
-        + f64::from(parsed.second) * 1000.0
-        + f64::from(parsed.millisecond);
-    let local = day * MS_PER_DAY + time_ms;
-    let utc = match parsed.offset {
-        Offset::Utc => local,
-        Offset::Minutes(minutes) => local - f64::from(minutes) * 60_000.0,
-        Offset::Local => local_to_utc(local, zone)?,
-    };
-    (utc.abs() <= MAX_TIME_MS).then_some(utc)
+    js_date_parse(text, |local| local_to_utc(local, zone))
 }
 
 /// Interprets `local` milliseconds (a wall-clock reading in `zone`) as an instant.
@@ -97,165 +81,6 @@ fn local_to_utc(local: f64, zone: &TimeZone) -> Option<f64> {
     let civil: DateTime = wall.to_zoned(TimeZone::UTC).datetime();
     let instant = zone.to_ambiguous_timestamp(civil).compatible().ok()?;
     Some(instant.as_second() as f64 * 1000.0 + millis)
-}
-
-/// Days from 1970-01-01 to the first-of-month date `year-month-day` in the proleptic Gregorian
-/// calendar (ECMAScript `MakeDay`, exact for every year JavaScript accepts).
-fn days_from_civil(year: i32, month: u32, day: u32) -> f64 {
-    let (year, month) = (i64::from(year), i64::from(month));
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let shifted_month = (month + 9) % 12;
-    let day_of_year = (153 * shifted_month + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    (era * 146_097 + day_of_era - 719_468) as f64
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Offset {
-    Utc,
-    Minutes(i32),
-    Local,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Parsed {
-    year: i32,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-    millisecond: u32,
-    offset: Offset,
-}
-
-/// A cursor over ASCII bytes.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.at).copied()
-    }
-
-    fn eat(&mut self, byte: u8) -> bool {
-        if self.peek() == Some(byte) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Exactly `count` ASCII digits.
-    fn digits(&mut self, count: usize) -> Option<u32> {
-        let slice = self.bytes.get(self.at..self.at + count)?;
-        if !slice.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        self.at += count;
-        Some(slice.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
-    }
-
-    fn done(&self) -> bool {
-        self.at == self.bytes.len()
-    }
-}
-
-fn parse_iso(bytes: &[u8]) -> Option<Parsed> {
-    let mut cursor = Cursor { bytes, at: 0 };
-    let year = match cursor.peek()? {
-        sign @ (b'+' | b'-') => {
-            cursor.at += 1;
-            let magnitude = i32::try_from(cursor.digits(6)?).ok()?;
-            if sign == b'-' {
-                if magnitude == 0 {
-                    // `-000000` is explicitly invalid.
-                    return None;
-                }
-                -magnitude
-            } else {
-                magnitude
-            }
-        }
-        _ => i32::try_from(cursor.digits(4)?).ok()?,
-    };
-    let mut parsed = Parsed {
-        year,
-        month: 1,
-        day: 1,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        millisecond: 0,
-        offset: Offset::Utc,
-    };
-    if cursor.eat(b'-') {
-        parsed.month = cursor.digits(2)?;
-        if cursor.eat(b'-') {
-            parsed.day = cursor.digits(2)?;
-        }
-    }
-    if !(1..=12).contains(&parsed.month) || !(1..=31).contains(&parsed.day) {
-        return None;
-    }
-    if cursor.done() {
-        return Some(parsed);
-    }
-    if !cursor.eat(b'T') {
-        return None;
-    }
-    parsed.hour = cursor.digits(2)?;
-    if !cursor.eat(b':') {
-        return None;
-    }
-    parsed.minute = cursor.digits(2)?;
-    if cursor.eat(b':') {
-        parsed.second = cursor.digits(2)?;
-        if cursor.eat(b'.') {
-            let start = cursor.at;
-            while cursor.peek().is_some_and(|b| b.is_ascii_digit()) {
-                cursor.at += 1;
-            }
-            let fraction = &bytes[start..cursor.at];
-            if fraction.is_empty() {
-                return None;
-            }
-            parsed.millisecond = (0..3).fold(0, |n, index| {
-                n * 10 + fraction.get(index).map_or(0, |d| u32::from(d - b'0'))
-            });
-        }
-    }
-    parsed.offset = if cursor.eat(b'Z') {
-        Offset::Utc
-    } else if let Some(sign @ (b'+' | b'-')) = cursor.peek() {
-        cursor.at += 1;
-        let hours = cursor.digits(2)?;
-        if !cursor.eat(b':') {
-            return None;
-        }
-        let minutes = cursor.digits(2)?;
-        if hours > 23 || minutes > 59 {
-            return None;
-        }
-        let total = i32::try_from(hours * 60 + minutes).ok()?;
-        Offset::Minutes(if sign == b'-' { -total } else { total })
-    } else {
-        Offset::Local
-    };
-    if !cursor.done() {
-        return None;
-    }
-    let end_of_day =
-        parsed.hour == 24 && parsed.minute == 0 && parsed.second == 0 && parsed.millisecond == 0;
-    if (parsed.hour > 23 && !end_of_day) || parsed.minute > 59 || parsed.second > 59 {
-        return None;
-    }
-    Some(parsed)
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! The ranking formula of spec 03 §9: IDF over one corpus, recency decay in whole-day buckets,
-//! and the ECMAScript date-time parser that JSONL `ts` values go through.
+//! and how JSONL `ts` values are read as instants (the parser itself is `text::js_date_parse`).
 //!
 //! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
 //! reads them.
 
 use crate::search::matcher::MatchKind;
+use crate::text::js_date_parse;
 
 const DAY_MS: f64 = 86_400_000.0;
 
@@ -77,146 +78,15 @@ pub(crate) fn rank(kind: MatchKind, idf_sum: f64, structural_boost: f64, decay: 
     kind.tier() * 1_000_000.0 + ((idf_sum + structural_boost) * decay).min(999_999.0)
 }
 
-/// Parses the ECMAScript date-time string format (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, optionally
-/// `THH:mm`, `THH:mm:ss` or `THH:mm:ss.s…`, then `Z` or `±HH:mm`; extended years `±YYYYYY`).
-/// Date-only forms are UTC; date-times without an offset are local time. Anything else (the
-/// open point of §9.3) is `None`: no decay.
+/// Parses a JSONL `ts` with JavaScript `Date.parse` rules ([`js_date_parse`]): the ECMAScript
+/// date-time string format, date-only forms UTC, date-times without an offset local time by
+/// `clock.local_offset_ms`. Anything else (the open point of §9.3) is `None`: no decay.
+///
+/// Unlike the working context's `date_parse_ms`, which resolves a local reading through a
+/// time-zone database, local time here is `local - local_offset_ms(local)` with the offset
+/// the caller's clock reports for that reading.
 pub(crate) fn parse_ts(text: &str, clock: &Clock<'_>) -> Option<f64> {
-    let mut cursor = Cursor {
-        bytes: text.as_bytes(),
-        at: 0,
-    };
-    let year = match cursor.peek() {
-        Some(sign @ (b'+' | b'-')) => {
-            cursor.at += 1;
-            let digits = cursor.digits(6)?;
-            if sign == b'-' && digits == 0 {
-                return None;
-            }
-            if sign == b'-' { -digits } else { digits }
-        }
-        _ => cursor.digits(4)?,
-    };
-    let mut month = 1;
-    let mut day = 1;
-    if cursor.eat(b'-') {
-        month = cursor.digits(2)?;
-        if cursor.eat(b'-') {
-            day = cursor.digits(2)?;
-        }
-    }
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let days = days_from_civil(year, month, day);
-    let mut time_ms = 0.0;
-    let mut offset: Option<f64> = Some(0.0);
-    if cursor.eat(b'T') {
-        let hour = cursor.digits(2)?;
-        if !cursor.eat(b':') {
-            return None;
-        }
-        let minute = cursor.digits(2)?;
-        let mut second = 0;
-        let mut millis = 0;
-        if cursor.eat(b':') {
-            second = cursor.digits(2)?;
-            if cursor.eat(b'.') {
-                let start = cursor.at;
-                while cursor.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    cursor.at += 1;
-                }
-                let fraction = &cursor.bytes[start..cursor.at];
-                if fraction.is_empty() {
-                    return None;
-                }
-                // Only milliseconds are kept; further digits are truncated, as V8 does.
-                for index in 0..3 {
-                    millis = millis * 10 + i64::from(fraction.get(index).map_or(0, |b| b - b'0'));
-                }
-            }
-        }
-        let valid_time = (hour < 24 && minute < 60 && second < 60)
-            || (hour == 24 && minute == 0 && second == 0 && millis == 0);
-        if !valid_time {
-            return None;
-        }
-        time_ms = ((hour * 60 + minute) * 60 + second) as f64 * 1000.0 + millis as f64;
-        offset = match cursor.peek() {
-            Some(b'Z') => {
-                cursor.at += 1;
-                Some(0.0)
-            }
-            Some(sign @ (b'+' | b'-')) => {
-                cursor.at += 1;
-                let hours = cursor.digits(2)?;
-                if !cursor.eat(b':') {
-                    return None;
-                }
-                let minutes = cursor.digits(2)?;
-                if hours > 23 || minutes > 59 {
-                    return None;
-                }
-                let value = ((hours * 60 + minutes) * 60_000) as f64;
-                Some(if sign == b'+' { value } else { -value })
-            }
-            _ => None,
-        };
-    }
-    if cursor.at != cursor.bytes.len() {
-        return None;
-    }
-    let local = days as f64 * DAY_MS + time_ms;
-    let utc = match offset {
-        Some(offset) => local - offset,
-        None => local - (clock.local_offset_ms)(local),
-    };
-    (utc.abs() <= 8.64e15).then_some(utc)
-}
-
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.at).copied()
-    }
-
-    fn eat(&mut self, byte: u8) -> bool {
-        if self.peek() == Some(byte) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn digits(&mut self, count: usize) -> Option<i64> {
-        let slice = self.bytes.get(self.at..self.at + count)?;
-        if !slice.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        self.at += count;
-        Some(
-            slice
-                .iter()
-                .fold(0, |acc, b| acc * 10 + i64::from(b - b'0')),
-        )
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date; a day past the month's end rolls over
-/// into the next month, as `MakeDay` does.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let shifted_year = if month <= 2 { year - 1 } else { year };
-    let era = shifted_year.div_euclid(400);
-    let year_of_era = shifted_year - era * 400;
-    let month_index = (month + 9) % 12;
-    let day_of_year = (153 * month_index + 2) / 5;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468 + (day - 1)
+    js_date_parse(text, |local| Some(local - (clock.local_offset_ms)(local)))
 }
 
 #[cfg(test)]
