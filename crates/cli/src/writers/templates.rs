@@ -7,6 +7,8 @@
 //! `connections/registry.md`, `skills/_registry.json`, the `plan-today` frontmatter); unit
 //! tests below pin those bytes. This module only produces text; it never touches the disk.
 
+use dotaios_core::text::is_js_space;
+
 /// One skill shipped with `init`, in the order of `skills/_registry.json`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BundledSkill {
@@ -229,7 +231,7 @@ fn escape_cell(text: &str) -> String {
     let mut out = String::with_capacity(escaped.len());
     let mut run = String::new();
     for ch in escaped.chars() {
-        if is_js_whitespace(ch) {
+        if is_js_space(ch) {
             run.push(ch);
             continue;
         }
@@ -247,24 +249,6 @@ fn flush_run(out: &mut String, run: &mut String) {
         out.push_str(run);
     }
     run.clear();
-}
-
-/// ECMAScript WhiteSpace ∪ LineTerminator (spec 01 §0).
-fn is_js_whitespace(ch: char) -> bool {
-    matches!(
-        ch,
-        '\u{0009}'..='\u{000D}'
-            | ' '
-            | '\u{00A0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200A}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202F}'
-            | '\u{205F}'
-            | '\u{3000}'
-            | '\u{FEFF}'
-    )
 }
 
 #[cfg(test)]
