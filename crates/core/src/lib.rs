@@ -13,6 +13,7 @@
 //! pass the home directory and `DOTAIOS_PATH` in. Nothing here can write to the folder.
 #![forbid(unsafe_code)]
 
+pub mod budget;
 pub mod context;
 pub mod doctor;
 pub mod folder;

@@ -23,7 +23,6 @@
 //! `rmcp`.
 #![forbid(unsafe_code)]
 
-mod budget;
 mod echo;
 mod error;
 mod json;

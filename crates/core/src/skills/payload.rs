@@ -1,6 +1,7 @@
 //! The `resolve_skill` payload (spec 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
 //! sanitised with the 300-unit string cap and no array cap, the envelope's members in their
-//! order, and the budget fit (greedy admission, final fit, intent cut, fixed-point `used`).
+//! order, the intent marker and the error mapping of the budget fit, whose algorithm (greedy
+//! admission, final fit, intent cut, fixed-point `used`) is [`crate::budget`]'s.
 //!
 //! Plain values in, one `JSON.stringify(…, null, 2)`-identical text out. Nothing here knows the
 //! protocol, reads a file or produces a public error message: the adapter maps
@@ -8,6 +9,7 @@
 //! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
 
 use super::resolve::Ranked;
+use crate::budget::{FitError, fit, write_member};
 use crate::text::{self, JsonLayout, JsonWriter};
 
 /// What replaces the cut part of an intent that does not fit (spec 04 §6.5 step 4).
@@ -19,9 +21,6 @@ const STRING_CAP: usize = 300;
 
 /// Appended to a string cut by the sanitiser; 12 units.
 const STRING_MARKER: &str = "\n[truncated]";
-
-/// Serialisations allowed before `used` must have settled (spec 05 §8.1).
-const FIXED_POINT_ROUNDS: usize = 8;
 
 /// The memory members of the envelope, as the memory policy resolved them (spec 01 §7.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,63 +121,16 @@ pub fn fit_items(
         memory,
         limit: budget,
     };
-    let fitted =
-        |text: String, admitted: usize, truncated: bool, intent_truncated: bool| SkillPayload {
-            used: text::utf16_len(&text),
-            text,
-            truncated,
-            matches: admitted,
-            intent_truncated,
-        };
-
-    // Greedy admission: the first match that does not fit stops admission for good, so a
-    // smaller later match never overtakes a better one.
-    let mut truncated = false;
-    let mut admitted = 0;
-    while admitted < items.len() {
-        let text = envelope.serialise(intent, &items[..=admitted], false)?;
-        if text::utf16_len(&text) > budget {
-            truncated = true;
-            break;
-        }
-        admitted += 1;
-    }
-
-    // Final fit: the flag itself changes the length, so drop from the end until it fits.
-    let mut text = envelope.serialise(intent, &items[..admitted], truncated)?;
-    while text::utf16_len(&text) > budget && admitted > 0 {
-        admitted -= 1;
-        truncated = true;
-        text = envelope.serialise(intent, &items[..admitted], truncated)?;
-    }
-    if text::utf16_len(&text) <= budget {
-        return Ok(fitted(text, admitted, truncated, false));
-    }
-
-    // Intent cut: the longest code-point prefix that fits with the marker, found with the
-    // probe order of spec 05 §8.3 (admitted is 0 here).
-    let code_points = text::code_point_len(intent);
-    let (mut low, mut high) = (0_usize, code_points);
-    let mut best: Option<String> = None;
-    loop {
-        let probe = low + (high - low) / 2;
-        let candidate = format!("{}{INTENT_MARKER}", text::code_point_prefix(intent, probe));
-        let text = envelope.serialise(&candidate, &[], true)?;
-        if text::utf16_len(&text) <= budget {
-            best = Some(text);
-            low = probe + 1;
-        } else if probe == 0 {
-            break;
-        } else {
-            high = probe - 1;
-        }
-        if low > high {
-            break;
-        }
-    }
-    match best {
-        Some(text) => Ok(fitted(text, 0, true, true)),
-        None => Err(PayloadError::BudgetTooSmall { budget }),
+    match fit(&envelope, items, intent, INTENT_MARKER, budget) {
+        Ok(fitted) => Ok(SkillPayload {
+            text: fitted.text,
+            used: fitted.used,
+            truncated: fitted.truncated,
+            matches: fitted.admitted,
+            intent_truncated: fitted.echo_cut,
+        }),
+        Err(FitError::TooSmall) => Err(PayloadError::BudgetTooSmall { budget }),
+        Err(FitError::Unstable(_)) => Err(PayloadError::Unstable),
     }
 }
 
@@ -188,28 +140,18 @@ struct Envelope<'a> {
     limit: usize,
 }
 
-impl Envelope<'_> {
-    /// The pretty text whose `budget.used` equals its own length (spec 05 §8.1).
-    fn serialise(
-        &self,
-        intent: &str,
-        items: &[MatchItem],
-        truncated: bool,
-    ) -> Result<String, PayloadError> {
-        let mut used = 0;
-        for _ in 0..FIXED_POINT_ROUNDS {
-            let text = self.write(intent, items, truncated, used);
-            let length = text::utf16_len(&text);
-            if length == used {
-                return Ok(text);
-            }
-            used = length;
-        }
-        Err(PayloadError::Unstable)
-    }
+impl crate::budget::Envelope for Envelope<'_> {
+    type Item = MatchItem;
 
-    fn write(&self, intent: &str, items: &[MatchItem], truncated: bool, used: usize) -> String {
-        let mut json = JsonWriter::new(JsonLayout::Pretty);
+    fn write(
+        &self,
+        items: &[MatchItem],
+        intent: &str,
+        truncated: bool,
+        used: usize,
+        layout: JsonLayout,
+    ) -> String {
+        let mut json = JsonWriter::new(layout);
         json.begin_object();
         json.name("intent");
         json.str(intent);
@@ -230,15 +172,7 @@ impl Envelope<'_> {
         }
         json.name("complete");
         json.bool(true);
-        json.name("budget");
-        json.begin_object();
-        json.name("limit");
-        json.number(self.limit as f64);
-        json.name("used");
-        json.number(used as f64);
-        json.name("truncated");
-        json.bool(truncated);
-        json.end_object();
+        write_member(&mut json, self.limit, used, truncated);
         json.end_object();
         json.finish()
     }

@@ -4,16 +4,16 @@
 
 use std::path::Path;
 
+use dotaios_core::budget::{Envelope, FitError, fit, write_member};
 use dotaios_core::search::{
     Clock, ScopeRequest, SearchCache, SearchError, SearchOutcome, SearchRequest, SessionFilters,
     search, search_cached,
 };
-use dotaios_core::text::{JsonLayout, JsonWriter};
+use dotaios_core::text::{JsonLayout, JsonWriter, utf16_len};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde_json::{Map, Value};
 
-use crate::budget::{Envelope, Layouts, fit};
 use crate::error::RpcError;
 use crate::sanitize::{SEARCH_ARRAY_CAP, sanitise_members};
 use crate::tools::args::SearchArgs;
@@ -86,20 +86,20 @@ fn fit_outcome(args: &SearchArgs, outcome: &SearchOutcome) -> Result<String, Rpc
         complete: outcome.complete(),
         limit: args.budget as usize,
     };
-    fit(
+    match fit(
         &envelope,
-        items,
+        &items,
         &args.query,
         QUERY_MARKER,
         args.budget as usize,
-        Layouts::PrettyIfFits,
-        || {
-            RpcError::invalid_owned(format!(
-                "budget {} is too small for the search response envelope",
-                args.budget
-            ))
-        },
-    )
+    ) {
+        Ok(fitted) => Ok(fitted.text),
+        Err(FitError::TooSmall) => Err(RpcError::invalid_owned(format!(
+            "budget {} is too small for the search response envelope",
+            args.budget
+        ))),
+        Err(FitError::Unstable(_)) => Err(RpcError::Failed),
+    }
 }
 
 /// `{"scope": <group scope>}` followed by the sanitised raw result (§7.4.1). A raw member
@@ -151,6 +151,16 @@ struct SearchEnvelope<'a> {
 impl Envelope for SearchEnvelope<'_> {
     type Item = Value;
 
+    /// Pretty when the pretty form with `used = limit` fits, else compact (§8.2).
+    fn layout(&self, items: &[Value], query: &str, truncated: bool) -> JsonLayout {
+        let pretty = self.write(items, query, truncated, self.limit, JsonLayout::Pretty);
+        if utf16_len(&pretty) <= self.limit {
+            JsonLayout::Pretty
+        } else {
+            JsonLayout::Compact
+        }
+    }
+
     fn write(
         &self,
         items: &[Value],
@@ -183,15 +193,7 @@ impl Envelope for SearchEnvelope<'_> {
         writer.name("complete");
         writer.bool(self.complete);
         writer.member("omissions", &self.omissions);
-        writer.name("budget");
-        writer.begin_object();
-        writer.name("limit");
-        writer.number(self.limit as f64);
-        writer.name("used");
-        writer.number(used as f64);
-        writer.name("truncated");
-        writer.bool(truncated);
-        writer.end_object();
+        write_member(&mut writer, self.limit, used, truncated);
         writer.end_object();
         writer.finish()
     }
@@ -203,7 +205,6 @@ mod tests {
     use crate::tools::schema::SEARCH_BUDGET_MIN;
     use dotaios_core::folder::memory::MemoryMode;
     use dotaios_core::search::{Counts, Omission, OmissionReason, REQUEST_LIMITS, ScopeMeta};
-    use dotaios_core::text::utf16_len;
 
     fn outcome(omissions: Vec<Omission>) -> SearchOutcome {
         SearchOutcome {
@@ -272,14 +273,8 @@ mod tests {
                 complete: false,
                 limit: limit as usize,
             };
-            let pretty =
-                envelope.write(&[], QUERY_MARKER, true, limit as usize, JsonLayout::Pretty);
-            let layout = if utf16_len(&pretty) <= limit as usize {
-                JsonLayout::Pretty
-            } else {
-                JsonLayout::Compact
-            };
-            let text = crate::budget::fixed_point(|used| {
+            let layout = envelope.layout(&[], QUERY_MARKER, true);
+            let text = dotaios_core::budget::fixed_point(|used| {
                 envelope.write(&[], QUERY_MARKER, true, used, layout)
             })
             .unwrap();
