@@ -165,7 +165,8 @@ pub enum YamlError {
         /// 1-based column.
         column: usize,
     },
-    /// A mapping repeats a key.
+    /// A mapping repeats a key. The position is 0, 0 when only the converted keys collide
+    /// (keys that differ by a tag alone).
     #[error("duplicate key at line {line}, column {column}")]
     DuplicateKey {
         /// 1-based line.
@@ -231,12 +232,22 @@ fn convert(node: &Yaml<'_>) -> Result<YamlValue, YamlError> {
         Yaml::Sequence(items) => {
             YamlValue::Sequence(items.iter().map(convert).collect::<Result<_, _>>()?)
         }
-        Yaml::Mapping(mapping) => YamlValue::Mapping(YamlMapping {
-            entries: mapping
+        Yaml::Mapping(mapping) => {
+            let entries: Vec<(YamlValue, YamlValue)> = mapping
                 .iter()
                 .map(|(key, value)| Ok((convert(key)?, convert(value)?)))
-                .collect::<Result<_, YamlError>>()?,
-        }),
+                .collect::<Result<_, YamlError>>()?;
+            // The loader compares keys with their tags, so `a` and `! a` pass it; once the tag
+            // is dropped they are the same key, which YAML's unique-key rule (and spec 01 §3.7)
+            // refuses. Found by the `frontmatter` fuzz target.
+            let repeated = entries.iter().enumerate().any(|(index, (key, _))| {
+                entries[..index].iter().any(|(earlier, _)| earlier == key)
+            });
+            if repeated {
+                return Err(YamlError::DuplicateKey { line: 0, column: 0 });
+            }
+            YamlValue::Mapping(YamlMapping { entries })
+        }
         // A collection with an application tag (`!thing {a: 1}`): the tag carries no meaning
         // for readers, as for JavaScript's `yaml`, which resolves unknown tags to plain data.
         Yaml::Tagged(_, inner) => convert(inner)?,
