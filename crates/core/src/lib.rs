@@ -7,6 +7,11 @@
 //!   attribution, memory policy and receipts.
 //! - [`text`]: JavaScript-compatible text rules (UTF-16 lengths and cuts, JS trim,
 //!   `JSON.stringify`-identical output, collation).
+//! - [`context`]: the working-context projection (`brief --compact`, `read_working_context`).
+//! - [`search`]: scopes, matching, ranking, omissions (`search`, `search_aios`).
+//! - [`skills`]: the skill catalog, resolver and `resolve_skill` payload.
+//! - [`budget`]: the shared budget-fitting algorithm of the tool payloads.
+//! - [`doctor`]: the read-only health report.
 //!
 //! **Architecture invariant:** this crate performs no I/O except through
 //! `dotaios_contained::Root`, reads no environment variable and never sees JSON-RPC. Binaries
