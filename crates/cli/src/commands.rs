@@ -2,8 +2,11 @@
 //! `run(args, env) -> Result<ExitCode, CliError>` and parses its own options with
 //! [`crate::args::Scanner`].
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 
 mod brief;
 mod connect;
@@ -74,5 +77,35 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
             out(TOP_LEVEL_HELP);
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+/// The AIOS folder a command works on (spec 01 §1): `--path`, else `~/aios`, made absolute
+/// against the working directory. `DOTAIOS_PATH` is never consulted here; only the adapter
+/// reads it.
+pub(crate) fn configured_folder(path_flag: Option<&OsStr>, env: &Env) -> PathBuf {
+    resolve_folder(LocationInputs {
+        path_flag,
+        env_path: None,
+        home: &env.home_or_root(),
+        cwd: &env.cwd,
+    })
+}
+
+/// [`configured_folder`] after the folder check of spec 01 §1.3.
+pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
+    let folder = configured_folder(path_flag, env);
+    require_aios_json(&folder)?;
+    Ok(folder)
+}
+
+/// The folder check of spec 01 §1.3: `aios.json` must exist directly inside `folder`. Existence
+/// only: the file is neither opened nor parsed, and a symlink counts when its target exists (the
+/// reference's `existsSync`); any error while looking counts as absent.
+pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {
+    if folder.join("aios.json").try_exists().unwrap_or(false) {
+        Ok(())
+    } else {
+        Err(CliError::NoFolder(folder.to_path_buf()))
     }
 }

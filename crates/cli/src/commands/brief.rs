@@ -6,7 +6,6 @@
 //! writer of the reference's non-compact `brief` does not exist in this product.
 
 use std::ffi::OsString;
-use std::path::Path;
 use std::process::ExitCode;
 
 use dotaios_contained::Root;
@@ -14,9 +13,9 @@ use dotaios_core::context::{
     ContextRequest, ContextScope, READ_FAILED_MESSAGE, off_cli_hook_json, off_cli_plain,
     off_mcp_payload, read_working_context,
 };
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
+use super::checked_folder;
 use crate::args::{Arg, Scanner, unknown_option};
 use crate::output::out;
 use crate::{CliError, Env};
@@ -106,14 +105,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             exit: 2,
         });
     }
-    let home = env.home_or_root();
-    let folder = resolve_folder(LocationInputs {
-        path_flag: options.path.as_deref(),
-        env_path: None,
-        home: &home,
-        cwd: &env.cwd,
-    });
-    let root = open_folder(&folder)?;
+    let folder = checked_folder(options.path.as_deref(), env)?;
+    // The folder passed its check; a root that cannot be opened now is still no folder.
+    let root = Root::open(&folder).map_err(|_| CliError::NoFolder(folder.clone()))?;
     let time_zone = jiff::tz::TimeZone::system();
     let scope = match &policy.project_selector {
         Some(selector) if policy.mode == MemoryMode::Project => ContextScope::Project { selector },
@@ -190,15 +184,6 @@ fn whole_number(value: &str, flag: &str) -> Result<f64, CliError> {
     }
     // Digits only, so the parse cannot fail; Rust rounds decimal text exactly as JavaScript.
     Ok(value.parse::<f64>().unwrap_or(f64::INFINITY))
-}
-
-/// The folder check of spec 01 §1.3 (existence of `aios.json`, following links), then the
-/// root handle every read goes through.
-fn open_folder(folder: &Path) -> Result<Root, CliError> {
-    if !folder.join("aios.json").exists() {
-        return Err(CliError::NoFolder(folder.to_path_buf()));
-    }
-    Root::open(folder).map_err(|_| CliError::NoFolder(folder.to_path_buf()))
 }
 
 #[cfg(test)]

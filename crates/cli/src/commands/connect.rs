@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use dotaios_core::folder::location::absolutize;
 
-use super::mcp_client::checked_folder;
+use super::checked_folder;
 use super::mcp_install::utf8_path;
 use crate::args::unknown_option;
 use crate::launcher::{self, ProcessFacts};

@@ -7,11 +7,12 @@
 //! starts a process.
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
+use dotaios_core::folder::location::{absolutize, expand_tilde};
 
+use super::checked_folder;
 use crate::args::unknown_option;
 use crate::{CliError, Env};
 
@@ -184,27 +185,6 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
     ))
 }
 
-/// Resolves the AIOS folder of this chapter (§1.4: `--path`, else `~/aios`; never
-/// `DOTAIOS_PATH`) and checks that `aios.json` exists directly inside it.
-pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
-    let folder = resolve_folder(LocationInputs {
-        path_flag,
-        env_path: None,
-        home: &env.home_or_root(),
-        cwd: &env.cwd,
-    });
-    if !has_aios_json(&folder) {
-        return Err(CliError::NoFolder(folder));
-    }
-    Ok(folder)
-}
-
-/// Existence only: the file is not opened, let alone parsed (a symlink counts if its target
-/// exists, as the reference's `existsSync` did).
-fn has_aios_json(folder: &Path) -> bool {
-    folder.join("aios.json").try_exists().unwrap_or(false)
-}
-
 fn starts_with_double_dash(arg: &OsStr) -> bool {
     arg.as_encoded_bytes().starts_with(b"--")
 }
@@ -215,6 +195,8 @@ fn is_usable_value(value: &OsStr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     fn os(items: &[&str]) -> Vec<OsString> {

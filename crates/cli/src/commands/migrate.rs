@@ -6,9 +6,9 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
 
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
 
+use super::{configured_folder, require_aios_json};
 use crate::args::{Arg, Scanner, unknown_option};
 use crate::output::{out, shell_quote};
 use crate::writers::migrate::{
@@ -58,21 +58,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let (path, mode) = parse(args)?;
-    let home = env.home_or_root();
-    let resolve = |path_flag: Option<&OsString>| {
-        resolve_folder(LocationInputs {
-            path_flag: path_flag.map(OsString::as_os_str),
-            env_path: None,
-            home: &home,
-            cwd: &env.cwd,
-        })
-    };
-    let folder = resolve(path.as_ref());
-    let is_default = folder == resolve(None);
-    // Spec 01 §1.3: the existence check follows links and parses nothing.
-    if !folder.join("aios.json").exists() {
-        return Err(CliError::NoFolder(folder));
-    }
+    let folder = configured_folder(path.as_deref(), env);
+    let is_default = folder == configured_folder(None, env);
+    require_aios_json(&folder)?;
     match mode {
         Mode::Preview => preview(&folder, is_default),
         Mode::Apply(id) => apply(&folder, &id),

@@ -9,7 +9,6 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 use dotaios_core::search::{
     Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchHit, SearchOutcome, SearchRequest,
@@ -20,6 +19,7 @@ use dotaios_core::text::{
 };
 use serde_json::{Map, Value};
 
+use super::checked_folder;
 use crate::args::{Arg, Scanner};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
@@ -124,15 +124,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         out(&format!("{}\n", policy.receipt()));
     }
     check_request(&request).map_err(|error| CliError::failed(error.to_string()))?;
-    let folder = resolve_folder(LocationInputs {
-        path_flag: options.path.as_deref(),
-        env_path: None,
-        home: &env.home_or_root(),
-        cwd: &env.cwd,
-    });
-    if !folder.join("aios.json").try_exists().unwrap_or(false) {
-        return Err(CliError::NoFolder(folder));
-    }
+    let folder = checked_folder(options.path.as_deref(), env)?;
     let outcome = search(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
     if options.json {
         out(&json_text(&query, Some(&outcome), &request));

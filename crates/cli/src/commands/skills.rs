@@ -7,18 +7,18 @@
 //! boot-context table name the absolute folder path (spec 01 §4.10); errors never do, except
 //! the folder check's own message.
 
-use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::path::Path;
 use std::process::ExitCode;
 
 use dotaios_contained::Root;
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::skills::{
     CatalogError, Ranked, Reason, Skill, escape_table_cell, rank, read_catalog, read_skill_text,
     round_score, routing_hint,
 };
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
+use super::checked_folder;
 use crate::args::{Arg, Scanner, unknown_option};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
@@ -225,21 +225,6 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     out(&text);
     Ok(ExitCode::SUCCESS)
-}
-
-/// The folder of spec 01 §1 (`--path`, else `~/aios`; never `DOTAIOS_PATH`) after the
-/// existence check of §1.3: `aios.json` must exist (a symlink counts when its target does).
-fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
-    let folder = resolve_folder(LocationInputs {
-        path_flag,
-        env_path: None,
-        home: &env.home_or_root(),
-        cwd: &env.cwd,
-    });
-    if !folder.join("aios.json").try_exists().unwrap_or(false) {
-        return Err(CliError::NoFolder(folder));
-    }
-    Ok(folder)
 }
 
 fn load_catalog(folder: &Path) -> Result<Vec<Skill>, CliError> {
