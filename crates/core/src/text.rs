@@ -16,7 +16,7 @@
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
-//! - JavaScript `Date.parse` for the ECMAScript date-time string format ([`js_date_parse`]),
+//! - JavaScript `Date.parse` for the ECMAScript date-time string format (`js_date_parse`, crate-internal),
 //!   with the meaning of local time left to the caller;
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).

@@ -2,7 +2,7 @@
 //! §6.6), and its atomic private write.
 //!
 //! [`plan`] reads and validates everything and computes the new bytes without writing; the
-//! dry run stops there, so it refuses exactly what the real run refuses. [`write`] then
+//! dry run stops there, so it refuses exactly what the real run refuses. [`write()`] then
 //! creates the configuration directory if needed and replaces the file through
 //! [`super::atomic`], keeping its permission bits (0600 for a new file) and refusing if the
 //! file changed since it was read.

@@ -2,7 +2,7 @@
 //! creates the §11.2 directories and §11.3 files through [`super::atomic`].
 //!
 //! It works in two phases so that nothing is written before every refusal has had its chance:
-//! [`check`] runs the four checks of §11.1 in the spec's order and only reads; [`write`]
+//! [`check`] runs the four checks of §11.1 in the spec's order and only reads; [`write()`]
 //! first looks at every path it is going to touch (a symlink or a wrong kind anywhere is
 //! refused while the folder is still unchanged), then creates what is missing.
 //!

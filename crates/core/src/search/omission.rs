@@ -21,7 +21,7 @@ pub enum OmissionReason {
     EntryCountExceeded,
     /// Project memory forbids the requested scope (§2.3).
     ScopeForbiddenByMemoryPolicy,
-    /// More than [`OMISSION_CAP`] records (the remainder record).
+    /// More than `OMISSION_CAP` (32) records (the remainder record).
     OmissionsTruncated,
 }
 
