@@ -597,46 +597,28 @@ impl<'r> Engine<'r> {
                 }
                 Ok(())
             }
-            Scope::Context => self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("context")),
-                "context",
-                Eligibility::Markdown,
-            ),
-            Scope::Decisions => self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("decisions")),
-                "decisions",
-                Eligibility::Markdown,
-            ),
-            Scope::Skills => self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("skills")),
-                "skills",
-                Eligibility::Markdown,
-            ),
-            Scope::References => self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("references")),
-                "references",
-                Eligibility::Markdown,
-            ),
-            Scope::Plugins => self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("plugins")),
-                "plugins",
-                Eligibility::Plugins,
-            ),
+            Scope::Context
+            | Scope::Decisions
+            | Scope::Skills
+            | Scope::References
+            | Scope::Plugins => {
+                // Each of these scopes is one folder of the same name directly below the root.
+                let (folder, eligibility) = match work.scope {
+                    Scope::Context => ("context", Eligibility::Markdown),
+                    Scope::Decisions => ("decisions", Eligibility::Markdown),
+                    Scope::Skills => ("skills", Eligibility::Markdown),
+                    Scope::References => ("references", Eligibility::Markdown),
+                    _ => ("plugins", Eligibility::Plugins),
+                };
+                self.inspect_corpus(
+                    work,
+                    meter,
+                    RootId::Aios,
+                    Some(rel(folder)),
+                    folder,
+                    eligibility,
+                )
+            }
             Scope::Vault => match &self.vault {
                 VaultPlace::Inside(dir) => {
                     let dir = dir.clone();
