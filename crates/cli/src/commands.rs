@@ -39,6 +39,7 @@ Commands:
   migrate           Preview or apply folder schema migrations
   mcp <cmd>         Print local MCP server status and client config
   connect opencode  Connect OpenCode MCP
+  demo              Serve a sample folder through the MCP adapter and show a client's view
 
 Common command options:
   --path <dir>      Use a non-default AIOS folder (default ~/aios)
