@@ -471,69 +471,17 @@ impl<'r> Engine<'r> {
         let mut works: Vec<ScopeWork> = scopes.iter().map(|&scope| ScopeWork::new(scope)).collect();
 
         // 1. Inspection, every scope in declared order.
-        let mut budgets = PhaseBudgets::new(self.ledger.remaining(), works.len());
-        for work in &mut works {
-            let mut meter = Meter {
-                allowance: budgets.allowance(),
-                used: Counts::default(),
-            };
-            let ledger_before = self.ledger.used;
-            match self.inspect(work, &mut meter, project) {
-                Ok(()) => {}
-                Err(ScopeFailure::Skippable(reason)) => work.error = Some(reason),
-                Err(ScopeFailure::Fatal(error)) => return Err(error),
-            }
-            work.materialised = work
-                .materialised
-                .add(self.ledger.used.saturating_sub(ledger_before));
-            budgets.settle(meter.used);
-        }
+        self.run_phase(&mut works, Phase::Inspect, project)?;
 
         // 2. Preliminary allocation.
         let mut omissions = Vec::new();
-        let verdicts = self.allocate(&works);
-        let mut candidates: Vec<ScopeWork> = Vec::new();
-        for (work, verdict) in works.into_iter().zip(verdicts) {
-            match verdict {
-                Ok(()) => candidates.push(work),
-                Err(reason) => {
-                    omissions.push(self.omission(&work, reason));
-                    self.forget(work);
-                }
-            }
-        }
+        let mut candidates = self.admit(works, &mut omissions);
 
         // 3. Discovery: memory JSONL and the session walk.
-        let mut budgets = PhaseBudgets::new(self.ledger.remaining(), candidates.len());
-        for work in &mut candidates {
-            let mut meter = Meter {
-                allowance: budgets.allowance(),
-                used: Counts::default(),
-            };
-            let ledger_before = self.ledger.used;
-            match self.discover(work, &mut meter, project) {
-                Ok(()) => {}
-                Err(ScopeFailure::Skippable(reason)) => work.error = Some(reason),
-                Err(ScopeFailure::Fatal(error)) => return Err(error),
-            }
-            work.materialised = work
-                .materialised
-                .add(self.ledger.used.saturating_sub(ledger_before));
-            budgets.settle(meter.used);
-        }
+        self.run_phase(&mut candidates, Phase::Discover, project)?;
 
         // 4. Final allocation.
-        let verdicts = self.allocate(&candidates);
-        let mut admitted: Vec<ScopeWork> = Vec::new();
-        for (work, verdict) in candidates.into_iter().zip(verdicts) {
-            match verdict {
-                Ok(()) => admitted.push(work),
-                Err(reason) => {
-                    omissions.push(self.omission(&work, reason));
-                    self.forget(work);
-                }
-            }
-        }
+        let admitted = self.admit(candidates, &mut omissions);
 
         // 5. Execution, in declared order.
         let mut groups = Vec::new();
@@ -542,6 +490,56 @@ impl<'r> Engine<'r> {
             groups.push(results);
         }
         Ok(SearchResultParts { groups, omissions })
+    }
+
+    /// Runs one metered phase over `works` in declared order, each scope with its fair share
+    /// of what the ledger has left; a skippable failure is recorded on the scope, a fatal one
+    /// ends the request.
+    fn run_phase(
+        &mut self,
+        works: &mut [ScopeWork],
+        phase: Phase,
+        project: Option<&ProjectIdentity>,
+    ) -> Result<(), SearchError> {
+        let mut budgets = PhaseBudgets::new(self.ledger.remaining(), works.len());
+        for work in works {
+            let mut meter = Meter {
+                allowance: budgets.allowance(),
+                used: Counts::default(),
+            };
+            let ledger_before = self.ledger.used;
+            let outcome = match phase {
+                Phase::Inspect => self.inspect(work, &mut meter, project),
+                Phase::Discover => self.discover(work, &mut meter, project),
+            };
+            match outcome {
+                Ok(()) => {}
+                Err(ScopeFailure::Skippable(reason)) => work.error = Some(reason),
+                Err(ScopeFailure::Fatal(error)) => return Err(error),
+            }
+            work.materialised = work
+                .materialised
+                .add(self.ledger.used.saturating_sub(ledger_before));
+            budgets.settle(meter.used);
+        }
+        Ok(())
+    }
+
+    /// Allocates the ledger over `works`: admitted scopes are returned in order, the others
+    /// become omissions and their observations are dropped.
+    fn admit(&mut self, works: Vec<ScopeWork>, omissions: &mut Vec<Omission>) -> Vec<ScopeWork> {
+        let verdicts = self.allocate(&works);
+        let mut admitted = Vec::new();
+        for (work, verdict) in works.into_iter().zip(verdicts) {
+            match verdict {
+                Ok(()) => admitted.push(work),
+                Err(reason) => {
+                    omissions.push(self.omission(&work, reason));
+                    self.forget(work);
+                }
+            }
+        }
+        admitted
     }
 
     fn allocate(&self, works: &[ScopeWork]) -> Vec<Result<(), OmissionReason>> {
@@ -1670,4 +1668,13 @@ mod tests {
             assert_eq!(out, items.iter().map(|item| item * 2).collect::<Vec<_>>());
         }
     }
+}
+
+/// The two metered phases that run over every scope before an allocation.
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Listing and sizing each scope's files.
+    Inspect,
+    /// Memory JSONL and the session walk.
+    Discover,
 }
