@@ -390,6 +390,7 @@ def finish(result: dict, started: float, root: Path) -> int:
     shutil.rmtree(root, ignore_errors=True)
     result["seconds"] = round(time.monotonic() - started, 1)
     result["phases"] = PHASES
+    result["date"] = time.strftime("%Y-%m-%d", time.gmtime())
     print(json.dumps(result, ensure_ascii=False), flush=True)
     return 0 if result["level"] == "produced" and not left else 1
 
