@@ -85,13 +85,19 @@ if command -v unshare >/dev/null && command -v ip >/dev/null \
 fi
 echo "test-hosts: isolation: $isolation"
 
+# The outer bound; run_host.py also stops its host 10 s before it (macOS has no `timeout`).
+bound=()
+if command -v timeout >/dev/null; then
+  bound=(timeout -k 5 "$host_timeout")
+fi
+
 results="$out_dir/results.jsonl"
 : > "$results"
 
 # Runs one host; appends its JSON line to $2 and prints the human line.
 run_host() {
   local host="$1" folder="$2" sink="$3" line
-  line="$(timeout -k 5 "$host_timeout" "${isolate[@]}" python3 tests/hosts/run_host.py \
+  line="$("${bound[@]}" "${isolate[@]}" python3 tests/hosts/run_host.py \
     --host "$host" --dotaios "$bin_dir/dotaios" --launcher "$bin_dir/dotaios-mcp" \
     --folder "$folder" --bins "$(pwd)/tests/hosts/node_modules/.bin" \
     --query "$query" --marker "$marker" --timeout $(( host_timeout - 10 )) \

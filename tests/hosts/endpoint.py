@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import sys
 import threading
 import time
 
@@ -377,10 +378,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(data)
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """Logs a broken connection (a host killed mid-request) instead of printing a traceback."""
+
+    script: Script
+
+    def handle_error(self, request, client_address):
+        self.script.log({"error": f"connection from {client_address[0]} broke: {sys.exc_info()[1]!r}"})
+
+
 def serve(script: Script) -> http.server.ThreadingHTTPServer:
     """Starts the endpoint on 127.0.0.1 at a port the kernel picks; returns the running server."""
     handler = type("ScriptedHandler", (Handler,), {"script": script})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = Server(("127.0.0.1", 0), handler)
+    server.script = script
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server

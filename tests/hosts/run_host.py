@@ -349,7 +349,7 @@ def main() -> int:
             argv = [str(binary), "exec", "--strict-config", "--skip-git-repo-check", "--ephemeral", prompt]
         else:
             argv = [str(binary), "run", prompt]
-        status, output = (None, "")
+        status, output = ("not run: out of time", "")
         if remaining() > 1:
             status, output = run_bounded(argv, env, work, remaining(), log_dir / f"{args.host}.run.txt")
         server.shutdown()
@@ -367,7 +367,7 @@ def main() -> int:
             f"list={'connected' if connected else ('ok' if configured else 'failed')}"
             f" requests={seen['requests']} tools_offered={len(seen['tools_offered'])}"
             f" call_sent={seen['call_sent']} result={seen['result_seen']} marker={seen['marker_seen']}"
-            f" exit={'timeout' if status is None else status}"
+            f" exit={f'killed after {args.timeout:g} s' if status is None else status}"
         )
         if seen["result_seen"]:
             result["result_excerpt"] = " ".join(seen["result_excerpt"].split())[:200]
