@@ -42,6 +42,8 @@ host_timeout=120
 hosts=(claude gemini codex opencode)
 control_host=claude
 
+unit="$(python3 -m unittest discover -s tests/hosts -p 'test_*.py' 2>&1)" || { echo "$unit" >&2; exit 1; }
+echo "test-hosts: endpoint unit tests: $(tail -n 1 <<<"$unit")"
 cargo build --quiet -p dotaios -p dotaios-mcp --bins
 target_dir="${CARGO_TARGET_DIR:-target}"
 bin_dir="$(cd "$target_dir/debug" && pwd)"

@@ -297,7 +297,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         raw = self.rfile.read(length)
         try:
             body = json.loads(raw or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the stack
             body = None
         if not isinstance(body, dict):
             self.script.log({"method": "POST", "path": self.path, "error": "body is not a JSON object"})
