@@ -39,40 +39,18 @@ PROMPT = (
 TAIL_CHARS = 600
 READ_CAP = 1024 * 1024
 
+# The adapter's tools (spec 05), and per host the name its model sees for a tool (`{}`).
+TOOLS = ["read_working_context", "search_aios", "resolve_skill"]
 HOSTS = {
-    "claude": {
-        "name": "Claude Code",
-        "bin": "claude",
-        "tools": ["mcp__dotaios__read_working_context", "mcp__dotaios__search_aios", "mcp__dotaios__resolve_skill"],
-        "call": "mcp__dotaios__search_aios",
-        "list": ["mcp", "list"],
-        "connected": "Connected",
-    },
-    "gemini": {
-        "name": "Gemini CLI",
-        "bin": "gemini",
-        "tools": ["mcp_dotaios_read_working_context", "mcp_dotaios_search_aios", "mcp_dotaios_resolve_skill"],
-        "call": "mcp_dotaios_search_aios",
-        "list": ["mcp", "list"],
-        "connected": "Connected",
-    },
-    "codex": {
-        "name": "Codex CLI",
-        "bin": "codex",
-        "tools": ["mcp__dotaios/read_working_context", "mcp__dotaios/search_aios", "mcp__dotaios/resolve_skill"],
-        "call": "mcp__dotaios/search_aios",
-        "list": ["mcp", "get", "dotaios"],
-        # `codex mcp get` reads the configuration only; it never starts the server.
-        "connected": None,
-    },
-    "opencode": {
-        "name": "OpenCode",
-        "bin": "opencode",
-        "tools": ["dotaios_read_working_context", "dotaios_search_aios", "dotaios_resolve_skill"],
-        "call": "dotaios_search_aios",
-        "list": ["mcp", "list"],
-        "connected": "connected",
-    },
+    "claude": {"name": "Claude Code", "bin": "claude", "tool": "mcp__dotaios__{}",
+               "list": ["mcp", "list"], "connected": "Connected"},
+    "gemini": {"name": "Gemini CLI", "bin": "gemini", "tool": "mcp_dotaios_{}",
+               "list": ["mcp", "list"], "connected": "Connected"},
+    # Codex groups MCP tools under one namespace tool; `codex mcp get` never starts the server.
+    "codex": {"name": "Codex CLI", "bin": "codex", "tool": "mcp__dotaios/{}",
+              "list": ["mcp", "get", "dotaios"], "connected": None},
+    "opencode": {"name": "OpenCode", "bin": "opencode", "tool": "dotaios_{}",
+                 "list": ["mcp", "list"], "connected": "connected"},
 }
 
 
@@ -287,6 +265,8 @@ def main() -> int:
 
     started = time.monotonic()
     spec = HOSTS[args.host]
+    tools = [spec["tool"].format(tool) for tool in TOOLS]
+    call = spec["tool"].format("search_aios")
     log_dir = Path(args.log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix=f"dotaios-host-{args.host}-"))
@@ -305,7 +285,7 @@ def main() -> int:
         node = shutil.which("node")
         node_dir = str(Path(node).resolve().parent) if node else "/usr/bin"
 
-        script = endpoint.Script(spec["call"], args.query, args.marker, str(log_dir / f"{args.host}.requests.jsonl"))
+        script = endpoint.Script(call, args.query, args.marker, str(log_dir / f"{args.host}.requests.jsonl"))
         Path(script.log_path).write_text("", encoding="utf-8")
         server = endpoint.serve(script)
         url = f"http://127.0.0.1:{server.server_address[1]}"
@@ -342,7 +322,7 @@ def main() -> int:
 
         prompt = PROMPT.format(query=args.query)
         if args.host == "claude":
-            argv = [str(binary), "-p", prompt, "--allowedTools", spec["call"]]
+            argv = [str(binary), "-p", prompt, "--allowedTools", call]
         elif args.host == "gemini":
             argv = [str(binary), "-p", prompt, *extra]
         elif args.host == "codex":
@@ -356,7 +336,7 @@ def main() -> int:
         server.server_close()
 
         seen = script.summary()
-        offered = all(tool in seen["tools_offered"] for tool in spec["tools"])
+        offered = all(tool in seen["tools_offered"] for tool in tools)
         if configured and offered:
             result["level"] = "discoverable"
         if result["level"] == "discoverable" and seen["result_seen"]:

@@ -80,31 +80,26 @@ mod tests {
         | Gemini CLI | `gemini` | 0.61.0 | none | 2026-12-01 | list=failed |\n";
 
     #[test]
-    fn tested_rows_name_level_host_and_version() {
-        assert_eq!(
-            line_from(SAMPLE, Agent::Claude),
-            "Evidence: produced with Claude Code 2.1.197"
-        );
-        assert_eq!(
-            line_from(SAMPLE, Agent::Codex),
-            "Evidence: invoked with Codex CLI 0.171.0"
-        );
-        assert_eq!(
-            line_from(SAMPLE, Agent::Gemini),
-            "Evidence: none (Gemini CLI 0.61.0 did not accept the fragment)"
-        );
-    }
-
-    #[test]
-    fn untested_or_missing_rows_are_configured_only() {
-        assert_eq!(
-            line_from(SAMPLE, Agent::Cursor),
-            "Evidence: configured only (not tested with a real Cursor)"
-        );
-        assert_eq!(
-            line_from(SAMPLE, Agent::Kimi),
-            "Evidence: configured only (not tested with a real kimi)"
-        );
+    fn each_row_kind_gives_its_line() {
+        for (agent, expected) in [
+            (Agent::Claude, "Evidence: produced with Claude Code 2.1.197"),
+            (Agent::Codex, "Evidence: invoked with Codex CLI 0.171.0"),
+            (
+                Agent::Gemini,
+                "Evidence: none (Gemini CLI 0.61.0 did not accept the fragment)",
+            ),
+            (
+                Agent::Cursor,
+                "Evidence: configured only (not tested with a real Cursor)",
+            ),
+            (
+                Agent::Kimi,
+                "Evidence: configured only (not tested with a real kimi)",
+            ),
+        ] {
+            assert_eq!(line_from(SAMPLE, agent), expected);
+        }
+        // Rows too short to carry a version and a level count as missing.
         assert_eq!(
             line_from("| `claude` |\n| a | `claude` |\n", Agent::Claude),
             "Evidence: configured only (not tested with a real claude)"
