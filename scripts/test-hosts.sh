@@ -76,14 +76,23 @@ fi
 # A network namespace with only loopback, and a PID namespace that takes every process of the
 # run with it, where unprivileged user namespaces are allowed (Linux); elsewhere the sandbox's
 # environment alone keeps traffic on loopback and run_host.py reaps what it started.
+# DOTAIOS_HOSTS_ISOLATION=env forces the environment-only mode (to try what CI without user
+# namespaces does).
 isolate=()
 isolation="environment only"
-if command -v unshare >/dev/null && command -v ip >/dev/null \
+if [ "${DOTAIOS_HOSTS_ISOLATION:-}" != env ] && command -v unshare >/dev/null \
+  && command -v ip >/dev/null \
   && unshare --user --map-root-user --net --pid --fork --mount-proc --kill-child \
     ip link set lo up >/dev/null 2>&1; then
   isolate=(unshare --user --map-root-user --net --pid --fork --mount-proc --kill-child
     sh -c 'ip link set lo up && exec "$@"' sh)
   isolation="loopback-only network namespace"
+  # The claim checked: from inside, an address off the machine is unreachable.
+  if "${isolate[@]}" python3 -c 'import socket; socket.create_connection(("192.0.2.1", 443), timeout=3)' \
+    >/dev/null 2>&1; then
+    echo "test-hosts: the network namespace reaches off loopback" >&2
+    exit 1
+  fi
 fi
 echo "test-hosts: isolation: $isolation"
 
