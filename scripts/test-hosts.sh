@@ -42,11 +42,13 @@ host_timeout=120
 hosts=(claude gemini codex opencode)
 control_host=claude
 
-unit="$(python3 -m unittest discover -s tests/hosts -p 'test_*.py' 2>&1)" || { echo "$unit" >&2; exit 1; }
-echo "test-hosts: endpoint unit tests: $(tail -n 1 <<<"$unit")"
 cargo build --quiet -p dotaios -p dotaios-mcp --bins
 target_dir="${CARGO_TARGET_DIR:-target}"
 bin_dir="$(cd "$target_dir/debug" && pwd)"
+# The endpoint and the runner first (the runner with stand-in hosts that hang or escape).
+unit="$(DOTAIOS_BIN_DIR="$bin_dir" python3 -m unittest discover -s tests/hosts -p 'test_*.py' 2>&1)" \
+  || { echo "$unit" >&2; exit 1; }
+echo "test-hosts: endpoint and runner unit tests: $(tail -n 1 <<<"$unit")"
 out_dir="$target_dir/hosts"
 rm -rf "$out_dir"
 mkdir -p "$out_dir"
