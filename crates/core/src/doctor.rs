@@ -122,7 +122,9 @@ impl Report {
 pub struct DoctorInputs<'a> {
     /// The folder, opened; `None` when it does not exist or is not a directory.
     pub root: Option<&'a Root>,
-    /// The folder argument to put in fixes (`--path <folder>`), `None` for the default folder.
+    /// The folder argument (`--path <folder>`) fixes must carry, `None` for the default folder.
+    /// Fixes name it only by [`FOLDER_PLACEHOLDER`], which the renderer replaces (text) or
+    /// keeps (JSON); the text itself never enters the report.
     pub path_suffix: Option<&'a str>,
     /// The current time (for freshness).
     pub now: SystemTime,
@@ -596,9 +598,13 @@ pub fn check_config(root: &Root) -> Check {
 /// Check 3: the migration state of spec 01 §8, with the plan id when a migration is due.
 pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
     const NAME: &str = "Migration state";
-    let path = path_suffix
-        .map(|folder| format!(" --path {folder}"))
-        .unwrap_or_default();
+    // The folder is named by the placeholder, as in every other fix: the JSON report is
+    // path-free (spec 01 §10), and the text renderer puts the folder back.
+    let path = if path_suffix.is_some() {
+        format!(" --path {FOLDER_PLACEHOLDER}")
+    } else {
+        String::new()
+    };
     match inspect_migrations(root) {
         Inspection::Inspected(state) => match state.status {
             MigrationStatus::Current => Check::new(NAME, Status::Ok)
