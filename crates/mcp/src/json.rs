@@ -18,10 +18,10 @@
 use indexmap::IndexMap;
 
 /// Containers nested deeper than this make the line unparseable (`-32700`). JavaScript has no
-/// such limit; a JSON-RPC request never needs more than a handful of levels. The same limit as
-/// frontmatter's (`docs/security.md`): it keeps the recursive walks over a parsed value (the
-/// `id` echo, conversion, drop) within a small stack.
-pub(crate) const MAX_DEPTH: usize = 64;
+/// such limit; a JSON-RPC request never needs more than a handful of levels. The workspace's
+/// one nesting limit (`docs/security.md`): it keeps the recursive walks over a parsed value
+/// (the `id` echo, conversion, drop) within a small stack.
+pub(crate) const MAX_DEPTH: usize = dotaios_core::text::MAX_NESTING;
 
 /// Values (scalars, containers and member names) beyond this make the line unparseable
 /// (`-32700`). A real request holds a few dozen; at the worst shape (one-member objects) this

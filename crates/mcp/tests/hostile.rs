@@ -4,6 +4,7 @@
 
 mod support;
 
+use dotaios_core::text::MAX_NESTING;
 use dotaios_mcp::Server;
 use serde_json::{Value, json};
 use support::*;
@@ -106,6 +107,71 @@ fn deep_input_cannot_abort_the_process_on_a_small_stack() {
         answers[3],
         json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})
     );
+}
+
+/// JSONL content on a 256 KiB stack: a line at the nesting limit is kept and found; one just
+/// past it and one nested 100,000 levels are skipped as lines Rust does not hold (spec 03
+/// §10.2), by the working context and by search alike.
+#[test]
+fn deep_jsonl_lines_are_read_on_a_small_stack() {
+    let fixture = Fixture::init();
+    let now = jiff::Timestamp::now().to_string();
+    // The entry object is one level; `x` adds `depth` more.
+    let nested = |word: &str, depth: usize| {
+        format!(
+            r#"{{"ts":"{now}","type":"note","summary":"{word} marker","x":{}1{}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    fixture.write(
+        "memory/events.jsonl",
+        format!(
+            "{}\n{}\n{}\n",
+            nested("keptline", MAX_NESTING - 1),
+            nested("skippedline", MAX_NESTING),
+            nested("skippedline", 100_000)
+        ),
+    );
+    let before = fixture.snapshot();
+    let server = Server::new(fixture.aios.clone());
+    let lines = [
+        call(1, "read_working_context", json!({})),
+        call(
+            2,
+            "search_aios",
+            json!({"query": "keptline", "scope": "memory"}),
+        ),
+        call(
+            3,
+            "search_aios",
+            json!({"query": "skippedline", "scope": "memory"}),
+        ),
+        ping(4),
+    ];
+    let answers = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            lines
+                .iter()
+                .map(|line| server.handle_line(line.as_bytes()).expect("an answer"))
+                .collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .expect("the handler finishes on a 256 KiB stack");
+    let answers: Vec<Value> = answers
+        .iter()
+        .map(|answer| serde_json::from_str(answer).unwrap())
+        .collect();
+    let context = payload_text(&answers[0]);
+    assert!(context.contains("keptline marker"), "{context}");
+    assert!(!context.contains("skippedline"), "{context}");
+    let hits = |answer: &Value| payload(answer)["results"].as_array().map_or(0, Vec::len);
+    assert_eq!(hits(&answers[1]), 1, "{}", answers[1]);
+    assert_eq!(hits(&answers[2]), 0, "{}", answers[2]);
+    assert_eq!(answers[3]["result"], json!({}));
+    assert_eq!(fixture.snapshot(), before, "nothing is written");
 }
 
 /// One 16 MiB line of one-member objects (about 1 GB once built, before the value budget) is

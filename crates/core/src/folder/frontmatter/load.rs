@@ -18,10 +18,9 @@ use saphyr_parser::{Event, Parser};
 
 use super::{YamlError, YamlMapping, YamlValue};
 
-/// Collections nested deeper than this make the document invalid ([`YamlError::TooDeep`]).
-/// Real frontmatter nests two or three levels; 64 leaves room for any hand-written document
-/// while keeping every recursive walk over a value a few kilobytes of stack.
-pub const MAX_DEPTH: usize = 64;
+/// Collections nested deeper than this make the document invalid ([`YamlError::TooDeep`]):
+/// the workspace's one nesting limit, [`crate::text::MAX_NESTING`].
+pub const MAX_DEPTH: usize = crate::text::MAX_NESTING;
 
 /// What one built node costs against the alias budget, in bytes: about the size of a
 /// [`YamlValue`] and its slot in a parent.
