@@ -520,7 +520,7 @@ mod tests {
         let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
         for level in 1..9 {
             let previous = format!("*a{}", level - 1);
-            let items = vec![previous.as_str(); 9].join(", ");
+            let items = [previous.as_str(); 9].join(", ");
             bomb.push_str(&format!("a{level}: &a{level} [{items}]\n"));
         }
         assert_eq!(parse_yaml(&bomb), Err(YamlError::AliasBudget));
