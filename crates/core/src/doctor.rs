@@ -734,4 +734,52 @@ mod tests {
             assert!(!is_skipped_name(name), "{name}");
         }
     }
+
+    /// Issue 11: the migration fixes put the folder in as the placeholder, never as the path
+    /// the caller passed, so the JSON report stays path-free (spec 01 §10).
+    #[test]
+    fn migration_fixes_name_the_folder_by_placeholder() {
+        let temp = tempfile::tempdir().unwrap();
+        let folder = temp.path().join("my aios");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(
+            folder.join("aios.json"),
+            r#"{"schema_version":"1.1.0","created_at":"2026-11-20T09:02:11.482Z","ai_tools":[],"vault_path":null}"#,
+        )
+        .unwrap();
+        let root = Root::open(&folder).unwrap();
+        let suffix = folder.to_str().unwrap();
+        let outdated = check_migration_state(&root, Some(suffix));
+        assert_eq!(outdated.status, Status::Warn);
+        assert_eq!(
+            outdated.fix.as_deref(),
+            Some("Run `dotaios migrate --path <folder>` to preview it.")
+        );
+        let default = check_migration_state(&root, None);
+        assert_eq!(
+            default.fix.as_deref(),
+            Some("Run `dotaios migrate` to preview it.")
+        );
+
+        let transactions = folder.join(".dotaios/migrations/transactions");
+        std::fs::create_dir_all(transactions.join("migrate-1_1_0-to-1_2_0-0123456789abcdef"))
+            .unwrap();
+        std::fs::write(
+            folder.join(".dotaios/migrations/owner.json"),
+            "{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n",
+        )
+        .unwrap();
+        let interrupted = check_migration_state(&root, Some(suffix));
+        assert_eq!(interrupted.status, Status::Fail);
+        assert_eq!(
+            interrupted.fix.as_deref(),
+            Some("Run `dotaios migrate --recover --path <folder>`.")
+        );
+        let checks = [outdated, default, interrupted];
+        assert!(
+            checks
+                .iter()
+                .all(|check| { !format!("{check:?}").contains(temp.path().to_str().unwrap()) })
+        );
+    }
 }
