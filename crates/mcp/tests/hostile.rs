@@ -37,6 +37,25 @@ fn deep_folder() -> Fixture {
     folder_with_frontmatter(&format!("nest:\n{}x\n", "- ".repeat(DEEP)))
 }
 
+/// Answers `lines` in order on a thread with a 256 KiB stack (the main thread has 8 MiB). A
+/// stack overflow there aborts the whole test process, as it would abort the adapter.
+fn on_small_stack(server: Server, lines: Vec<String>) -> Vec<Value> {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            lines
+                .iter()
+                .map(|line| {
+                    let answer = server.handle_line(line.as_bytes()).expect("an answer");
+                    serde_json::from_str(&answer).unwrap()
+                })
+                .collect()
+        })
+        .unwrap()
+        .join()
+        .expect("the handler finishes on a 256 KiB stack")
+}
+
 fn ping(id: u64) -> String {
     json!({"jsonrpc": "2.0", "id": id, "method": "ping"}).to_string()
 }
@@ -85,21 +104,7 @@ fn deep_input_cannot_abort_the_process_on_a_small_stack() {
     );
     let mut lines = requests();
     lines.push(deep_json);
-    let answers = std::thread::Builder::new()
-        .stack_size(256 * 1024)
-        .spawn(move || {
-            lines
-                .iter()
-                .map(|line| server.handle_line(line.as_bytes()))
-                .collect::<Vec<_>>()
-        })
-        .unwrap()
-        .join()
-        .expect("the handler finishes on a 256 KiB stack");
-    let answers: Vec<Value> = answers
-        .into_iter()
-        .map(|answer| serde_json::from_str(&answer.expect("an answer")).unwrap())
-        .collect();
+    let answers = on_small_stack(server, lines);
     assert_eq!(error_of(&answers[0]), (-32603, FAILED.to_owned()));
     assert_eq!(error_of(&answers[1]), (-32603, CONTEXT_FAILED.to_owned()));
     assert_eq!(answers[2]["result"], json!({}));
@@ -149,21 +154,7 @@ fn deep_jsonl_lines_are_read_on_a_small_stack() {
         ),
         ping(4),
     ];
-    let answers = std::thread::Builder::new()
-        .stack_size(256 * 1024)
-        .spawn(move || {
-            lines
-                .iter()
-                .map(|line| server.handle_line(line.as_bytes()).expect("an answer"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap()
-        .join()
-        .expect("the handler finishes on a 256 KiB stack");
-    let answers: Vec<Value> = answers
-        .iter()
-        .map(|answer| serde_json::from_str(answer).unwrap())
-        .collect();
+    let answers = on_small_stack(server, lines.to_vec());
     let context = payload_text(&answers[0]);
     assert!(context.contains("keptline marker"), "{context}");
     assert!(!context.contains("skippedline"), "{context}");
