@@ -1,6 +1,8 @@
 //! The measurement protocol of spec 07 §3: five measures per cell, interleaved by round
 //! (`raw-read`, `safe-corpus`, `core`, `cli`, `mcp`), 3 cold + 3 discarded warm-up + 20
-//! measured samples, and the correctness checks that make a sample count.
+//! measured samples, and the correctness checks that make a sample count. A sixth measure,
+//! `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per sample), runs in the same
+//! rounds when `rg` is on `PATH` (issue 14), as an outside control beside raw-read.
 //!
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
@@ -49,7 +51,12 @@ pub(crate) const QUICK: Protocol = Protocol {
 };
 
 /// The measure names in round order.
-pub(crate) const ORDER: [&str; 5] = ["raw-read", "safe-corpus", "core", "cli", "mcp"];
+pub(crate) const ORDER: [&str; 6] = ["raw-read", "safe-corpus", "core", "cli", "mcp", "ripgrep"];
+
+/// The slot of a measure in [`ORDER`].
+pub(crate) fn slot(name: &str) -> usize {
+    ORDER.iter().position(|known| *known == name).unwrap_or(0)
+}
 
 pub(crate) fn run(options: &RunOptions) -> ExitCode {
     let (Some(fixtures_dir), Some(report_path)) = (&options.fixtures_dir, &options.report) else {
@@ -147,6 +154,10 @@ fn run_cells(
             options.dotaios.display()
         )));
     }
+    let ripgrep = find_on_path("rg");
+    if ripgrep.is_none() {
+        eprintln!("note: rg is not on PATH; the ripgrep measure is skipped");
+    }
     let mut spawner = Spawner::start()?;
     for (fixture, checked) in &verified {
         let aios = fixtures_dir.join(fixture.id).join("aios");
@@ -162,6 +173,7 @@ fn run_cells(
                 protocol,
                 workers,
                 mcp_available,
+                ripgrep.as_deref(),
             )?;
             report.cells.push(cell);
         }
@@ -202,6 +214,7 @@ fn measure_cell(
     protocol: Protocol,
     workers: usize,
     mcp_available: bool,
+    ripgrep: Option<&Path>,
 ) -> Result<Cell, RunError> {
     let expect = Expectation {
         cell: format!("{}/{}", fixture.id, query.id),
@@ -223,7 +236,9 @@ fn measure_cell(
         let cold = round < protocol.cold;
         let measured = round >= protocol.cold + protocol.warmup;
         for (slot, measure) in ORDER.iter().enumerate() {
-            if *measure == "mcp" && server.is_none() {
+            if (*measure == "mcp" && server.is_none())
+                || (*measure == "ripgrep" && ripgrep.is_none())
+            {
                 continue;
             }
             if cold && options.drop_caches {
@@ -237,6 +252,10 @@ fn measure_cell(
                     Sample { ns, rss: None }
                 }),
                 "cli" => cli(spawner, &options.dotaios, aios, &expect),
+                "ripgrep" => ripgrep.map_or_else(
+                    || Err(Check::harness("no rg")),
+                    |rg| ripgrep_sample(spawner, rg, aios, &expect),
+                ),
                 _ => server.as_mut().map_or_else(
                     || Err(Check::harness("no server")),
                     |server| server.call(round, &expect),
@@ -272,11 +291,11 @@ fn measure_cell(
     }
     if let Some(server) = server {
         let peak = server.finish()?;
-        records[4].peak_rss = Some(peak);
-        records[4].present = true;
+        records[slot("mcp")].peak_rss = Some(peak);
+        records[slot("mcp")].present = true;
     }
-    for (slot, record) in records.iter_mut().enumerate() {
-        if slot != 4 {
+    for (index, record) in records.iter_mut().enumerate() {
+        if ORDER[index] != "mcp" && (ORDER[index] != "ripgrep" || ripgrep.is_some()) {
             record.present = true;
         }
     }
@@ -581,6 +600,73 @@ fn cli(
     }
     if actual != expect.sources {
         return Err(Check::wrong(expect, actual, "ordered sources differ"));
+    }
+    Ok(Sample {
+        ns: run.ns,
+        rss: Some(run.maxrss),
+    })
+}
+
+// ----- ripgrep -----------------------------------------------------------------------------
+
+/// The first executable file called `name` in a directory of `PATH`.
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|directory| directory.join(name))
+        .find(|candidate| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(candidate)
+                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// `rg -F -i -c <query> <aios>/vault`, fresh process. ripgrep lists every matching file (it
+/// neither ranks nor limits), so a sample counts when each expected source is listed and, when
+/// the expected hits are fewer than the result limit, nothing else is.
+fn ripgrep_sample(
+    spawner: &mut Spawner,
+    rg: &Path,
+    aios: &Path,
+    expect: &Expectation<'_>,
+) -> Result<Sample, Check> {
+    let vault = aios.join("vault");
+    let run = spawner
+        .run(&[
+            rg.to_string_lossy().into_owned(),
+            "-F".to_owned(),
+            "-i".to_owned(),
+            "-c".to_owned(),
+            expect.query.text.to_owned(),
+            vault.to_string_lossy().into_owned(),
+        ])
+        .map_err(Check::harness)?;
+    let prefix = format!("{}/", vault.to_string_lossy());
+    let mut listed: Vec<String> = run
+        .stdout
+        .lines()
+        .filter_map(|line| {
+            let (path, _count) = line.rsplit_once(':')?;
+            Some(format!("vault/{}", path.strip_prefix(&prefix)?))
+        })
+        .collect();
+    listed.sort();
+    // Exit 1 is ripgrep's "no match".
+    let expected_code = if expect.sources.is_empty() { 1 } else { 0 };
+    if run.code != expected_code || !run.stderr.is_empty() {
+        return Err(Check::wrong(
+            expect,
+            listed,
+            format!("rg exited {} with stderr {:?}", run.code, run.stderr),
+        ));
+    }
+    let all_listed = expect
+        .sources
+        .iter()
+        .all(|source| listed.binary_search(source).is_ok());
+    let exact = expect.sources.len() >= RESULT_LIMIT || listed.len() == expect.sources.len();
+    if !all_listed || !exact || listed.len() != run.stdout.lines().count() {
+        return Err(Check::wrong(expect, listed, "rg listed other files"));
     }
     Ok(Sample {
         ns: run.ns,

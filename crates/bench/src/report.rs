@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::RunOptions;
 use crate::fixtures::{ControlledQuery, Fixture, reference};
-use crate::measure::{ORDER, Protocol};
+use crate::measure::{ORDER, Protocol, slot};
 
 const MIB: f64 = 1024.0 * 1024.0;
 const RSS_LIMIT: u64 = 64 * 1024 * 1024;
@@ -61,14 +61,20 @@ pub(crate) struct Cell {
     pub(crate) query: &'static ControlledQuery,
     pub(crate) expected_sources: Vec<String>,
     pub(crate) output_digest: String,
-    /// In [`ORDER`]: raw-read, safe-corpus, core, cli, mcp.
+    /// In [`ORDER`]: raw-read, safe-corpus, core, cli, mcp, ripgrep.
     pub(crate) measures: Vec<MeasureRecord>,
 }
 
 impl Cell {
     fn measure(&self, name: &str) -> &MeasureRecord {
-        let index = ORDER.iter().position(|known| *known == name).unwrap_or(0);
-        &self.measures[index]
+        &self.measures[slot(name)]
+    }
+
+    /// CLI warm p95 over ripgrep's warm p95 (issue 14), when ripgrep ran.
+    fn cli_to_ripgrep(&self) -> Option<f64> {
+        let rg = self.measure("ripgrep").warm_p95()?;
+        let cli = self.measure("cli").warm_p95()?;
+        (rg > 0.0).then(|| cli / rg)
     }
 
     fn ratio(&self, name: &str) -> Option<f64> {
@@ -310,6 +316,9 @@ impl Report {
             let big = cell.fixture.count == 10_000;
             if big_nested {
                 targets.push(self.ratio_target("a", cell, "cli", 1.5));
+                if cell.measure("ripgrep").present {
+                    targets.push(self.value_target("a-rg", cell, cell.cli_to_ripgrep(), 1.0));
+                }
                 targets.push(self.ratio_target("b", cell, "mcp", 0.5));
             }
             if big {
@@ -346,7 +355,16 @@ impl Report {
     }
 
     fn ratio_target(&self, id: &'static str, cell: &Cell, measure: &str, limit: f64) -> Target {
-        let value = cell.ratio(measure);
+        self.value_target(id, cell, cell.ratio(measure), limit)
+    }
+
+    fn value_target(
+        &self,
+        id: &'static str,
+        cell: &Cell,
+        value: Option<f64>,
+        limit: f64,
+    ) -> Target {
         let status = match value {
             _ if self.quick => "not_evaluated",
             None => "not_evaluated",
@@ -396,14 +414,15 @@ fn mib(value: Option<u64>) -> String {
 /// The one Markdown table of §5.1.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = String::from(
-        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Raw-read warm p95 | CLI ÷ raw | MCP ÷ raw | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in &report.cells {
         let cli = cell.measure("cli");
         let mcp = cell.measure("mcp");
+        let rg = cell.measure("ripgrep");
         let reference = reference(cell.fixture, cell.query);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
             cell.fixture.id,
             cell.query.id,
             cell.expected_sources.len(),
@@ -413,8 +432,10 @@ pub(crate) fn table(report: &Report) -> String {
             ms(cell.measure("core").warm_p95()),
             ms(cell.measure("safe-corpus").warm_p95()),
             ms(cell.measure("raw-read").warm_p95()),
+            pair(rg.warm_median(), rg.warm_p95()),
             ms(cell.ratio("cli")),
             ms(cell.ratio("mcp")),
+            ms(cell.cli_to_ripgrep()),
             mib(cli.peak_rss),
             mib(mcp.peak_rss),
             reference.public_p95_ms,
@@ -542,6 +563,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
                 "safeCorpus".into(),
                 measure_value(cell.measure("safe-corpus"), false),
             );
+            measures.insert(
+                "ripgrep".into(),
+                measure_value(cell.measure("ripgrep"), true),
+            );
             object.insert("measures".into(), Value::Object(measures));
             let mut ratios = Map::new();
             ratios.insert(
@@ -559,6 +584,14 @@ pub(crate) fn to_value(report: &Report) -> Value {
             ratios.insert(
                 "safeCorpusToRawRead".into(),
                 number_or_null(cell.ratio("safe-corpus").map(round2)),
+            );
+            ratios.insert(
+                "ripgrepToRawRead".into(),
+                number_or_null(cell.ratio("ripgrep").map(round2)),
+            );
+            ratios.insert(
+                "cliToRipgrep".into(),
+                number_or_null(cell.cli_to_ripgrep().map(round2)),
             );
             object.insert("ratios".into(), Value::Object(ratios));
             let published = reference(cell.fixture, cell.query);
