@@ -1,0 +1,80 @@
+//! Final revalidation (spec 03 §4.8 rule 4): every observed root, directory and file is
+//! observed again after execution, and any difference fails the request closed.
+//!
+//! Reads no file content.
+
+use super::*;
+
+impl Engine<'_> {
+    /// §4.8 rule 4: every observed directory and file is `statx`ed again, and every root path
+    /// must still lead to the same directory.
+    pub(super) fn revalidate(&self) -> Result<(), SearchError> {
+        let changed = || SearchError::Evidence(EvidenceError::Changed);
+        let reopened = Root::open(&self.aios_path).map_err(|_| changed())?;
+        if reopened.restat().ok() != Some(self.aios_identity)
+            || self.aios.restat().ok() != Some(self.aios_identity)
+        {
+            return Err(changed());
+        }
+        if let VaultPlace::External {
+            root,
+            path,
+            identity,
+        } = &self.vault
+        {
+            match (root, identity) {
+                (Some(root), Some(identity)) => {
+                    let reopened = Root::open(path).map_err(|_| changed())?;
+                    if reopened.restat().ok() != Some(*identity)
+                        || root.restat().ok() != Some(*identity)
+                    {
+                        return Err(changed());
+                    }
+                }
+                _ => {
+                    if Root::open(path).is_ok() {
+                        return Err(changed());
+                    }
+                }
+            }
+        }
+        let directories: Vec<(&(RootId, Option<RelPath>), &Identity)> =
+            self.directories.iter().collect();
+        let unchanged = parallel_map(
+            &directories,
+            self.request.workers,
+            |((root, dir), identity), _| {
+                let Some(reader) = self.root(*root) else {
+                    return false;
+                };
+                let now = match dir {
+                    Some(dir) => reader.probe(dir).ok().flatten().map(|probe| probe.identity),
+                    None => reader.restat().ok(),
+                };
+                now == Some(**identity)
+            },
+        );
+        if !unchanged.iter().all(|ok| *ok) {
+            return Err(changed());
+        }
+        let all_files: Vec<&(RootId, RelPath, Identity)> = self
+            .files
+            .iter()
+            .chain(&self.searched_files)
+            .chain(&self.omitted_files)
+            .collect();
+        let verdicts = parallel_map(
+            &all_files,
+            self.request.workers,
+            |(root, path, identity), _| {
+                self.root(*root)
+                    .is_some_and(|reader| reader.still_matches(path, identity).unwrap_or(false))
+            },
+        );
+        if verdicts.iter().all(|ok| *ok) {
+            Ok(())
+        } else {
+            Err(changed())
+        }
+    }
+}
