@@ -896,6 +896,7 @@ impl McpServer {
     }
 
     /// Reads the server's lifetime peak (`VmHWM`), then closes stdin and waits for it.
+    #[cfg(target_os = "linux")]
     fn finish(mut self) -> Result<u64, RunError> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
@@ -916,13 +917,28 @@ impl McpServer {
         let _ = self.child.wait();
         Ok(peak)
     }
+
+    /// Closes stdin and reaps the server with `wait4`, whose `ru_maxrss` is its lifetime
+    /// peak (no `/proc` off Linux).
+    #[cfg(not(target_os = "linux"))]
+    fn finish(self) -> Result<u64, RunError> {
+        drop(self.stdin);
+        let usage = self
+            .child
+            .wait4()
+            .map_err(|error| RunError::Harness(format!("cannot reap the server: {error}")))?;
+        Ok(usage.rusage.maxrss)
+    }
 }
 
-/// `sync` and `echo 3 > /proc/sys/vm/drop_caches`, when running as root.
+/// `sync` and `echo 3 > /proc/sys/vm/drop_caches` (macOS: `purge`), when running as root.
 fn drop_caches() {
     if rustix::process::geteuid().is_root() {
         rustix::fs::sync();
+        #[cfg(target_os = "linux")]
         let _ = std::fs::write("/proc/sys/vm/drop_caches", "3");
+        #[cfg(not(target_os = "linux"))]
+        let _ = Command::new("purge").status();
     }
 }
 

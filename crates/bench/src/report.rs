@@ -123,34 +123,14 @@ impl Environment {
         workers: usize,
     ) -> Environment {
         let mut fields = Map::new();
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu = cpuinfo.lines().find_map(|line| {
-            line.strip_prefix("model name")
-                .and_then(|rest| rest.split_once(':'))
-                .map(|(_, name)| name.trim().to_owned())
-        });
-        fields.insert("cpuModel".into(), cpu.map_or(Value::Null, Value::from));
+        let host = host_facts();
+        fields.insert("cpuModel".into(), host.cpu.map_or(Value::Null, Value::from));
         fields.insert("availableParallelism".into(), Value::from(workers));
-        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-        let total = meminfo
-            .lines()
-            .find_map(|line| line.strip_prefix("MemTotal:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024);
         fields.insert(
             "totalMemoryBytes".into(),
-            total.map_or(Value::Null, Value::from),
+            host.memory_bytes.map_or(Value::Null, Value::from),
         );
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .ok()
-            .map(|text| text.trim().to_owned());
+        let kernel = host.kernel;
         fields.insert(
             "kernelRelease".into(),
             kernel.map_or(Value::Null, Value::from),
@@ -230,6 +210,62 @@ fn filesystem_name(path: &Path) -> String {
     }
 }
 
+/// What the environment record says about the machine.
+struct HostFacts {
+    cpu: Option<String>,
+    memory_bytes: Option<u64>,
+    kernel: Option<String>,
+}
+
+/// Linux: `/proc`.
+#[cfg(target_os = "linux")]
+fn host_facts() -> HostFacts {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo.lines().find_map(|line| {
+        line.strip_prefix("model name")
+            .and_then(|rest| rest.split_once(':'))
+            .map(|(_, name)| name.trim().to_owned())
+    });
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let memory_bytes = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))
+        .and_then(|value| {
+            value
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map(|kib| kib * 1024);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|text| text.trim().to_owned());
+    HostFacts {
+        cpu,
+        memory_bytes,
+        kernel,
+    }
+}
+
+/// macOS and other Unix systems: `sysctl` and `uname`.
+#[cfg(not(target_os = "linux"))]
+fn host_facts() -> HostFacts {
+    HostFacts {
+        cpu: command_line("sysctl", &["-n", "machdep.cpu.brand_string"]),
+        memory_bytes: command_line("sysctl", &["-n", "hw.memsize"])
+            .and_then(|text| text.parse().ok()),
+        kernel: command_line("uname", &["-r"]),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn openat2_available() -> bool {
+    false
+}
+
+#[cfg(target_os = "linux")]
 fn openat2_available() -> bool {
     let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
     rustix::fs::openat2(

@@ -245,12 +245,14 @@ fn fifo_is_refused_without_blocking() {
     for mode in modes() {
         let temp = fixture();
         let fifo = temp.path().join("aios/context/identity.md");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o644),
-        )
-        .unwrap();
+        assert!(
+            std::process::Command::new("mkfifo")
+                .args(["-m", "644"])
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
         let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/identity.md"),
@@ -843,12 +845,14 @@ fn a_fifo_swapped_in_after_the_stat_never_blocks() {
         let dir = context_dir(&temp, *strategy);
         let found = dir.stat("work.md").unwrap().unwrap();
         let fifo = temp.path().join("aios/fifo-tmp");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o644),
-        )
-        .unwrap();
+        assert!(
+            std::process::Command::new("mkfifo")
+                .args(["-m", "644"])
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
         fs::rename(&fifo, temp.path().join("aios/context/work.md")).unwrap();
         let options = dotaios_contained::ReadOptions::new(100).expecting(found.identity);
         assert_eq!(
