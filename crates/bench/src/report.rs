@@ -61,7 +61,7 @@ pub(crate) struct Cell {
     pub(crate) query: &'static ControlledQuery,
     pub(crate) expected_sources: Vec<String>,
     pub(crate) output_digest: String,
-    /// In [`ORDER`]: raw-read, safe-corpus, core, cli, mcp.
+    /// In [`ORDER`]: raw-read, safe-corpus, safe-walk, core, cli, mcp.
     pub(crate) measures: Vec<MeasureRecord>,
 }
 
@@ -432,14 +432,14 @@ fn mib(value: Option<u64>) -> String {
 /// The one Markdown table of §5.1.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = String::from(
-        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Raw-read warm p95 | CLI ÷ raw | MCP ÷ raw | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Safe-walk warm p95 | Raw-read warm p95 | CLI ÷ raw | MCP ÷ raw | Safe-corpus ÷ raw | Safe-walk ÷ raw | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in &report.cells {
         let cli = cell.measure("cli");
         let mcp = cell.measure("mcp");
         let reference = reference(cell.fixture, cell.query);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
             cell.fixture.id,
             cell.query.id,
             cell.expected_sources.len(),
@@ -448,9 +448,12 @@ pub(crate) fn table(report: &Report) -> String {
             pair(mcp.warm_median(), mcp.warm_p95()),
             ms(cell.measure("core").warm_p95()),
             ms(cell.measure("safe-corpus").warm_p95()),
+            ms(cell.measure("safe-walk").warm_p95()),
             ms(cell.measure("raw-read").warm_p95()),
             ms(cell.ratio("cli")),
             ms(cell.ratio("mcp")),
+            ms(cell.ratio("safe-corpus")),
+            ms(cell.ratio("safe-walk")),
             mib(cli.peak_rss),
             mib(mcp.peak_rss),
             reference.public_p95_ms,
@@ -578,6 +581,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
                 "safeCorpus".into(),
                 measure_value(cell.measure("safe-corpus"), false),
             );
+            measures.insert(
+                "safeWalk".into(),
+                measure_value(cell.measure("safe-walk"), false),
+            );
             object.insert("measures".into(), Value::Object(measures));
             let mut ratios = Map::new();
             ratios.insert(
@@ -595,6 +602,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
             ratios.insert(
                 "safeCorpusToRawRead".into(),
                 number_or_null(cell.ratio("safe-corpus").map(round2)),
+            );
+            ratios.insert(
+                "safeWalkToRawRead".into(),
+                number_or_null(cell.ratio("safe-walk").map(round2)),
             );
             object.insert("ratios".into(), Value::Object(ratios));
             let published = reference(cell.fixture, cell.query);
