@@ -14,6 +14,7 @@ mod extra;
 mod fixtures;
 mod measure;
 mod report;
+mod walk;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

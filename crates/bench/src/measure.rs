@@ -1,8 +1,9 @@
-//! The measurement protocol of spec 07 §3: five measures per cell, interleaved by round
-//! (`raw-read`, `safe-corpus`, `core`, `cli`, `mcp`), 3 cold + 3 discarded warm-up + 20
-//! measured samples, and the correctness checks that make a sample count. A sixth measure,
-//! `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per sample), runs in the same
-//! rounds when `rg` is on `PATH` (issue 14), as an outside control beside raw-read.
+//! The measurement protocol of spec 07 §3: the measures of each cell, interleaved by round
+//! (`raw-read`, `safe-corpus`, `safe-walk`, `core`, `cli`, `mcp`, `ripgrep`), 3 cold + 3
+//! discarded warm-up + 20 measured samples, and the correctness checks that make a sample
+//! count. `safe-walk` is ours, not spec 07's: the contained reader's walk-relative handles
+//! alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
+//! sample) runs in the same rounds when `rg` is on `PATH` (issue 14), as an outside control.
 //!
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
@@ -51,7 +52,15 @@ pub(crate) const QUICK: Protocol = Protocol {
 };
 
 /// The measure names in round order.
-pub(crate) const ORDER: [&str; 6] = ["raw-read", "safe-corpus", "core", "cli", "mcp", "ripgrep"];
+pub(crate) const ORDER: [&str; 7] = [
+    "raw-read",
+    "safe-corpus",
+    "safe-walk",
+    "core",
+    "cli",
+    "mcp",
+    "ripgrep",
+];
 
 /// The slot of a measure in [`ORDER`].
 pub(crate) fn slot(name: &str) -> usize {
@@ -247,6 +256,7 @@ fn measure_cell(
             let sample = match *measure {
                 "raw-read" => raw_read(&checked.files, workers, &expect),
                 "safe-corpus" => safe_corpus(aios, workers, &expect),
+                "safe-walk" => safe_walk(aios, workers, &expect),
                 "core" => core(aios, workers, &expect).map(|(ns, digest)| {
                     output_digest = digest;
                     Sample { ns, rss: None }
@@ -424,6 +434,18 @@ fn safe_corpus(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<
         expect,
         usize::try_from(counts.files).unwrap_or(usize::MAX),
         counts.bytes,
+    )?;
+    Ok(Sample { ns, rss: None })
+}
+
+fn safe_walk(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
+    let start = Instant::now();
+    let totals = crate::walk::read_vault(aios, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(
+        expect,
+        usize::try_from(totals.files).unwrap_or(usize::MAX),
+        totals.bytes,
     )?;
     Ok(Sample { ns, rss: None })
 }
@@ -982,6 +1004,7 @@ impl McpServer {
     }
 
     /// Reads the server's lifetime peak (`VmHWM`), then closes stdin and waits for it.
+    #[cfg(target_os = "linux")]
     fn finish(mut self) -> Result<u64, RunError> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
@@ -1002,13 +1025,28 @@ impl McpServer {
         let _ = self.child.wait();
         Ok(peak)
     }
+
+    /// Closes stdin and reaps the server with `wait4`, whose `ru_maxrss` is its lifetime
+    /// peak (no `/proc` off Linux).
+    #[cfg(not(target_os = "linux"))]
+    fn finish(self) -> Result<u64, RunError> {
+        drop(self.stdin);
+        let usage = self
+            .child
+            .wait4()
+            .map_err(|error| RunError::Harness(format!("cannot reap the server: {error}")))?;
+        Ok(usage.rusage.maxrss)
+    }
 }
 
-/// `sync` and `echo 3 > /proc/sys/vm/drop_caches`, when running as root.
+/// `sync` and `echo 3 > /proc/sys/vm/drop_caches` (macOS: `purge`), when running as root.
 fn drop_caches() {
     if rustix::process::geteuid().is_root() {
         rustix::fs::sync();
+        #[cfg(target_os = "linux")]
         let _ = std::fs::write("/proc/sys/vm/drop_caches", "3");
+        #[cfg(not(target_os = "linux"))]
+        let _ = Command::new("purge").status();
     }
 }
 
@@ -1019,7 +1057,7 @@ mod tests {
     use crate::fixtures::FIXTURES;
 
     /// The expected ordered hits and result digests of spec 07 §2 at 500 files, through the
-    /// core search and the safe-corpus pass (untimed).
+    /// core search, the safe-corpus and the safe-walk passes (untimed).
     #[test]
     fn expected_hits_at_500_files() {
         let temp = tempfile::tempdir().unwrap();
@@ -1041,6 +1079,13 @@ mod tests {
                     }
                 }
                 assert!(safe_corpus(&aios, 2, &expect).is_ok(), "{}", expect.cell);
+                for workers in [1, 2] {
+                    assert!(
+                        safe_walk(&aios, workers, &expect).is_ok(),
+                        "{}",
+                        expect.cell
+                    );
+                }
             }
         }
     }

@@ -61,7 +61,7 @@ pub(crate) struct Cell {
     pub(crate) query: &'static ControlledQuery,
     pub(crate) expected_sources: Vec<String>,
     pub(crate) output_digest: String,
-    /// In [`ORDER`]: raw-read, safe-corpus, core, cli, mcp, ripgrep.
+    /// In [`ORDER`]: raw-read, safe-corpus, safe-walk, core, cli, mcp, ripgrep.
     pub(crate) measures: Vec<MeasureRecord>,
 }
 
@@ -129,34 +129,14 @@ impl Environment {
         workers: usize,
     ) -> Environment {
         let mut fields = Map::new();
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu = cpuinfo.lines().find_map(|line| {
-            line.strip_prefix("model name")
-                .and_then(|rest| rest.split_once(':'))
-                .map(|(_, name)| name.trim().to_owned())
-        });
-        fields.insert("cpuModel".into(), cpu.map_or(Value::Null, Value::from));
+        let host = host_facts();
+        fields.insert("cpuModel".into(), host.cpu.map_or(Value::Null, Value::from));
         fields.insert("availableParallelism".into(), Value::from(workers));
-        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-        let total = meminfo
-            .lines()
-            .find_map(|line| line.strip_prefix("MemTotal:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024);
         fields.insert(
             "totalMemoryBytes".into(),
-            total.map_or(Value::Null, Value::from),
+            host.memory_bytes.map_or(Value::Null, Value::from),
         );
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .ok()
-            .map(|text| text.trim().to_owned());
+        let kernel = host.kernel;
         fields.insert(
             "kernelRelease".into(),
             kernel.map_or(Value::Null, Value::from),
@@ -236,6 +216,62 @@ fn filesystem_name(path: &Path) -> String {
     }
 }
 
+/// What the environment record says about the machine.
+struct HostFacts {
+    cpu: Option<String>,
+    memory_bytes: Option<u64>,
+    kernel: Option<String>,
+}
+
+/// Linux: `/proc`.
+#[cfg(target_os = "linux")]
+fn host_facts() -> HostFacts {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo.lines().find_map(|line| {
+        line.strip_prefix("model name")
+            .and_then(|rest| rest.split_once(':'))
+            .map(|(_, name)| name.trim().to_owned())
+    });
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let memory_bytes = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))
+        .and_then(|value| {
+            value
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map(|kib| kib * 1024);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|text| text.trim().to_owned());
+    HostFacts {
+        cpu,
+        memory_bytes,
+        kernel,
+    }
+}
+
+/// macOS and other Unix systems: `sysctl` and `uname`.
+#[cfg(not(target_os = "linux"))]
+fn host_facts() -> HostFacts {
+    HostFacts {
+        cpu: command_line("sysctl", &["-n", "machdep.cpu.brand_string"]),
+        memory_bytes: command_line("sysctl", &["-n", "hw.memsize"])
+            .and_then(|text| text.parse().ok()),
+        kernel: command_line("uname", &["-r"]),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn openat2_available() -> bool {
+    false
+}
+
+#[cfg(target_os = "linux")]
 fn openat2_available() -> bool {
     let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
     rustix::fs::openat2(
@@ -414,7 +450,7 @@ fn mib(value: Option<u64>) -> String {
 /// The one Markdown table of §5.1.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = String::from(
-        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Safe-walk warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | Safe-corpus ÷ raw | Safe-walk ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in &report.cells {
         let cli = cell.measure("cli");
@@ -422,7 +458,7 @@ pub(crate) fn table(report: &Report) -> String {
         let rg = cell.measure("ripgrep");
         let reference = reference(cell.fixture, cell.query);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
             cell.fixture.id,
             cell.query.id,
             cell.expected_sources.len(),
@@ -431,10 +467,13 @@ pub(crate) fn table(report: &Report) -> String {
             pair(mcp.warm_median(), mcp.warm_p95()),
             ms(cell.measure("core").warm_p95()),
             ms(cell.measure("safe-corpus").warm_p95()),
+            ms(cell.measure("safe-walk").warm_p95()),
             ms(cell.measure("raw-read").warm_p95()),
             pair(rg.warm_median(), rg.warm_p95()),
             ms(cell.ratio("cli")),
             ms(cell.ratio("mcp")),
+            ms(cell.ratio("safe-corpus")),
+            ms(cell.ratio("safe-walk")),
             ms(cell.cli_to_ripgrep()),
             mib(cli.peak_rss),
             mib(mcp.peak_rss),
@@ -567,6 +606,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
                 "ripgrep".into(),
                 measure_value(cell.measure("ripgrep"), true),
             );
+            measures.insert(
+                "safeWalk".into(),
+                measure_value(cell.measure("safe-walk"), false),
+            );
             object.insert("measures".into(), Value::Object(measures));
             let mut ratios = Map::new();
             ratios.insert(
@@ -592,6 +635,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
             ratios.insert(
                 "cliToRipgrep".into(),
                 number_or_null(cell.cli_to_ripgrep().map(round2)),
+            );
+            ratios.insert(
+                "safeWalkToRawRead".into(),
+                number_or_null(cell.ratio("safe-walk").map(round2)),
             );
             object.insert("ratios".into(), Value::Object(ratios));
             let published = reference(cell.fixture, cell.query);
