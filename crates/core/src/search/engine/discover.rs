@@ -97,7 +97,7 @@ impl Engine<'_> {
             entries: 0,
         });
         let read = self.aios.read_text(path, MAX_FILE_BYTES, &mut sub);
-        let used = counts_of(sub.used());
+        let used = sub.used();
         self.ledger.used = self.ledger.used.add(used);
         meter.used = meter.used.add(used);
         let _ = work;

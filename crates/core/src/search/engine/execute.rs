@@ -103,7 +103,7 @@ impl Engine<'_> {
             return Err(EvidenceError::of_ceiling(reason).into());
         }
         self.ledger.used = self.ledger.used.add(charged);
-        for file in files {
+        for file in files.into_iter().filter(|file| !file.cached) {
             self.searched_files
                 .push((corpus.root, file.rel, file.identity));
         }
@@ -149,62 +149,6 @@ pub(super) fn read_checked(reader: &Root, file: &CorpusFile) -> Result<String, S
         Ok(_) => Err(EvidenceError::Changed.into()),
         Err(error) => Err(observed_path_error(error)),
     }
-}
-
-/// The read of [`Engine::observe_accepted`] with the server's cache (§19.2): a fresh no-follow
-/// `statx` beneath the root that still gives the recorded identity validates a cached entry; otherwise the file is read exactly as
-/// without a cache, and stored if it is not racy. `None` when the read failed (the caller then
-/// treats the file as uncached would).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn read_through_cache(
-    reader: &Root,
-    cache: &SearchCache,
-    generation: u64,
-    root: &Identity,
-    path: &RelPath,
-    relative: &str,
-    prefix: &str,
-    query: &Query,
-    now_ms: f64,
-    buffer: &mut String,
-) -> Option<(Identity, FileAnalysis)> {
-    let key = Key {
-        root_dev: root.dev,
-        root_ino: root.ino,
-        path: path.as_str().to_owned(),
-    };
-    // `still_matches` is the one no-follow `statx` beneath the root that §19.2 asks for.
-    if let Some(recorded) = cache.identity_of(&key)
-        && let Ok(true) = reader.still_matches(path, &recorded)
-        && let Some(hit) = cache.get(&key, &recorded, generation)
-    {
-        let analysis = analyze_lowered(
-            &hit.text,
-            &hit.lower,
-            relative,
-            prefix,
-            mtime_ms(&recorded),
-            query,
-        );
-        return Some((recorded, analysis));
-    }
-    let mut sub = Ledger::new(Limits {
-        files: 1,
-        bytes: MAX_FILE_BYTES,
-        entries: 0,
-    });
-    let file = reader.read_text(path, MAX_FILE_BYTES, &mut sub).ok()??;
-    lowercase_into(&file.text, buffer);
-    let analysis = analyze_lowered(
-        &file.text,
-        buffer,
-        relative,
-        prefix,
-        mtime_ms(&file.identity),
-        query,
-    );
-    cache.insert(key, file.identity, &file.text, buffer, now_ms, generation);
-    Some((file.identity, analysis))
 }
 
 pub(super) fn read_and_analyze(

@@ -153,15 +153,55 @@ impl Engine<'_> {
         dir: Option<&RelPath>,
         first_open: bool,
     ) -> Result<Option<Vec<DirEntry>>, ScopeFailure> {
+        let reader = self.root_for(root)?;
+        let lister = |sub: &mut Ledger| reader.list_dir(dir, MAX_DIRECTORY_ENTRIES, sub);
+        // The listing borrows the root only while it runs; charging needs `self` mutably.
         let allowance = self.entry_allowance(work, meter);
         let mut sub = Ledger::new(Limits {
             files: 0,
             bytes: 0,
             entries: allowance,
         });
-        let listed = self
-            .root_for(root)?
-            .list_dir(dir, MAX_DIRECTORY_ENTRIES, &mut sub);
+        let listed = lister(&mut sub);
+        self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)
+    }
+
+    /// [`Engine::list`] through a directory handle the walk holds (spec 03 §4.8 as changed
+    /// 2026-12): one `getdents` loop on the handle, no path resolution.
+    pub(super) fn list_handle(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<&RelPath>,
+        handle: &Dir,
+        first_open: bool,
+    ) -> Result<Vec<DirEntry>, ScopeFailure> {
+        let allowance = self.entry_allowance(work, meter);
+        let mut sub = Ledger::new(Limits {
+            files: 0,
+            bytes: 0,
+            entries: allowance,
+        });
+        let listed = handle.list(MAX_DIRECTORY_ENTRIES, &mut sub).map(Some);
+        let entries =
+            self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)?;
+        entries.ok_or_else(|| EvidenceError::Changed.into())
+    }
+
+    /// Charges a listing and maps its outcome (§13, §14.1).
+    #[allow(clippy::too_many_arguments)]
+    fn book_listing(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<&RelPath>,
+        first_open: bool,
+        allowance: u64,
+        sub: &Ledger,
+        listed: Result<Option<Listing>, ReadError>,
+    ) -> Result<Option<Vec<DirEntry>>, ScopeFailure> {
         self.charge_entries(work, meter, sub.used().entries);
         match listed {
             Ok(None) => Ok(None),
@@ -287,22 +327,37 @@ impl Engine<'_> {
         root: RootId,
         dir: Option<RelPath>,
         eligibility: Eligibility,
-    ) -> Result<Vec<RelPath>, ScopeFailure> {
-        let Some(mut entries) = self.list(work, meter, root, dir.as_ref(), true)? else {
-            return Ok(Vec::new());
+    ) -> Result<Vec<Accepted>, ScopeFailure> {
+        // The corpus directory is a fixed location, opened by its path beneath the root; every
+        // directory and file below it is reached by one name from its parent's handle.
+        let reader = self.root_for(root)?;
+        let top = match &dir {
+            Some(path) => reader.open_dir(path),
+            None => reader.dir().map(Some),
         };
+        let top = match top {
+            Ok(Some(top)) => Arc::new(top),
+            Ok(None) => return Ok(Vec::new()),
+            Err(ReadError::Budget(_)) => {
+                return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
+            }
+            Err(error) => return Err(fixed_location_error(error)),
+        };
+        let mut entries = self.list_handle(work, meter, root, dir.as_ref(), &top, true)?;
+        self.hold(root, dir.clone(), &top);
         order_entries(&mut entries);
         let mut accepted = Vec::new();
-        // A stack of (directory, its ordered entries, next index) keeps the walk depth-first
-        // without recursion, whatever the depth.
-        let mut stack: Vec<(Option<RelPath>, Vec<DirEntry>, usize)> = vec![(dir, entries, 0)];
-        while let Some((parent, entries, index)) = stack.last_mut() {
+        // A stack of (directory, its handle, its ordered entries, next index) keeps the walk
+        // depth-first without recursion, whatever the depth.
+        let mut stack: Vec<WalkFrame> = vec![(dir, top, entries, 0)];
+        while let Some((parent, handle, entries, index)) = stack.last_mut() {
             let Some(entry) = entries.get(*index) else {
                 stack.pop();
                 continue;
             };
             *index += 1;
             let parent: &Option<RelPath> = parent;
+            let handle = Arc::clone(handle);
             let name = entry.name.as_encoded_bytes();
             if is_skipped(name) {
                 continue;
@@ -319,13 +374,17 @@ impl Engine<'_> {
                     // A name that is not UTF-8 cannot be recursed into safely (§4.6).
                     let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
                     let path = child_path(parent.as_ref(), name)?;
-                    let Some(mut children) = self.list(work, meter, root, Some(&path), false)?
-                    else {
+                    let child = match handle.open_dir(name) {
+                        Ok(Some(child)) => Arc::new(child),
                         // Listed a moment ago and now gone.
-                        return Err(EvidenceError::Changed.into());
+                        Ok(None) => return Err(EvidenceError::Changed.into()),
+                        Err(error) => return Err(observed_path_error(error)),
                     };
+                    let mut children =
+                        self.list_handle(work, meter, root, Some(&path), &child, false)?;
+                    self.hold(root, Some(path.clone()), &child);
                     order_entries(&mut children);
-                    stack.push((Some(path), children, 0));
+                    stack.push((Some(path), child, children, 0));
                 }
                 kind => {
                     if !eligible {
@@ -335,31 +394,44 @@ impl Engine<'_> {
                     if kind != EntryKind::File {
                         return Err(EvidenceError::NotRegularFile.into());
                     }
-                    accepted.push(child_path(parent.as_ref(), name)?);
+                    accepted.push(Accepted {
+                        path: child_path(parent.as_ref(), name)?,
+                        dir: handle,
+                        name: name.to_owned(),
+                    });
                 }
             }
         }
         Ok(accepted)
     }
 
+    /// Keeps a walked directory's handle for the final revalidation, up to
+    /// [`MAX_HELD_DIRECTORIES`].
+    fn hold(&mut self, root: RootId, dir: Option<RelPath>, handle: &Arc<Dir>) {
+        if self.handles.len() < MAX_HELD_DIRECTORIES {
+            self.handles.insert((root, dir), Arc::clone(handle));
+        }
+    }
+
     /// Observes the accepted files and charges them as demand, in enumeration order (§14.1).
     ///
-    /// The spec's inspection `statx`es each file and execution reads it later. Here each file
-    /// is read (and analysed) right away, in parallel, and the identity of that read stands in
-    /// for the `statx`: it is taken by `fstat` on the opened file, before the read, beneath the
-    /// root. What is observable is unchanged: only the size goes into the demand, the ledger is
-    /// charged at execution as before, and a file whose read fails is `statx`ed instead and read
-    /// again at execution, so a read error (invalid UTF-8, permissions) still only fails the
-    /// request when its scope is admitted. This saves one path resolution per file.
+    /// Each file is stat'ed by its name relative to the directory handle the walk holds (the
+    /// enumeration identity of §4.8 rule 1, as changed 2026-12) and, in the same pass and in
+    /// parallel, read through that handle: `openat(dirfd, name)`, an `fstat` that must equal
+    /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
+    /// final revalidation compares the same identity. With the server's cache, the stat alone
+    /// validates a cached text (§19.2), and is that file's final observation. Only the size
+    /// goes into the demand and the ledger is charged at execution, as the spec orders it; a
+    /// file whose read fails is read again at execution, so a read error (invalid UTF-8,
+    /// permissions) only fails the request when its scope is admitted.
     pub(super) fn observe_accepted(
         &self,
         work: &mut ScopeWork,
         root: RootId,
-        accepted: Vec<RelPath>,
+        accepted: Vec<Accepted>,
         strip: usize,
         prefix: &str,
     ) -> Result<Vec<CorpusFile>, ScopeFailure> {
-        let reader = self.root_for(root)?;
         let query = &self.query;
         let cache = self
             .cache
@@ -370,48 +442,18 @@ impl Engine<'_> {
         // Files are read a batch at a time, so a scope that the demand check stops early (a
         // ceiling) costs at most one batch of reads beyond that point.
         for batch in accepted.chunks(OBSERVE_BATCH) {
-            let early = parallel_map(batch, self.request.workers, |path, buffer| {
-                let relative = &path.as_str()[strip..];
-                if let Some((cache, generation, root)) = cache {
-                    return read_through_cache(
-                        reader, cache, generation, &root, path, relative, prefix, query, now_ms,
-                        buffer,
-                    );
-                }
-                let mut sub = Ledger::new(Limits {
-                    files: 1,
-                    bytes: MAX_FILE_BYTES,
-                    entries: 0,
-                });
-                match reader.read_text(path, MAX_FILE_BYTES, &mut sub) {
-                    Ok(Some(file)) => Some((
-                        file.identity,
-                        analyze(
-                            &file.text,
-                            relative,
-                            prefix,
-                            mtime_ms(&file.identity),
-                            query,
-                            buffer,
-                        ),
-                    )),
-                    _ => None,
-                }
+            let early = parallel_map(batch, self.request.workers, |file, buffer| {
+                let relative = &file.path.as_str()[strip..];
+                observe_one(file, relative, prefix, query, cache, now_ms, buffer)
             });
-            for (path, early) in batch.iter().zip(early) {
-                let (identity, analysis) = match early {
-                    Some((identity, analysis)) => (identity, Some(analysis)),
-                    None => match reader.probe(path) {
-                        Ok(Some(found)) if found.kind == EntryKind::File => (found.identity, None),
-                        Ok(_) => return Err(EvidenceError::Changed.into()),
-                        Err(error) => return Err(observed_path_error(error)),
-                    },
-                };
+            for (file, early) in batch.iter().zip(early) {
+                let (identity, analysis, cached) = early?;
                 self.demand_file(work, identity.size)?;
                 files.push(CorpusFile {
-                    relative: path.as_str()[strip..].to_owned(),
-                    rel: path.clone(),
+                    relative: file.path.as_str()[strip..].to_owned(),
+                    rel: file.path.clone(),
                     identity,
+                    cached,
                     analysis,
                 });
             }
@@ -534,4 +576,78 @@ impl Engine<'_> {
         }
         Ok(())
     }
+}
+
+/// One directory on the walk's stack: its path, its handle, its ordered entries and the next
+/// entry to visit.
+type WalkFrame = (Option<RelPath>, Arc<Dir>, Vec<DirEntry>, usize);
+
+/// A file the walk accepted: its path from the root, and its name in the directory handle that
+/// listed it.
+pub(super) struct Accepted {
+    path: RelPath,
+    dir: Arc<Dir>,
+    name: String,
+}
+
+/// The enumeration stat and early read of one accepted file (see
+/// [`Engine::observe_accepted`]): its identity, its analysis when it was read (or served from
+/// the cache, the third value), or why the stat failed.
+fn observe_one(
+    file: &Accepted,
+    relative: &str,
+    prefix: &str,
+    query: &Query,
+    cache: Option<(&SearchCache, u64, Identity)>,
+    now_ms: f64,
+    buffer: &mut String,
+) -> Result<(Identity, Option<FileAnalysis>, bool), ScopeFailure> {
+    let identity = match file.dir.stat(&file.name) {
+        Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
+        Ok(_) => return Err(EvidenceError::Changed.into()),
+        Err(error) => return Err(observed_path_error(error)),
+    };
+    let key = cache.map(|(_, _, root)| Key {
+        root_dev: root.dev,
+        root_ino: root.ino,
+        path: file.path.as_str().to_owned(),
+    });
+    if let (Some((cache, generation, _)), Some(key)) = (cache, &key)
+        && cache.identity_of(key) == Some(identity)
+        && let Some(hit) = cache.get(key, &identity, generation)
+    {
+        let analysis = analyze_lowered(
+            &hit.text,
+            &hit.lower,
+            relative,
+            prefix,
+            mtime_ms(&identity),
+            query,
+        );
+        return Ok((identity, Some(analysis), true));
+    }
+    let mut sub = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_FILE_BYTES,
+        entries: 0,
+    });
+    let options = ReadOptions::new(MAX_FILE_BYTES)
+        .expecting(identity)
+        .caller_revalidates();
+    let Ok(Some(read)) = file.dir.read_text_with(&file.name, &options, &mut sub) else {
+        return Ok((identity, None, false));
+    };
+    lowercase_into(&read.text, buffer);
+    let analysis = analyze_lowered(
+        &read.text,
+        buffer,
+        relative,
+        prefix,
+        mtime_ms(&identity),
+        query,
+    );
+    if let (Some((cache, generation, _)), Some(key)) = (cache, key) {
+        cache.insert(key, identity, &read.text, buffer, now_ms, generation);
+    }
+    Ok((identity, Some(analysis), false))
 }

@@ -21,14 +21,18 @@ mod revalidate;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use dotaios_contained::{DirEntry, EntryKind, Identity, Ledger, Limits, ReadError, RelPath, Root};
+use dotaios_contained::{
+    Dir, DirEntry, EntryKind, Identity, Ledger, Limits, Listing, ReadError, ReadOptions, RelPath,
+    Root,
+};
 use serde_json::Value;
 
 use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
-use crate::search::allocation::{AllocationItem, PhaseBudgets, allocate, observed};
+use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
 use crate::search::cache::{Key, SearchCache};
 use crate::search::error::{
     EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
@@ -49,7 +53,7 @@ use crate::search::{
 };
 use crate::text::{collate, replace_lone_surrogate_escapes, utf16_cmp};
 
-use self::execute::{mtime_ms, read_checked, read_through_cache};
+use self::execute::{mtime_ms, read_checked};
 use self::parallel::parallel_map;
 
 /// Runs one request.
@@ -254,6 +258,9 @@ struct CorpusFile {
     rel: RelPath,
     relative: String,
     identity: Identity,
+    /// Served from the server's cache: the enumeration stat that validated it is also its
+    /// final observation (spec 03 §19.2 as changed 2026-12), so it is not revalidated again.
+    cached: bool,
     /// The file's analysis when it was already read during inspection (see
     /// [`Engine::observe_accepted`]); `None` means it is read at execution.
     analysis: Option<FileAnalysis>,
@@ -349,7 +356,16 @@ struct Engine<'r> {
     searched_files: Vec<(RootId, RelPath, Identity)>,
     /// The server's content cache and this request's generation in it (§19.2).
     cache: Option<(&'r SearchCache, u64)>,
+    /// Handles of the directories the corpus walks listed, kept for the final revalidation,
+    /// which then stats each file and directory by one name relative to its parent's handle
+    /// (spec 03 §4.8 rule 4 as changed 2026-12). At most [`MAX_HELD_DIRECTORIES`]; past that,
+    /// revalidation resolves the path from the root instead.
+    handles: HashMap<(RootId, Option<RelPath>), Arc<Dir>>,
 }
+
+/// The most directory handles one request keeps open for revalidation (each is one
+/// descriptor; macOS allows 256 per process by default, Linux usually 1,024).
+const MAX_HELD_DIRECTORIES: usize = 128;
 
 const AIOS_JSON: &str = "aios.json";
 
@@ -382,6 +398,7 @@ impl<'r> Engine<'r> {
             omitted_files: Vec::new(),
             searched_files: Vec::new(),
             cache: None,
+            handles: HashMap::new(),
         })
     }
 
@@ -395,7 +412,7 @@ impl<'r> Engine<'r> {
     /// §3.2–§3.4: reads `aios.json` (charged, fatal on every failure) and authorises the vault.
     fn read_config(&mut self) -> Result<(), SearchError> {
         let path = rel(AIOS_JSON);
-        let mut sub = Ledger::new(limits_of(self.ledger.remaining()));
+        let mut sub = Ledger::new(self.ledger.remaining());
         let read = self.aios.read_text(&path, MAX_CONFIG_BYTES, &mut sub);
         self.book(sub.used());
         let file = match read {
@@ -456,7 +473,7 @@ impl<'r> Engine<'r> {
 
     /// §2.5: the portable project identity, read outside any scope (ceilings are fatal).
     fn resolve_project(&mut self, selector: &str) -> Result<ProjectIdentity, SearchError> {
-        let mut sub = Ledger::new(limits_of(self.ledger.remaining()));
+        let mut sub = Ledger::new(self.ledger.remaining());
         let resolved = resolve_portable_identity(&self.aios, &mut sub, selector);
         self.book(sub.used());
         let resolution = resolved.map_err(project_error)?;
@@ -470,7 +487,7 @@ impl<'r> Engine<'r> {
     }
 
     fn book(&mut self, used: Limits) {
-        self.ledger.used = self.ledger.used.add(counts_of(used));
+        self.ledger.used = self.ledger.used.add(used);
     }
 
     /// Inspection, allocation, discovery, allocation, execution (§14.1).
@@ -576,7 +593,7 @@ impl<'r> Engine<'r> {
     /// An omitted scope's files stay observed: they are revalidated like every other file.
     fn forget(&mut self, work: ScopeWork) {
         for corpus in work.corpora {
-            for file in corpus.files {
+            for file in corpus.files.into_iter().filter(|file| !file.cached) {
                 self.omitted_files
                     .push((corpus.root, file.rel, file.identity));
             }
@@ -621,22 +638,6 @@ fn parent_of(path: &RelPath) -> Option<RelPath> {
 /// A path the engine spells itself; always valid.
 fn rel(path: &str) -> RelPath {
     RelPath::new(path).unwrap_or_else(|_| unreachable!("fixed relative path {path:?} is valid"))
-}
-
-fn limits_of(counts: Counts) -> Limits {
-    Limits {
-        files: counts.files,
-        bytes: counts.bytes,
-        entries: counts.entries,
-    }
-}
-
-fn counts_of(limits: Limits) -> Counts {
-    Counts {
-        files: limits.files,
-        bytes: limits.bytes,
-        entries: limits.entries,
-    }
 }
 
 fn project_error(error: IdentityError) -> SearchError {

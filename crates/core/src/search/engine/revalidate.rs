@@ -1,7 +1,9 @@
 //! Final revalidation (spec 03 §4.8 rule 4): every observed root, directory and file is
 //! observed again after execution, and any difference fails the request closed.
 //!
-//! Reads no file content.
+//! Reads no file content. Where the walk kept a directory's handle, its files and child
+//! directories are stat'ed by one name relative to it; everything else by its path from the
+//! root handle, with `AT_SYMLINK_NOFOLLOW` either way.
 
 use super::*;
 
@@ -47,11 +49,15 @@ impl Engine<'_> {
                 let Some(reader) = self.root(*root) else {
                     return false;
                 };
-                let now = match dir {
-                    Some(dir) => reader.probe(dir).ok().flatten().map(|probe| probe.identity),
-                    None => reader.restat().ok(),
-                };
-                now == Some(**identity)
+                match dir {
+                    Some(dir) => match self.parent_handle(*root, dir) {
+                        Some((parent, name)) => {
+                            parent.still_matches(name, identity).unwrap_or(false)
+                        }
+                        None => reader.still_matches(dir, identity).unwrap_or(false),
+                    },
+                    None => reader.restat().ok() == Some(**identity),
+                }
             },
         );
         if !unchanged.iter().all(|ok| *ok) {
@@ -66,9 +72,11 @@ impl Engine<'_> {
         let verdicts = parallel_map(
             &all_files,
             self.request.workers,
-            |(root, path, identity), _| {
-                self.root(*root)
-                    .is_some_and(|reader| reader.still_matches(path, identity).unwrap_or(false))
+            |(root, path, identity), _| match self.parent_handle(*root, path) {
+                Some((parent, name)) => parent.still_matches(name, identity).unwrap_or(false),
+                None => self
+                    .root(*root)
+                    .is_some_and(|reader| reader.still_matches(path, identity).unwrap_or(false)),
             },
         );
         if verdicts.iter().all(|ok| *ok) {
@@ -76,5 +84,16 @@ impl Engine<'_> {
         } else {
             Err(changed())
         }
+    }
+
+    /// The held handle of `path`'s parent directory and `path`'s last component, when the walk
+    /// kept that handle: rule 4 then stats one name relative to it (§4.8 as changed 2026-12).
+    fn parent_handle<'p>(&self, root: RootId, path: &'p RelPath) -> Option<(&Dir, &'p str)> {
+        let (parent, name) = match path.as_str().rsplit_once('/') {
+            Some((_, name)) => (parent_of(path), name),
+            None => (None, path.as_str()),
+        };
+        let handle = self.handles.get(&(root, parent))?;
+        Some((handle.as_ref(), name))
     }
 }
