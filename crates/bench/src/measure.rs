@@ -663,9 +663,23 @@ fn ripgrep_sample(
             vault.to_string_lossy().into_owned(),
         ])
         .map_err(Check::harness)?;
+    check_ripgrep(expect, &vault, run.code, &run.stdout, &run.stderr)?;
+    Ok(Sample {
+        ns: run.ns,
+        rss: Some(run.maxrss),
+    })
+}
+
+/// Checks one ripgrep answer against the expected sources (see [`ripgrep_sample`]).
+fn check_ripgrep(
+    expect: &Expectation<'_>,
+    vault: &Path,
+    code: i64,
+    stdout: &str,
+    stderr: &str,
+) -> Result<(), Check> {
     let prefix = format!("{}/", vault.to_string_lossy());
-    let mut listed: Vec<String> = run
-        .stdout
+    let mut listed: Vec<String> = stdout
         .lines()
         .filter_map(|line| {
             let (path, _count) = line.rsplit_once(':')?;
@@ -675,11 +689,11 @@ fn ripgrep_sample(
     listed.sort();
     // Exit 1 is ripgrep's "no match".
     let expected_code = if expect.sources.is_empty() { 1 } else { 0 };
-    if run.code != expected_code || !run.stderr.is_empty() {
+    if code != expected_code || !stderr.is_empty() {
         return Err(Check::wrong(
             expect,
             listed,
-            format!("rg exited {} with stderr {:?}", run.code, run.stderr),
+            format!("rg exited {code} with stderr {stderr:?}"),
         ));
     }
     let all_listed = expect
@@ -687,13 +701,10 @@ fn ripgrep_sample(
         .iter()
         .all(|source| listed.binary_search(source).is_ok());
     let exact = expect.sources.len() >= RESULT_LIMIT || listed.len() == expect.sources.len();
-    if !all_listed || !exact || listed.len() != run.stdout.lines().count() {
+    if !all_listed || !exact || listed.len() != stdout.lines().count() {
         return Err(Check::wrong(expect, listed, "rg listed other files"));
     }
-    Ok(Sample {
-        ns: run.ns,
-        rss: Some(run.maxrss),
-    })
+    Ok(())
 }
 
 /// What one spawned process did.
@@ -1085,6 +1096,64 @@ mod tests {
                         "{}",
                         expect.cell
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ripgrep_answers_are_checked() {
+        let temp = tempfile::tempdir().unwrap();
+        let fixture = FIXTURES
+            .iter()
+            .find(|fixture| fixture.id == "500-nested-high-entropy")
+            .unwrap();
+        write_fixture(temp.path(), fixture).unwrap();
+        let vault = temp.path().join(fixture.id).join("aios").join("vault");
+        let rg = find_on_path("rg");
+        for query in &QUERIES {
+            let expect = Expectation {
+                cell: query.id.to_owned(),
+                sources: expected_sources(fixture, query),
+                digest: expected_digest(fixture, query),
+                files: fixture.count,
+                bytes: fixture.source_bytes,
+                query,
+            };
+            let lines: Vec<String> = expect
+                .sources
+                .iter()
+                .map(|source| {
+                    let file = source.strip_prefix("vault/").unwrap();
+                    format!("{}/{file}:1", vault.display())
+                })
+                .collect();
+            let code = if lines.is_empty() { 1 } else { 0 };
+            let stdout: String = lines.iter().map(|line| format!("{line}\n")).collect();
+            assert!(check_ripgrep(&expect, &vault, code, &stdout, "").is_ok());
+            // A wrong exit status, stderr, or a file outside the expected hits is wrong.
+            assert!(check_ripgrep(&expect, &vault, 2, &stdout, "").is_err());
+            assert!(check_ripgrep(&expect, &vault, code, &stdout, "boom").is_err());
+            if expect.sources.len() < RESULT_LIMIT {
+                let extra = format!("{stdout}{}/zz.md:1\n", vault.display());
+                assert!(check_ripgrep(&expect, &vault, 0, &extra, "").is_err());
+            }
+            if let Some(rg) = &rg {
+                // The real ripgrep agrees with the fixture's expected hits.
+                let output = std::process::Command::new(rg)
+                    .args(["-F", "-i", "-c", query.text])
+                    .arg(&vault)
+                    .output()
+                    .unwrap();
+                let result = check_ripgrep(
+                    &expect,
+                    &vault,
+                    i64::from(output.status.code().unwrap_or(-1)),
+                    &String::from_utf8_lossy(&output.stdout),
+                    &String::from_utf8_lossy(&output.stderr),
+                );
+                if let Err(check) = result {
+                    panic!("{}: {}", query.id, describe(check));
                 }
             }
         }
