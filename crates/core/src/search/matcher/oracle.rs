@@ -4,7 +4,7 @@
 
 use memchr::memmem::Finder;
 
-use super::{MatchKind, fold, is_token_byte};
+use super::{MatchKind, count_non_overlapping, fold, is_token_byte};
 use crate::search::unicode::is_letter_or_number;
 
 pub(super) struct OracleTerm {
@@ -43,7 +43,7 @@ impl OracleQuery {
             return None;
         }
         if self.phrase.find(lower.as_bytes()).is_some() {
-            let occurrences = count(&self.phrase, lower.as_bytes(), 6);
+            let occurrences = count_non_overlapping(&self.phrase, lower.as_bytes(), 6);
             return Some((MatchKind::Phrase, 10 + (occurrences - 1).min(5)));
         }
         let term_count = self.terms.len() as u32;
@@ -51,7 +51,7 @@ impl OracleQuery {
             let counts: Vec<u32> = self
                 .terms
                 .iter()
-                .map(|term| count(&term.finder, lower.as_bytes(), 6))
+                .map(|term| count_non_overlapping(&term.finder, lower.as_bytes(), 6))
                 .collect();
             let present = counts.iter().filter(|&&count| count > 0).count() as u32;
             if present == term_count {
@@ -93,22 +93,6 @@ impl OracleQuery {
             })
             .collect()
     }
-}
-
-fn count(finder: &Finder<'_>, haystack: &[u8], cap: u32) -> u32 {
-    let needle_len = finder.needle().len().max(1);
-    let mut count = 0;
-    let mut from = 0;
-    while count < cap {
-        match finder.find(&haystack[from..]) {
-            Some(found) => {
-                count += 1;
-                from += found + needle_len;
-            }
-            None => break,
-        }
-    }
-    count
 }
 
 fn is_token_of(term: &OracleTerm, lower: &str) -> bool {
