@@ -799,9 +799,10 @@ fn an_expected_identity_must_match_the_opened_file() {
         assert_eq!(charged.used().files, 1);
         assert_eq!(charged.used().bytes, 7);
 
-        // Rewritten after the enumeration stat: the open's fstat differs.
+        // Rewritten in place after the enumeration stat, same inode and same size: only the
+        // open's fstat (its times) tells.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        fs::write(temp.path().join("aios/context/work.md"), "# Work v2\n").unwrap();
+        fs::write(temp.path().join("aios/context/work.md"), "# Wxrk\n").unwrap();
         assert_eq!(
             dir.read_text_with("work.md", &options, &mut ledger()),
             Err(ReadError::Changed)
