@@ -336,45 +336,30 @@ fn elapsed_ns(start: Instant) -> u64 {
 fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
     let start = Instant::now();
     let next = AtomicUsize::new(0);
-    let totals: Vec<Result<(usize, u64), String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut buffer = vec![0_u8; 64 * 1024];
-                    let (mut count, mut bytes) = (0_usize, 0_u64);
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(index) else {
-                            break;
-                        };
-                        let flags = rustix::fs::OFlags::RDONLY
-                            | rustix::fs::OFlags::NOFOLLOW
-                            | rustix::fs::OFlags::CLOEXEC;
-                        let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
-                            .map_err(|error| error.to_string())?;
-                        loop {
-                            let read = rustix::io::read(&fd, &mut buffer)
-                                .map_err(|error| error.to_string())?;
-                            if read == 0 {
-                                break;
-                            }
-                            bytes += read as u64;
-                        }
-                        drop(fd);
-                        count += 1;
-                    }
-                    Ok((count, bytes))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|_| Err("a reader thread panicked".to_owned()))
-            })
-            .collect()
+    let totals = on_threads(workers, || {
+        let mut buffer = vec![0_u8; 64 * 1024];
+        let (mut count, mut bytes) = (0_usize, 0_u64);
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(index) else {
+                break;
+            };
+            let flags = rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::CLOEXEC;
+            let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
+                .map_err(|error| error.to_string())?;
+            loop {
+                let read = rustix::io::read(&fd, &mut buffer).map_err(|error| error.to_string())?;
+                if read == 0 {
+                    break;
+                }
+                bytes += read as u64;
+            }
+            drop(fd);
+            count += 1;
+        }
+        Ok((count, bytes))
     });
     let ns = elapsed_ns(start);
     let (mut count, mut bytes) = (0, 0);
@@ -385,6 +370,25 @@ fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Resu
     }
     check_counts(expect, count, bytes)?;
     Ok(Sample { ns, rss: None })
+}
+
+/// Runs `work` on `workers` threads (each takes its items from a shared index) and collects
+/// what each returned; a thread that panicked is an error.
+pub(crate) fn on_threads<T: Send>(
+    workers: usize,
+    work: impl Fn() -> Result<T, String> + Sync,
+) -> Vec<Result<T, String>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(&work)).collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|_| Err("a reader thread panicked".to_owned()))
+            })
+            .collect()
+    })
 }
 
 fn check_counts(expect: &Expectation<'_>, files: usize, bytes: u64) -> Result<(), Check> {
@@ -918,18 +922,7 @@ impl McpServer {
     fn finish(mut self) -> Result<u64, RunError> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
-        let peak = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024)
+        let peak = report::proc_kib_field(&status, "VmHWM:")
             .ok_or_else(|| RunError::Harness("cannot read the server's VmHWM".to_owned()))?;
         drop(self.stdin);
         let _ = self.child.wait();
@@ -990,7 +983,11 @@ mod tests {
                 }
                 assert!(safe_corpus(&aios, 2, &expect).is_ok(), "{}", expect.cell);
                 for workers in [1, 2] {
-                    assert!(safe_walk(&aios, workers, &expect).is_ok(), "{}", expect.cell);
+                    assert!(
+                        safe_walk(&aios, workers, &expect).is_ok(),
+                        "{}",
+                        expect.cell
+                    );
                 }
             }
         }
