@@ -294,4 +294,23 @@ mod tests {
         }
         assert!(Strategy::available().contains(&Strategy::PortableWalk));
     }
+
+    /// Where the kernel offers `openat2`, `Auto` uses it (and does not quietly walk).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn auto_uses_openat2_where_the_kernel_has_it() {
+        let temp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(temp.path().join("a/b")).unwrap();
+        let root = rustix::fs::open(
+            temp.path(),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        let kernel_has_it = open_with_openat2(root.as_fd(), "a", OFlags::PATH).is_ok();
+        let rel = RelPath::new("a/b/c").unwrap();
+        assert!(open_parent(root.as_fd(), &rel, Strategy::Auto).is_ok());
+        let expected = if kernel_has_it { OPENAT2 } else { WALK };
+        assert_eq!(KERNEL_SUPPORT.load(Ordering::Relaxed), expected);
+    }
 }
