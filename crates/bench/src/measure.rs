@@ -335,10 +335,18 @@ fn elapsed_ns(start: Instant) -> u64 {
 /// buffer and closes it, on `workers` threads taking files from a shared index.
 fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
     let start = Instant::now();
+    let (count, bytes) = raw_counts(files, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(expect, usize::try_from(count).unwrap_or(usize::MAX), bytes)?;
+    Ok(Sample { ns, rss: None })
+}
+
+/// The files and bytes `raw-read` read.
+fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
     let next = AtomicUsize::new(0);
     let totals = on_threads(workers, || {
         let mut buffer = vec![0_u8; 64 * 1024];
-        let (mut count, mut bytes) = (0_usize, 0_u64);
+        let (mut count, mut bytes) = (0_u64, 0_u64);
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = files.get(index) else {
@@ -361,15 +369,75 @@ fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Resu
         }
         Ok((count, bytes))
     });
-    let ns = elapsed_ns(start);
     let (mut count, mut bytes) = (0, 0);
     for total in totals {
-        let (files, read) = total.map_err(Check::harness)?;
+        let (files, read) = total?;
         count += files;
         bytes += read;
     }
-    check_counts(expect, count, bytes)?;
-    Ok(Sample { ns, rss: None })
+    Ok((count, bytes))
+}
+
+/// `dotaios-bench control <name> <aios> [<workers>]`: one pass of one control on its own, so
+/// that it can be profiled alone (`strace -c -f` counts its system calls per file). Prints the
+/// files, bytes and milliseconds of the pass. `raw-read` takes the vault's `.md` files in
+/// path order.
+pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
+    let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
+    else {
+        eprintln!("control requires <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]");
+        return ExitCode::from(1);
+    };
+    let aios = Path::new(aios);
+    let workers = args
+        .get(2)
+        .and_then(|workers| workers.to_str()?.parse().ok())
+        .unwrap_or(2);
+    let start = Instant::now();
+    let counts = match name {
+        "raw-read" => {
+            vault_notes(&aios.join("vault")).and_then(|files| raw_counts(&files, workers))
+        }
+        "safe-corpus" => read_vault_corpus(aios, workers)
+            .map(|counts| (counts.files, counts.bytes))
+            .map_err(|error| error.code().to_owned()),
+        "safe-walk" => {
+            crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        other => Err(format!("unknown control: {other}")),
+    };
+    match counts {
+        Ok((files, bytes)) => {
+            println!(
+                "{name}: {files} files, {bytes} bytes, {:.2} ms",
+                elapsed_ns(start) as f64 / 1e6
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The `.md` files below `dir`, in path order.
+fn vault_notes(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|error| error.to_string())? {
+            let entry = entry.map_err(|error| error.to_string())?;
+            let kind = entry.file_type().map_err(|error| error.to_string())?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() && entry.path().extension().is_some_and(|ext| ext == "md") {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
 }
 
 /// Runs `work` on `workers` threads (each takes its items from a shared index) and collects
