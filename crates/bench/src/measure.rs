@@ -358,38 +358,119 @@ fn elapsed_ns(start: Instant) -> u64 {
 /// buffer and closes it, on `workers` threads taking files from a shared index.
 fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
     let start = Instant::now();
+    let (count, bytes) = raw_counts(files, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(expect, usize::try_from(count).unwrap_or(usize::MAX), bytes)?;
+    Ok(Sample { ns, rss: None })
+}
+
+/// The files and bytes `raw-read` read.
+fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
     let next = AtomicUsize::new(0);
-    let totals: Vec<Result<(usize, u64), String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut buffer = vec![0_u8; 64 * 1024];
-                    let (mut count, mut bytes) = (0_usize, 0_u64);
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(index) else {
-                            break;
-                        };
-                        let flags = rustix::fs::OFlags::RDONLY
-                            | rustix::fs::OFlags::NOFOLLOW
-                            | rustix::fs::OFlags::CLOEXEC;
-                        let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
-                            .map_err(|error| error.to_string())?;
-                        loop {
-                            let read = rustix::io::read(&fd, &mut buffer)
-                                .map_err(|error| error.to_string())?;
-                            if read == 0 {
-                                break;
-                            }
-                            bytes += read as u64;
-                        }
-                        drop(fd);
-                        count += 1;
-                    }
-                    Ok((count, bytes))
-                })
-            })
-            .collect();
+    let totals = on_threads(workers, || {
+        let mut buffer = vec![0_u8; 64 * 1024];
+        let (mut count, mut bytes) = (0_u64, 0_u64);
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(index) else {
+                break;
+            };
+            let flags = rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::CLOEXEC;
+            let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
+                .map_err(|error| error.to_string())?;
+            loop {
+                let read = rustix::io::read(&fd, &mut buffer).map_err(|error| error.to_string())?;
+                if read == 0 {
+                    break;
+                }
+                bytes += read as u64;
+            }
+            drop(fd);
+            count += 1;
+        }
+        Ok((count, bytes))
+    });
+    let (mut count, mut bytes) = (0, 0);
+    for total in totals {
+        let (files, read) = total?;
+        count += files;
+        bytes += read;
+    }
+    Ok((count, bytes))
+}
+
+/// `dotaios-bench control <name> <aios> [<workers>]`: one pass of one control on its own, so
+/// that it can be profiled alone (`strace -c -f` counts its system calls per file). Prints the
+/// files, bytes and milliseconds of the pass. `raw-read` takes the vault's `.md` files in
+/// path order.
+pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
+    let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
+    else {
+        eprintln!("control requires <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]");
+        return ExitCode::from(1);
+    };
+    let aios = Path::new(aios);
+    let workers = args
+        .get(2)
+        .and_then(|workers| workers.to_str()?.parse().ok())
+        .unwrap_or(2);
+    let start = Instant::now();
+    let counts = match name {
+        "raw-read" => {
+            vault_notes(&aios.join("vault")).and_then(|files| raw_counts(&files, workers))
+        }
+        "safe-corpus" => read_vault_corpus(aios, workers)
+            .map(|counts| (counts.files, counts.bytes))
+            .map_err(|error| error.code().to_owned()),
+        "safe-walk" => {
+            crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        other => Err(format!("unknown control: {other}")),
+    };
+    match counts {
+        Ok((files, bytes)) => {
+            println!(
+                "{name}: {files} files, {bytes} bytes, {:.2} ms",
+                elapsed_ns(start) as f64 / 1e6
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The `.md` files below `dir`, in path order.
+fn vault_notes(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|error| error.to_string())? {
+            let entry = entry.map_err(|error| error.to_string())?;
+            let kind = entry.file_type().map_err(|error| error.to_string())?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() && entry.path().extension().is_some_and(|ext| ext == "md") {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Runs `work` on `workers` threads (each takes its items from a shared index) and collects
+/// what each returned; a thread that panicked is an error.
+pub(crate) fn on_threads<T: Send>(
+    workers: usize,
+    work: impl Fn() -> Result<T, String> + Sync,
+) -> Vec<Result<T, String>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(&work)).collect();
         handles
             .into_iter()
             .map(|handle| {
@@ -398,16 +479,7 @@ fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Resu
                     .unwrap_or_else(|_| Err("a reader thread panicked".to_owned()))
             })
             .collect()
-    });
-    let ns = elapsed_ns(start);
-    let (mut count, mut bytes) = (0, 0);
-    for total in totals {
-        let (files, read) = total.map_err(Check::harness)?;
-        count += files;
-        bytes += read;
-    }
-    check_counts(expect, count, bytes)?;
-    Ok(Sample { ns, rss: None })
+    })
 }
 
 fn check_counts(expect: &Expectation<'_>, files: usize, bytes: u64) -> Result<(), Check> {
@@ -1019,18 +1091,7 @@ impl McpServer {
     fn finish(mut self) -> Result<u64, RunError> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
-        let peak = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024)
+        let peak = report::proc_kib_field(&status, "VmHWM:")
             .ok_or_else(|| RunError::Harness("cannot read the server's VmHWM".to_owned()))?;
         drop(self.stdin);
         let _ = self.child.wait();

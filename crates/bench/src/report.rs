@@ -233,18 +233,7 @@ fn host_facts() -> HostFacts {
             .map(|(_, name)| name.trim().to_owned())
     });
     let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    let memory_bytes = meminfo
-        .lines()
-        .find_map(|line| line.strip_prefix("MemTotal:"))
-        .and_then(|value| {
-            value
-                .trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map(|kib| kib * 1024);
+    let memory_bytes = proc_kib_field(&meminfo, "MemTotal:");
     let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
         .ok()
         .map(|text| text.trim().to_owned());
@@ -253,6 +242,22 @@ fn host_facts() -> HostFacts {
         memory_bytes,
         kernel,
     }
+}
+
+/// The value of a `/proc` line `<key> <n> kB`, in bytes.
+#[cfg(target_os = "linux")]
+pub(crate) fn proc_kib_field(text: &str, key: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(key))
+        .and_then(|value| {
+            value
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map(|kib| kib * 1024)
 }
 
 /// macOS and other Unix systems: `sysctl` and `uname`.

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::measure::on_threads;
 use dotaios_contained::{
     Dir, EntryKind, Identity, Ledger, Limits, ReadError, ReadOptions, RelPath, Root,
 };
@@ -155,44 +156,30 @@ fn read_batch(
     totals: &mut Totals,
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
-    let results: Vec<Result<Totals, String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut ledger = Ledger::new(Limits {
-                        files: u64::MAX,
-                        bytes: u64::MAX,
-                        entries: 0,
-                    });
-                    let mut read = Totals::default();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some((dir, note)) = batch.get(index) else {
-                            break;
-                        };
-                        let note = &notes[*note];
-                        let options = ReadOptions::new(MAX_FILE_BYTES)
-                            .expecting(note.identity)
-                            .caller_revalidates();
-                        let file = dir
-                            .read_text_with(&note.name, &options, &mut ledger)
-                            .map_err(text)?
-                            .ok_or("a listed note vanished")?;
-                        read.files += 1;
-                        read.bytes += file.text.len() as u64;
-                    }
-                    Ok(read)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|_| Err("a reader thread panicked".to_owned()))
-            })
-            .collect()
+    let results = on_threads(workers, || {
+        let mut ledger = Ledger::new(Limits {
+            files: u64::MAX,
+            bytes: u64::MAX,
+            entries: 0,
+        });
+        let mut read = Totals::default();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some((dir, note)) = batch.get(index) else {
+                break;
+            };
+            let note = &notes[*note];
+            let options = ReadOptions::new(MAX_FILE_BYTES)
+                .expecting(note.identity)
+                .caller_revalidates();
+            let file = dir
+                .read_text_with(&note.name, &options, &mut ledger)
+                .map_err(text)?
+                .ok_or("a listed note vanished")?;
+            read.files += 1;
+            read.bytes += file.text.len() as u64;
+        }
+        Ok(read)
     });
     for result in results {
         let read = result?;

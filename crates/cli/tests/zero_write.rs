@@ -97,14 +97,7 @@ fn read_commands_never_write_to_a_hostile_folder() {
     )
     .unwrap();
     fs::remove_file(aios.join("context/priorities.md")).unwrap();
-    assert!(
-        std::process::Command::new("mkfifo")
-            .args(["-m", "644"])
-            .arg(aios.join("context/priorities.md"))
-            .status()
-            .unwrap()
-            .success()
-    );
+    support::mkfifo(&aios.join("context/priorities.md"));
     fs::write(aios.join("references/latin1.md"), b"caf\xe9 invoice").unwrap();
     let config = fs::read_to_string(aios.join("aios.json")).unwrap();
     fs::write(

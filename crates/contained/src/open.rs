@@ -68,6 +68,12 @@ impl Strategy {
             _ => StatCall::Fstatat,
         }
     }
+
+    /// Whether this strategy avoids everything only Linux has (`O_PATH`, `statx`): the one
+    /// decision both the walk's flags and the stat call follow.
+    fn portable(self) -> bool {
+        self.stat_call() == StatCall::Fstatat
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -153,12 +159,13 @@ fn open_directory(
                     Err(Openat2Failure::Failed(failure)) => return Err(failure),
                 }
             }
-            open_with_walk(root, rel, false)
+            open_with_walk(root, rel, strategy.portable())
         }
         #[cfg(not(target_os = "linux"))]
-        Strategy::Auto => open_with_walk(root, rel, true),
-        Strategy::ComponentWalk => open_with_walk(root, rel, false),
-        Strategy::PortableWalk => open_with_walk(root, rel, true),
+        Strategy::Auto => open_with_walk(root, rel, strategy.portable()),
+        Strategy::ComponentWalk | Strategy::PortableWalk => {
+            open_with_walk(root, rel, strategy.portable())
+        }
         #[cfg(target_vendor = "apple")]
         Strategy::NoFollowAny => open_no_follow_any(root, rel),
     }
@@ -264,5 +271,46 @@ pub(crate) fn open_directory_component(
             _ => ReadError::Unsafe(UnsafeKind::NotDirectory).into(),
         }),
         Err(errno) => Err(classify_errno(errno)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable walk is what macOS and other Unix systems run, so on Linux it must not
+    /// quietly use what only Linux has.
+    #[test]
+    fn the_portable_walk_uses_only_portable_calls() {
+        assert_eq!(Strategy::PortableWalk.stat_call(), StatCall::Fstatat);
+        assert!(Strategy::PortableWalk.portable());
+        let flags = walk_directory(true);
+        assert_eq!(flags, OFlags::RDONLY | OFlags::DIRECTORY);
+        #[cfg(target_os = "linux")]
+        {
+            assert_eq!(Strategy::Auto.stat_call(), StatCall::Statx);
+            assert!(!Strategy::ComponentWalk.portable());
+            assert!(walk_directory(false).contains(OFlags::PATH));
+        }
+        assert!(Strategy::available().contains(&Strategy::PortableWalk));
+    }
+
+    /// Where the kernel offers `openat2`, `Auto` uses it (and does not quietly walk).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn auto_uses_openat2_where_the_kernel_has_it() {
+        let temp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(temp.path().join("a/b")).unwrap();
+        let root = rustix::fs::open(
+            temp.path(),
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .unwrap();
+        let kernel_has_it = open_with_openat2(root.as_fd(), "a", OFlags::PATH).is_ok();
+        let rel = RelPath::new("a/b/c").unwrap();
+        assert!(open_parent(root.as_fd(), &rel, Strategy::Auto).is_ok());
+        let expected = if kernel_has_it { OPENAT2 } else { WALK };
+        assert_eq!(KERNEL_SUPPORT.load(Ordering::Relaxed), expected);
     }
 }

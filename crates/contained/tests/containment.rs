@@ -123,6 +123,15 @@ fn ledger() -> Ledger {
     })
 }
 
+/// A FIFO (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
 fn rel(path: &str) -> RelPath {
     RelPath::new(path).unwrap()
 }
@@ -245,14 +254,7 @@ fn fifo_is_refused_without_blocking() {
     for mode in modes() {
         let temp = fixture();
         let fifo = temp.path().join("aios/context/identity.md");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .args(["-m", "644"])
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        mkfifo(&fifo);
         let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/identity.md"),
@@ -799,9 +801,10 @@ fn an_expected_identity_must_match_the_opened_file() {
         assert_eq!(charged.used().files, 1);
         assert_eq!(charged.used().bytes, 7);
 
-        // Rewritten after the enumeration stat: the open's fstat differs.
+        // Rewritten in place after the enumeration stat, same inode and same size: only the
+        // open's fstat (its times) tells.
         std::thread::sleep(std::time::Duration::from_millis(20));
-        fs::write(temp.path().join("aios/context/work.md"), "# Work v2\n").unwrap();
+        fs::write(temp.path().join("aios/context/work.md"), "# Wxrk\n").unwrap();
         assert_eq!(
             dir.read_text_with("work.md", &options, &mut ledger()),
             Err(ReadError::Changed)
@@ -845,14 +848,7 @@ fn a_fifo_swapped_in_after_the_stat_never_blocks() {
         let dir = context_dir(&temp, *strategy);
         let found = dir.stat("work.md").unwrap().unwrap();
         let fifo = temp.path().join("aios/fifo-tmp");
-        assert!(
-            std::process::Command::new("mkfifo")
-                .args(["-m", "644"])
-                .arg(&fifo)
-                .status()
-                .unwrap()
-                .success()
-        );
+        mkfifo(&fifo);
         fs::rename(&fifo, temp.path().join("aios/context/work.md")).unwrap();
         let options = dotaios_contained::ReadOptions::new(100).expecting(found.identity);
         assert_eq!(

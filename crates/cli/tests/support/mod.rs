@@ -91,3 +91,13 @@ pub fn texts(output: &Output) -> (String, String) {
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
+
+/// Makes a FIFO with mode 0644 (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo")
+        .args(["-m", "644"])
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
