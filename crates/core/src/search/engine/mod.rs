@@ -19,6 +19,9 @@ mod inspect;
 mod parallel;
 mod revalidate;
 
+#[cfg(test)]
+pub(crate) use self::revalidate::before_revalidation;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
