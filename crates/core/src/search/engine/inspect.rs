@@ -612,8 +612,8 @@ fn observe_one(
         root_ino: root.ino,
         path: file.path.as_str().to_owned(),
     });
+    // `get` reuses the entry only when this stat equals the identity recorded at its read.
     if let (Some((cache, generation, _)), Some(key)) = (cache, &key)
-        && cache.identity_of(key) == Some(identity)
         && let Some(hit) = cache.get(key, &identity, generation)
     {
         let analysis = analyze_lowered(
