@@ -5,6 +5,11 @@
 //! - `mcp-startup`: spawn `dotaios-mcp --path <aios>` → `initialize` → `notifications/initialized`
 //!   → `tools/list` → `read_working_context`, timed until that last answer has arrived.
 //!
+//! - `worst case …` (issue 14): `dotaios search <query> --path <folder>` on a generated folder of
+//!   8 vault notes of 4 MiB (the per-file limit of spec 03 §13) of the one letter `a`, with a query
+//!   of 30 overlapping distinct terms (`a aa … a×30`) and one of 250 repeats of `a`; each must
+//!   answer in ≤ 2 s. The folder is written below the system temporary directory and removed.
+//!
 //! Each phase is 3 discarded warm-ups then the measured samples; every sample is checked
 //! (exit status 0 and non-empty stdout with empty stderr for `brief`; well-formed, successful
 //! answers with the three tools and a non-empty context for the server) and a wrong sample
@@ -30,6 +35,15 @@ const MEASURED_FULL: usize = 20;
 const MEASURED_QUICK: usize = 5;
 /// Issue 6: the server's start-up p95 is expected to stay within 20 ms.
 const MCP_STARTUP_P95_MS: f64 = 20.0;
+/// Issue 14: each worst-case matching query answers within 2 s.
+const WORST_CASE_P95_MS: f64 = 2_000.0;
+/// The worst-case folder: this many notes of [`WORST_CASE_NOTE_BYTES`] of one letter.
+const WORST_CASE_NOTES: usize = 8;
+const WORST_CASE_NOTE_BYTES: usize = 4 * 1024 * 1024;
+/// Samples of each worst-case row (each can take seconds before linear matching).
+const WORST_CASE_WARMUP: usize = 1;
+const WORST_CASE_MEASURED_FULL: usize = 5;
+const WORST_CASE_MEASURED_QUICK: usize = 2;
 
 /// One measured row.
 struct Row {
@@ -178,7 +192,81 @@ fn measure_rows(options: &RunOptions, aios: &Path, measured: usize) -> Result<Ve
             startup.samples.push(ns);
         }
     }
-    Ok(vec![brief, startup])
+    let worst_measured = if measured == MEASURED_QUICK {
+        WORST_CASE_MEASURED_QUICK
+    } else {
+        WORST_CASE_MEASURED_FULL
+    };
+    let mut rows = vec![brief, startup];
+    rows.extend(worst_case_rows(&options.dotaios, worst_measured)?);
+    Ok(rows)
+}
+
+/// The two worst-case matching rows over one generated folder, removed afterwards.
+fn worst_case_rows(dotaios: &Path, measured: usize) -> Result<Vec<Row>, String> {
+    let folder = std::env::temp_dir().join(format!("dotaios-bench-worst-{}", std::process::id()));
+    let written = write_worst_case(&folder);
+    let rows = written.and_then(|()| {
+        let overlapping: Vec<String> = (1..=30).map(|len| "a".repeat(len)).collect();
+        let repeated = vec!["a"; 250].join(" ");
+        let mut spawner = Spawner::start().map_err(|_| "cannot start the spawner".to_owned())?;
+        let mut rows = Vec::new();
+        for (name, query) in [
+            ("worst case: 30 overlapping terms", overlapping.join(" ")),
+            ("worst case: 250 repeated terms", repeated),
+        ] {
+            eprintln!("{name} …");
+            let argv = [
+                dotaios.to_string_lossy().into_owned(),
+                "search".to_owned(),
+                query,
+                "--scope".to_owned(),
+                "vault".to_owned(),
+                "--path".to_owned(),
+                folder.to_string_lossy().into_owned(),
+            ];
+            let mut row = Row {
+                name,
+                samples: Vec::new(),
+                max_rss: None,
+                limit_ms: Some(WORST_CASE_P95_MS),
+            };
+            for round in 0..WORST_CASE_WARMUP + measured {
+                let run = spawner.run(&argv)?;
+                let last = run.stdout.lines().last().unwrap_or_default();
+                let expected = format!("{WORST_CASE_NOTES} result(s) found.");
+                if run.code != 0 || !run.stderr.is_empty() || last != expected {
+                    return Err(format!(
+                        "{name} sample {round}: exit {} stderr {:?} last line {last:?}",
+                        run.code, run.stderr
+                    ));
+                }
+                if round >= WORST_CASE_WARMUP {
+                    row.samples.push(run.ns);
+                    row.max_rss = row.max_rss.max(Some(run.maxrss));
+                }
+            }
+            rows.push(row);
+        }
+        spawner.finish();
+        Ok(rows)
+    });
+    let _ = std::fs::remove_dir_all(&folder);
+    rows
+}
+
+/// `aios.json`, and `vault/note-<i>.md` each [`WORST_CASE_NOTE_BYTES`] of `a`.
+fn write_worst_case(folder: &Path) -> Result<(), String> {
+    let fail = |error: std::io::Error| format!("cannot write the worst-case folder: {error}");
+    std::fs::create_dir(folder).map_err(fail)?;
+    std::fs::write(folder.join("aios.json"), crate::corpus::AIOS_JSON).map_err(fail)?;
+    std::fs::create_dir(folder.join("vault")).map_err(fail)?;
+    let note = vec![b'a'; WORST_CASE_NOTE_BYTES];
+    for index in 0..WORST_CASE_NOTES {
+        std::fs::write(folder.join("vault").join(format!("note-{index}.md")), &note)
+            .map_err(fail)?;
+    }
+    Ok(())
 }
 
 /// One fresh server: spawn → initialize → initialized → tools/list → read_working_context.

@@ -14,6 +14,7 @@ mod extra;
 mod fixtures;
 mod measure;
 mod report;
+mod walk;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,8 @@ Usage:
                          [--dotaios-mcp <PATH>] [--quick]
                          (fresh-process `brief --compact` and MCP start-up on the sample
                          folder, default examples/aios)
+  dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
+                         (one pass of one control alone, for profiling: `strace -c -f`)
 
 Fixture ids: 500-shallow-prose, 500-nested-high-entropy, 2500-shallow-prose,
 2500-nested-high-entropy, 10000-shallow-prose, 10000-nested-high-entropy (default: all six).
@@ -56,6 +59,9 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(1);
     };
+    if command == "control" {
+        return measure::control(&args[1..]);
+    }
     let options = match parse(&args[1..]) {
         Ok(options) => options,
         Err(message) => {

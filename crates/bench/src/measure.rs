@@ -1,6 +1,9 @@
-//! The measurement protocol of spec 07 §3: five measures per cell, interleaved by round
-//! (`raw-read`, `safe-corpus`, `core`, `cli`, `mcp`), 3 cold + 3 discarded warm-up + 20
-//! measured samples, and the correctness checks that make a sample count.
+//! The measurement protocol of spec 07 §3: the measures of each cell, interleaved by round
+//! (`raw-read`, `safe-corpus`, `safe-walk`, `core`, `cli`, `mcp`, `ripgrep`), 3 cold + 3
+//! discarded warm-up + 20 measured samples, and the correctness checks that make a sample
+//! count. `safe-walk` is ours, not spec 07's: the contained reader's walk-relative handles
+//! alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
+//! sample) runs in the same rounds when `rg` is on `PATH` (issue 14), as an outside control.
 //!
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
@@ -49,7 +52,20 @@ pub(crate) const QUICK: Protocol = Protocol {
 };
 
 /// The measure names in round order.
-pub(crate) const ORDER: [&str; 5] = ["raw-read", "safe-corpus", "core", "cli", "mcp"];
+pub(crate) const ORDER: [&str; 7] = [
+    "raw-read",
+    "safe-corpus",
+    "safe-walk",
+    "core",
+    "cli",
+    "mcp",
+    "ripgrep",
+];
+
+/// The slot of a measure in [`ORDER`].
+pub(crate) fn slot(name: &str) -> usize {
+    ORDER.iter().position(|known| *known == name).unwrap_or(0)
+}
 
 pub(crate) fn run(options: &RunOptions) -> ExitCode {
     let (Some(fixtures_dir), Some(report_path)) = (&options.fixtures_dir, &options.report) else {
@@ -147,6 +163,10 @@ fn run_cells(
             options.dotaios.display()
         )));
     }
+    let ripgrep = find_on_path("rg");
+    if ripgrep.is_none() {
+        eprintln!("note: rg is not on PATH; the ripgrep measure is skipped");
+    }
     let mut spawner = Spawner::start()?;
     for (fixture, checked) in &verified {
         let aios = fixtures_dir.join(fixture.id).join("aios");
@@ -162,6 +182,7 @@ fn run_cells(
                 protocol,
                 workers,
                 mcp_available,
+                ripgrep.as_deref(),
             )?;
             report.cells.push(cell);
         }
@@ -202,6 +223,7 @@ fn measure_cell(
     protocol: Protocol,
     workers: usize,
     mcp_available: bool,
+    ripgrep: Option<&Path>,
 ) -> Result<Cell, RunError> {
     let expect = Expectation {
         cell: format!("{}/{}", fixture.id, query.id),
@@ -223,7 +245,9 @@ fn measure_cell(
         let cold = round < protocol.cold;
         let measured = round >= protocol.cold + protocol.warmup;
         for (slot, measure) in ORDER.iter().enumerate() {
-            if *measure == "mcp" && server.is_none() {
+            if (*measure == "mcp" && server.is_none())
+                || (*measure == "ripgrep" && ripgrep.is_none())
+            {
                 continue;
             }
             if cold && options.drop_caches {
@@ -232,11 +256,16 @@ fn measure_cell(
             let sample = match *measure {
                 "raw-read" => raw_read(&checked.files, workers, &expect),
                 "safe-corpus" => safe_corpus(aios, workers, &expect),
+                "safe-walk" => safe_walk(aios, workers, &expect),
                 "core" => core(aios, workers, &expect).map(|(ns, digest)| {
                     output_digest = digest;
                     Sample { ns, rss: None }
                 }),
                 "cli" => cli(spawner, &options.dotaios, aios, &expect),
+                "ripgrep" => ripgrep.map_or_else(
+                    || Err(Check::harness("no rg")),
+                    |rg| ripgrep_sample(spawner, rg, aios, &expect),
+                ),
                 _ => server.as_mut().map_or_else(
                     || Err(Check::harness("no server")),
                     |server| server.call(round, &expect),
@@ -272,11 +301,11 @@ fn measure_cell(
     }
     if let Some(server) = server {
         let peak = server.finish()?;
-        records[4].peak_rss = Some(peak);
-        records[4].present = true;
+        records[slot("mcp")].peak_rss = Some(peak);
+        records[slot("mcp")].present = true;
     }
-    for (slot, record) in records.iter_mut().enumerate() {
-        if slot != 4 {
+    for (index, record) in records.iter_mut().enumerate() {
+        if ORDER[index] != "mcp" && (ORDER[index] != "ripgrep" || ripgrep.is_some()) {
             record.present = true;
         }
     }
@@ -329,38 +358,119 @@ fn elapsed_ns(start: Instant) -> u64 {
 /// buffer and closes it, on `workers` threads taking files from a shared index.
 fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
     let start = Instant::now();
+    let (count, bytes) = raw_counts(files, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(expect, usize::try_from(count).unwrap_or(usize::MAX), bytes)?;
+    Ok(Sample { ns, rss: None })
+}
+
+/// The files and bytes `raw-read` read.
+fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
     let next = AtomicUsize::new(0);
-    let totals: Vec<Result<(usize, u64), String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.max(1))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut buffer = vec![0_u8; 64 * 1024];
-                    let (mut count, mut bytes) = (0_usize, 0_u64);
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(index) else {
-                            break;
-                        };
-                        let flags = rustix::fs::OFlags::RDONLY
-                            | rustix::fs::OFlags::NOFOLLOW
-                            | rustix::fs::OFlags::CLOEXEC;
-                        let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
-                            .map_err(|error| error.to_string())?;
-                        loop {
-                            let read = rustix::io::read(&fd, &mut buffer)
-                                .map_err(|error| error.to_string())?;
-                            if read == 0 {
-                                break;
-                            }
-                            bytes += read as u64;
-                        }
-                        drop(fd);
-                        count += 1;
-                    }
-                    Ok((count, bytes))
-                })
-            })
-            .collect();
+    let totals = on_threads(workers, || {
+        let mut buffer = vec![0_u8; 64 * 1024];
+        let (mut count, mut bytes) = (0_u64, 0_u64);
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(index) else {
+                break;
+            };
+            let flags = rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::NOFOLLOW
+                | rustix::fs::OFlags::CLOEXEC;
+            let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
+                .map_err(|error| error.to_string())?;
+            loop {
+                let read = rustix::io::read(&fd, &mut buffer).map_err(|error| error.to_string())?;
+                if read == 0 {
+                    break;
+                }
+                bytes += read as u64;
+            }
+            drop(fd);
+            count += 1;
+        }
+        Ok((count, bytes))
+    });
+    let (mut count, mut bytes) = (0, 0);
+    for total in totals {
+        let (files, read) = total?;
+        count += files;
+        bytes += read;
+    }
+    Ok((count, bytes))
+}
+
+/// `dotaios-bench control <name> <aios> [<workers>]`: one pass of one control on its own, so
+/// that it can be profiled alone (`strace -c -f` counts its system calls per file). Prints the
+/// files, bytes and milliseconds of the pass. `raw-read` takes the vault's `.md` files in
+/// path order.
+pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
+    let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
+    else {
+        eprintln!("control requires <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]");
+        return ExitCode::from(1);
+    };
+    let aios = Path::new(aios);
+    let workers = args
+        .get(2)
+        .and_then(|workers| workers.to_str()?.parse().ok())
+        .unwrap_or(2);
+    let start = Instant::now();
+    let counts = match name {
+        "raw-read" => {
+            vault_notes(&aios.join("vault")).and_then(|files| raw_counts(&files, workers))
+        }
+        "safe-corpus" => read_vault_corpus(aios, workers)
+            .map(|counts| (counts.files, counts.bytes))
+            .map_err(|error| error.code().to_owned()),
+        "safe-walk" => {
+            crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        other => Err(format!("unknown control: {other}")),
+    };
+    match counts {
+        Ok((files, bytes)) => {
+            println!(
+                "{name}: {files} files, {bytes} bytes, {:.2} ms",
+                elapsed_ns(start) as f64 / 1e6
+            );
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The `.md` files below `dir`, in path order.
+fn vault_notes(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).map_err(|error| error.to_string())? {
+            let entry = entry.map_err(|error| error.to_string())?;
+            let kind = entry.file_type().map_err(|error| error.to_string())?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() && entry.path().extension().is_some_and(|ext| ext == "md") {
+                files.push(entry.path());
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Runs `work` on `workers` threads (each takes its items from a shared index) and collects
+/// what each returned; a thread that panicked is an error.
+pub(crate) fn on_threads<T: Send>(
+    workers: usize,
+    work: impl Fn() -> Result<T, String> + Sync,
+) -> Vec<Result<T, String>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(&work)).collect();
         handles
             .into_iter()
             .map(|handle| {
@@ -369,16 +479,7 @@ fn raw_read(files: &[PathBuf], workers: usize, expect: &Expectation<'_>) -> Resu
                     .unwrap_or_else(|_| Err("a reader thread panicked".to_owned()))
             })
             .collect()
-    });
-    let ns = elapsed_ns(start);
-    let (mut count, mut bytes) = (0, 0);
-    for total in totals {
-        let (files, read) = total.map_err(Check::harness)?;
-        count += files;
-        bytes += read;
-    }
-    check_counts(expect, count, bytes)?;
-    Ok(Sample { ns, rss: None })
+    })
 }
 
 fn check_counts(expect: &Expectation<'_>, files: usize, bytes: u64) -> Result<(), Check> {
@@ -405,6 +506,18 @@ fn safe_corpus(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<
         expect,
         usize::try_from(counts.files).unwrap_or(usize::MAX),
         counts.bytes,
+    )?;
+    Ok(Sample { ns, rss: None })
+}
+
+fn safe_walk(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
+    let start = Instant::now();
+    let totals = crate::walk::read_vault(aios, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(
+        expect,
+        usize::try_from(totals.files).unwrap_or(usize::MAX),
+        totals.bytes,
     )?;
     Ok(Sample { ns, rss: None })
 }
@@ -586,6 +699,84 @@ fn cli(
         ns: run.ns,
         rss: Some(run.maxrss),
     })
+}
+
+// ----- ripgrep -----------------------------------------------------------------------------
+
+/// The first executable file called `name` in a directory of `PATH`.
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|directory| directory.join(name))
+        .find(|candidate| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(candidate)
+                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
+}
+
+/// `rg -F -i -c <query> <aios>/vault`, fresh process. ripgrep lists every matching file (it
+/// neither ranks nor limits), so a sample counts when each expected source is listed and, when
+/// the expected hits are fewer than the result limit, nothing else is.
+fn ripgrep_sample(
+    spawner: &mut Spawner,
+    rg: &Path,
+    aios: &Path,
+    expect: &Expectation<'_>,
+) -> Result<Sample, Check> {
+    let vault = aios.join("vault");
+    let run = spawner
+        .run(&[
+            rg.to_string_lossy().into_owned(),
+            "-F".to_owned(),
+            "-i".to_owned(),
+            "-c".to_owned(),
+            expect.query.text.to_owned(),
+            vault.to_string_lossy().into_owned(),
+        ])
+        .map_err(Check::harness)?;
+    check_ripgrep(expect, &vault, run.code, &run.stdout, &run.stderr)?;
+    Ok(Sample {
+        ns: run.ns,
+        rss: Some(run.maxrss),
+    })
+}
+
+/// Checks one ripgrep answer against the expected sources (see [`ripgrep_sample`]).
+fn check_ripgrep(
+    expect: &Expectation<'_>,
+    vault: &Path,
+    code: i64,
+    stdout: &str,
+    stderr: &str,
+) -> Result<(), Check> {
+    let prefix = format!("{}/", vault.to_string_lossy());
+    let mut listed: Vec<String> = stdout
+        .lines()
+        .filter_map(|line| {
+            let (path, _count) = line.rsplit_once(':')?;
+            Some(format!("vault/{}", path.strip_prefix(&prefix)?))
+        })
+        .collect();
+    listed.sort();
+    // Exit 1 is ripgrep's "no match".
+    let expected_code = if expect.sources.is_empty() { 1 } else { 0 };
+    if code != expected_code || !stderr.is_empty() {
+        return Err(Check::wrong(
+            expect,
+            listed,
+            format!("rg exited {code} with stderr {stderr:?}"),
+        ));
+    }
+    let all_listed = expect
+        .sources
+        .iter()
+        .all(|source| listed.binary_search(source).is_ok());
+    let exact = expect.sources.len() >= RESULT_LIMIT || listed.len() == expect.sources.len();
+    if !all_listed || !exact || listed.len() != stdout.lines().count() {
+        return Err(Check::wrong(expect, listed, "rg listed other files"));
+    }
+    Ok(())
 }
 
 /// What one spawned process did.
@@ -896,33 +1087,38 @@ impl McpServer {
     }
 
     /// Reads the server's lifetime peak (`VmHWM`), then closes stdin and waits for it.
+    #[cfg(target_os = "linux")]
     fn finish(mut self) -> Result<u64, RunError> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .unwrap_or_default();
-        let peak = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024)
+        let peak = report::proc_kib_field(&status, "VmHWM:")
             .ok_or_else(|| RunError::Harness("cannot read the server's VmHWM".to_owned()))?;
         drop(self.stdin);
         let _ = self.child.wait();
         Ok(peak)
     }
+
+    /// Closes stdin and reaps the server with `wait4`, whose `ru_maxrss` is its lifetime
+    /// peak (no `/proc` off Linux).
+    #[cfg(not(target_os = "linux"))]
+    fn finish(self) -> Result<u64, RunError> {
+        drop(self.stdin);
+        let usage = self
+            .child
+            .wait4()
+            .map_err(|error| RunError::Harness(format!("cannot reap the server: {error}")))?;
+        Ok(usage.rusage.maxrss)
+    }
 }
 
-/// `sync` and `echo 3 > /proc/sys/vm/drop_caches`, when running as root.
+/// `sync` and `echo 3 > /proc/sys/vm/drop_caches` (macOS: `purge`), when running as root.
 fn drop_caches() {
     if rustix::process::geteuid().is_root() {
         rustix::fs::sync();
+        #[cfg(target_os = "linux")]
         let _ = std::fs::write("/proc/sys/vm/drop_caches", "3");
+        #[cfg(not(target_os = "linux"))]
+        let _ = Command::new("purge").status();
     }
 }
 
@@ -933,7 +1129,7 @@ mod tests {
     use crate::fixtures::FIXTURES;
 
     /// The expected ordered hits and result digests of spec 07 §2 at 500 files, through the
-    /// core search and the safe-corpus pass (untimed).
+    /// core search, the safe-corpus and the safe-walk passes (untimed).
     #[test]
     fn expected_hits_at_500_files() {
         let temp = tempfile::tempdir().unwrap();
@@ -955,6 +1151,71 @@ mod tests {
                     }
                 }
                 assert!(safe_corpus(&aios, 2, &expect).is_ok(), "{}", expect.cell);
+                for workers in [1, 2] {
+                    assert!(
+                        safe_walk(&aios, workers, &expect).is_ok(),
+                        "{}",
+                        expect.cell
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ripgrep_answers_are_checked() {
+        let temp = tempfile::tempdir().unwrap();
+        let fixture = FIXTURES
+            .iter()
+            .find(|fixture| fixture.id == "500-nested-high-entropy")
+            .unwrap();
+        write_fixture(temp.path(), fixture).unwrap();
+        let vault = temp.path().join(fixture.id).join("aios").join("vault");
+        let rg = find_on_path("rg");
+        for query in &QUERIES {
+            let expect = Expectation {
+                cell: query.id.to_owned(),
+                sources: expected_sources(fixture, query),
+                digest: expected_digest(fixture, query),
+                files: fixture.count,
+                bytes: fixture.source_bytes,
+                query,
+            };
+            let lines: Vec<String> = expect
+                .sources
+                .iter()
+                .map(|source| {
+                    let file = source.strip_prefix("vault/").unwrap();
+                    format!("{}/{file}:1", vault.display())
+                })
+                .collect();
+            let code = if lines.is_empty() { 1 } else { 0 };
+            let stdout: String = lines.iter().map(|line| format!("{line}\n")).collect();
+            assert!(check_ripgrep(&expect, &vault, code, &stdout, "").is_ok());
+            // A wrong exit status, stderr, or a file outside the expected hits is wrong.
+            assert!(check_ripgrep(&expect, &vault, 2, &stdout, "").is_err());
+            assert!(check_ripgrep(&expect, &vault, code, &stdout, "boom").is_err());
+            if expect.sources.len() < RESULT_LIMIT {
+                let extra = format!("{stdout}{}/zz.md:1\n", vault.display());
+                assert!(check_ripgrep(&expect, &vault, 0, &extra, "").is_err());
+            }
+            if let Some(rg) = &rg {
+                // The real ripgrep agrees with the fixture's expected hits.
+                let output = std::process::Command::new(rg)
+                    .args(["-F", "-i", "-c", query.text])
+                    .arg(&vault)
+                    .output()
+                    .unwrap();
+                let result = check_ripgrep(
+                    &expect,
+                    &vault,
+                    i64::from(output.status.code().unwrap_or(-1)),
+                    &String::from_utf8_lossy(&output.stdout),
+                    &String::from_utf8_lossy(&output.stderr),
+                );
+                if let Err(check) = result {
+                    panic!("{}: {}", query.id, describe(check));
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::RunOptions;
 use crate::fixtures::{ControlledQuery, Fixture, reference};
-use crate::measure::{ORDER, Protocol};
+use crate::measure::{ORDER, Protocol, slot};
 
 const MIB: f64 = 1024.0 * 1024.0;
 const RSS_LIMIT: u64 = 64 * 1024 * 1024;
@@ -61,14 +61,20 @@ pub(crate) struct Cell {
     pub(crate) query: &'static ControlledQuery,
     pub(crate) expected_sources: Vec<String>,
     pub(crate) output_digest: String,
-    /// In [`ORDER`]: raw-read, safe-corpus, core, cli, mcp.
+    /// In [`ORDER`]: raw-read, safe-corpus, safe-walk, core, cli, mcp, ripgrep.
     pub(crate) measures: Vec<MeasureRecord>,
 }
 
 impl Cell {
     fn measure(&self, name: &str) -> &MeasureRecord {
-        let index = ORDER.iter().position(|known| *known == name).unwrap_or(0);
-        &self.measures[index]
+        &self.measures[slot(name)]
+    }
+
+    /// CLI warm p95 over ripgrep's warm p95 (issue 14), when ripgrep ran.
+    fn cli_to_ripgrep(&self) -> Option<f64> {
+        let rg = self.measure("ripgrep").warm_p95()?;
+        let cli = self.measure("cli").warm_p95()?;
+        (rg > 0.0).then(|| cli / rg)
     }
 
     fn ratio(&self, name: &str) -> Option<f64> {
@@ -123,34 +129,14 @@ impl Environment {
         workers: usize,
     ) -> Environment {
         let mut fields = Map::new();
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu = cpuinfo.lines().find_map(|line| {
-            line.strip_prefix("model name")
-                .and_then(|rest| rest.split_once(':'))
-                .map(|(_, name)| name.trim().to_owned())
-        });
-        fields.insert("cpuModel".into(), cpu.map_or(Value::Null, Value::from));
+        let host = host_facts();
+        fields.insert("cpuModel".into(), host.cpu.map_or(Value::Null, Value::from));
         fields.insert("availableParallelism".into(), Value::from(workers));
-        let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-        let total = meminfo
-            .lines()
-            .find_map(|line| line.strip_prefix("MemTotal:"))
-            .and_then(|value| {
-                value
-                    .trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<u64>()
-                    .ok()
-            })
-            .map(|kib| kib * 1024);
         fields.insert(
             "totalMemoryBytes".into(),
-            total.map_or(Value::Null, Value::from),
+            host.memory_bytes.map_or(Value::Null, Value::from),
         );
-        let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
-            .ok()
-            .map(|text| text.trim().to_owned());
+        let kernel = host.kernel;
         fields.insert(
             "kernelRelease".into(),
             kernel.map_or(Value::Null, Value::from),
@@ -230,6 +216,67 @@ fn filesystem_name(path: &Path) -> String {
     }
 }
 
+/// What the environment record says about the machine.
+struct HostFacts {
+    cpu: Option<String>,
+    memory_bytes: Option<u64>,
+    kernel: Option<String>,
+}
+
+/// Linux: `/proc`.
+#[cfg(target_os = "linux")]
+fn host_facts() -> HostFacts {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo.lines().find_map(|line| {
+        line.strip_prefix("model name")
+            .and_then(|rest| rest.split_once(':'))
+            .map(|(_, name)| name.trim().to_owned())
+    });
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let memory_bytes = proc_kib_field(&meminfo, "MemTotal:");
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .ok()
+        .map(|text| text.trim().to_owned());
+    HostFacts {
+        cpu,
+        memory_bytes,
+        kernel,
+    }
+}
+
+/// The value of a `/proc` line `<key> <n> kB`, in bytes.
+#[cfg(target_os = "linux")]
+pub(crate) fn proc_kib_field(text: &str, key: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix(key))
+        .and_then(|value| {
+            value
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map(|kib| kib * 1024)
+}
+
+/// macOS and other Unix systems: `sysctl` and `uname`.
+#[cfg(not(target_os = "linux"))]
+fn host_facts() -> HostFacts {
+    HostFacts {
+        cpu: command_line("sysctl", &["-n", "machdep.cpu.brand_string"]),
+        memory_bytes: command_line("sysctl", &["-n", "hw.memsize"])
+            .and_then(|text| text.parse().ok()),
+        kernel: command_line("uname", &["-r"]),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn openat2_available() -> bool {
+    false
+}
+
+#[cfg(target_os = "linux")]
 fn openat2_available() -> bool {
     let flags = rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC;
     rustix::fs::openat2(
@@ -310,6 +357,9 @@ impl Report {
             let big = cell.fixture.count == 10_000;
             if big_nested {
                 targets.push(self.ratio_target("a", cell, "cli", 1.5));
+                if cell.measure("ripgrep").present {
+                    targets.push(self.value_target("a-rg", cell, cell.cli_to_ripgrep(), 1.0));
+                }
                 targets.push(self.ratio_target("b", cell, "mcp", 0.5));
             }
             if big {
@@ -346,7 +396,16 @@ impl Report {
     }
 
     fn ratio_target(&self, id: &'static str, cell: &Cell, measure: &str, limit: f64) -> Target {
-        let value = cell.ratio(measure);
+        self.value_target(id, cell, cell.ratio(measure), limit)
+    }
+
+    fn value_target(
+        &self,
+        id: &'static str,
+        cell: &Cell,
+        value: Option<f64>,
+        limit: f64,
+    ) -> Target {
         let status = match value {
             _ if self.quick => "not_evaluated",
             None => "not_evaluated",
@@ -396,14 +455,15 @@ fn mib(value: Option<u64>) -> String {
 /// The one Markdown table of §5.1.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = String::from(
-        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Raw-read warm p95 | CLI ÷ raw | MCP ÷ raw | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Safe-walk warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | Safe-corpus ÷ raw | Safe-walk ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in &report.cells {
         let cli = cell.measure("cli");
         let mcp = cell.measure("mcp");
+        let rg = cell.measure("ripgrep");
         let reference = reference(cell.fixture, cell.query);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
             cell.fixture.id,
             cell.query.id,
             cell.expected_sources.len(),
@@ -412,9 +472,14 @@ pub(crate) fn table(report: &Report) -> String {
             pair(mcp.warm_median(), mcp.warm_p95()),
             ms(cell.measure("core").warm_p95()),
             ms(cell.measure("safe-corpus").warm_p95()),
+            ms(cell.measure("safe-walk").warm_p95()),
             ms(cell.measure("raw-read").warm_p95()),
+            pair(rg.warm_median(), rg.warm_p95()),
             ms(cell.ratio("cli")),
             ms(cell.ratio("mcp")),
+            ms(cell.ratio("safe-corpus")),
+            ms(cell.ratio("safe-walk")),
+            ms(cell.cli_to_ripgrep()),
             mib(cli.peak_rss),
             mib(mcp.peak_rss),
             reference.public_p95_ms,
@@ -542,6 +607,14 @@ pub(crate) fn to_value(report: &Report) -> Value {
                 "safeCorpus".into(),
                 measure_value(cell.measure("safe-corpus"), false),
             );
+            measures.insert(
+                "ripgrep".into(),
+                measure_value(cell.measure("ripgrep"), true),
+            );
+            measures.insert(
+                "safeWalk".into(),
+                measure_value(cell.measure("safe-walk"), false),
+            );
             object.insert("measures".into(), Value::Object(measures));
             let mut ratios = Map::new();
             ratios.insert(
@@ -559,6 +632,18 @@ pub(crate) fn to_value(report: &Report) -> Value {
             ratios.insert(
                 "safeCorpusToRawRead".into(),
                 number_or_null(cell.ratio("safe-corpus").map(round2)),
+            );
+            ratios.insert(
+                "ripgrepToRawRead".into(),
+                number_or_null(cell.ratio("ripgrep").map(round2)),
+            );
+            ratios.insert(
+                "cliToRipgrep".into(),
+                number_or_null(cell.cli_to_ripgrep().map(round2)),
+            );
+            ratios.insert(
+                "safeWalkToRawRead".into(),
+                number_or_null(cell.ratio("safe-walk").map(round2)),
             );
             object.insert("ratios".into(), Value::Object(ratios));
             let published = reference(cell.fixture, cell.query);

@@ -514,14 +514,11 @@ refusal! {
     };
     refuses_events_as_a_fifo => |r: &Path| {
         std::fs::remove_file(r.join("memory/events.jsonl")).ok();
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            r.join("memory/events.jsonl").as_path(),
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o644),
-            0,
-        )
-        .ok();
+        std::process::Command::new("mkfifo")
+            .args(["-m", "644"])
+            .arg(r.join("memory/events.jsonl").as_path())
+            .status()
+            .ok();
     };
     refuses_events_as_a_directory => |r: &Path| {
         std::fs::remove_file(r.join("memory/events.jsonl")).ok();

@@ -49,12 +49,7 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
     fs::write(aios.join(".env"), "TOKEN=x\n").unwrap();
     fs::set_permissions(aios.join(".env"), fs::Permissions::from_mode(0o644)).unwrap();
     symlink("/etc/hostname", aios.join("vault/wiki/linked.md")).unwrap();
-    rustix::fs::mkfifoat(
-        rustix::fs::CWD,
-        aios.join("references/pipe.md"),
-        rustix::fs::Mode::from_raw_mode(0o644),
-    )
-    .unwrap();
+    support::mkfifo(&aios.join("references/pipe.md"));
     fs::write(
         aios.join("memory/events.jsonl.bad.jsonl"),
         "{bad\n\n{worse\n",

@@ -839,14 +839,16 @@ fn apply_with_edit_at(fixture: &Fixture, id: &str, point: &str, edit: impl FnOnc
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let stat_path = format!("/proc/{}/stat", child.id());
+    // Wait until the failpoint stops the child (`WUNTRACED`), polling with `WNOHANG` so a
+    // child that never stops fails the test instead of hanging it (portable: no `/proc`).
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
-        let stat = std::fs::read_to_string(&stat_path).unwrap();
-        // The state follows the parenthesised command name.
-        let state = stat.rsplit(')').next().unwrap().trim_start().chars().next();
-        if state == Some('T') {
-            break;
+        let options = rustix::process::WaitOptions::UNTRACED | rustix::process::WaitOptions::NOHANG;
+        match rustix::process::waitpid(Some(pid), options).unwrap() {
+            Some((_, status)) if status.stopped() => break,
+            Some((_, status)) => panic!("the apply ended before {point}: {status:?}"),
+            None => {}
         }
         assert!(
             std::time::Instant::now() < deadline,

@@ -97,12 +97,7 @@ fn read_commands_never_write_to_a_hostile_folder() {
     )
     .unwrap();
     fs::remove_file(aios.join("context/priorities.md")).unwrap();
-    rustix::fs::mkfifoat(
-        rustix::fs::CWD,
-        aios.join("context/priorities.md"),
-        rustix::fs::Mode::from_raw_mode(0o644),
-    )
-    .unwrap();
+    support::mkfifo(&aios.join("context/priorities.md"));
     fs::write(aios.join("references/latin1.md"), b"caf\xe9 invoice").unwrap();
     let config = fs::read_to_string(aios.join("aios.json")).unwrap();
     fs::write(

@@ -1,6 +1,6 @@
 //! What the reader observes about an object without reading it: its kind and its identity.
 
-use rustix::fs::{FileType, Stat, Statx};
+use rustix::fs::{FileType, Stat};
 
 /// The kind of a directory entry or probed object. Symlinks are reported, never followed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +38,8 @@ impl EntryKind {
     }
 }
 
-/// An object's identity as `fstat` reports it. Two observations of an unchanged object are
+/// An object's identity as `fstat` reports it (spec 01 §4.6: device, inode, mode, link count,
+/// size and the nanosecond modification and change times; the owner is kept as well). Two observations of an unchanged object are
 /// equal; a rename, rewrite, chmod, link or truncation makes them differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
@@ -83,8 +84,9 @@ impl Identity {
 
     /// The same fields from `statx`, encoded like `fstat` (the device number through
     /// `makedev`), so identities from either call compare equal.
+    #[cfg(target_os = "linux")]
     #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-    pub(crate) fn from_statx(statx: &Statx) -> Identity {
+    pub(crate) fn from_statx(statx: &rustix::fs::Statx) -> Identity {
         Identity {
             dev: rustix::fs::makedev(statx.stx_dev_major, statx.stx_dev_minor) as u64,
             ino: statx.stx_ino,
@@ -100,8 +102,10 @@ impl Identity {
     }
 
     /// The kind encoded in `mode`.
+    #[allow(clippy::unnecessary_cast)]
     pub fn kind(&self) -> EntryKind {
-        EntryKind::from_file_type(FileType::from_raw_mode(self.mode))
+        // `mode_t` is 32 bits on Linux and 16 bits on macOS; the type bits fit either.
+        EntryKind::from_file_type(FileType::from_raw_mode(self.mode as _))
     }
 
     /// The permission bits (`mode & 0o777`).

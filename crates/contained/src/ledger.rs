@@ -1,7 +1,8 @@
 //! The request ledger: aggregate bounds shared by every read of one request.
 
 /// Aggregate limits of one request. A reservation is admitted when `used + n ≤ limit`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Also the counts in the same three dimensions that search's allocation works with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Limits {
     /// Files opened for reading.
     pub files: u64,

@@ -48,6 +48,17 @@ impl RelPath {
     pub fn file_name(&self) -> &str {
         self.0.rsplit('/').next().unwrap_or(&self.0)
     }
+
+    /// Everything before the last component, when there is more than one.
+    pub(crate) fn parent(&self) -> Option<&str> {
+        self.0.rsplit_once('/').map(|(parent, _)| parent)
+    }
+}
+
+/// Whether `name` is one normal component: what a directory handle's child operations accept
+/// (no empty name, no `.` or `..`, no `/`, no NUL).
+pub(crate) fn is_single_component(name: &[u8]) -> bool {
+    !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/') && !name.contains(&0)
 }
 
 fn is_normal_component(component: &str) -> bool {
@@ -96,5 +107,16 @@ mod tests {
         assert!(base.join("..").is_err());
         assert!(base.join("b/c").is_err());
         assert_eq!(base.join("b").unwrap().as_str(), "a/b");
+    }
+
+    #[test]
+    fn parent_and_single_components() {
+        assert_eq!(RelPath::new("a/b/c").unwrap().parent(), Some("a/b"));
+        assert_eq!(RelPath::new("a").unwrap().parent(), None);
+        assert!(is_single_component(b"note.md"));
+        assert!(is_single_component(b"..."));
+        for bad in [&b""[..], b".", b"..", b"a/b", b"/", b"a\0b"] {
+            assert!(!is_single_component(bad), "{bad:?}");
+        }
     }
 }

@@ -1,7 +1,9 @@
-//! [`Root`]: a directory handle and every read below it.
+//! [`Root`]: the handle of an AIOS root, and every read below it by a full relative path (the
+//! fixed locations of spec 01 §2 and 03 §4.4). The strategy resolves the parent directory
+//! beneath the root; the last component is then handled by the same walk-relative operations
+//! as a [`Dir`] child.
 
-use std::ffi::OsString;
-use std::io::Read;
+use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -9,13 +11,21 @@ use std::path::Path;
 use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
-use crate::error::{ReadError, RootError, UnsafeKind, io_kind};
+use crate::dir::{At, Dir, ReadOptions, decode};
+use crate::error::{ReadError, RootError, io_kind};
 use crate::identity::{EntryKind, Identity};
 use crate::ledger::Ledger;
-use crate::open::{OpenFailure, Strategy, kind_at, open_beneath};
+use crate::open::{OpenFailure, Strategy, open_parent};
 use crate::relpath::RelPath;
+use crate::sys::{fstat, listable_directory, open_at};
 
 /// An open directory below which every read is contained. Holds a descriptor, never a path.
+///
+/// Two ways to read below it, with the same checks and answers:
+/// - by a full [`RelPath`] ([`Root::read_text`], [`Root::probe`], [`Root::list_dir`], …), for
+///   the fixed locations; the parent is resolved with the root's [`Strategy`];
+/// - walk-relative, through [`Dir`] handles ([`Root::dir`], [`Root::open_dir`],
+///   [`Dir::open_dir`]), one name per call: what a walk over a tree uses.
 #[derive(Debug)]
 pub struct Root {
     dir: OwnedFd,
@@ -108,48 +118,49 @@ impl Root {
         Ok(Root { dir, strategy })
     }
 
+    /// The strategy this root resolves full relative paths with.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
     /// The root directory's identity now (for authority snapshots).
     pub fn restat(&self) -> Result<Identity, ReadError> {
         fstat(&self.dir)
     }
 
+    /// The root itself as a [`Dir`]: a fresh listable handle, and its identity.
+    pub fn dir(&self) -> Result<Dir, ReadError> {
+        let fd = open_at(self.dir.as_fd(), ".", listable_directory())
+            .map_err(|errno| ReadError::Io(io_kind(errno)))?;
+        Dir::from_fd(fd, self.strategy.stat_call())
+    }
+
+    /// Opens the directory `rel` as a [`Dir`]. `None` when it (or an ancestor) is absent; a
+    /// symlink or non-directory anywhere on the path is refused as unsafe.
+    pub fn open_dir(&self, rel: &RelPath) -> Result<Option<Dir>, ReadError> {
+        self.with_parent(rel, |at, name| at.open_dir(name))
+    }
+
     /// Looks at `rel` without following it and without reading it. `None` when absent.
     pub fn probe(&self, rel: &RelPath) -> Result<Option<Probe>, ReadError> {
-        let fd = match self.resolve(rel, OFlags::PATH) {
-            Ok(fd) => fd,
-            Err(OpenFailure::Absent) => return Ok(None),
-            Err(OpenFailure::Error(error)) => return Err(error),
-        };
-        let identity = fstat(&fd)?;
-        Ok(Some(Probe {
-            kind: identity.kind(),
-            identity,
-        }))
+        self.with_parent(rel, |at, name| at.stat(name))
     }
 
     /// Whether `rel` is still the object observed as `identity` (every field equal).
     ///
-    /// One `statx(AT_SYMLINK_NOFOLLOW)` relative to the root handle (spec 01 §4.6, 03 §19.2).
-    /// `statx` has no `RESOLVE_BENEATH`, so an ancestor swapped for a link would be followed
-    /// for this one stat; that is harmless because nothing is read and nothing observed is
-    /// returned: only "same object" or "not", and an object reached through a link is never
-    /// the inode observed beneath the root, so the answer is "changed". A final symlink is not
-    /// followed. Kernels without `statx` fall back to the `O_PATH` probe.
+    /// One `statx`/`fstatat(AT_SYMLINK_NOFOLLOW)` relative to the root handle (spec 01 §4.6,
+    /// 03 §19.2). Neither call has `RESOLVE_BENEATH`, so an ancestor swapped for a link would
+    /// be followed for this one stat; that is harmless because nothing is read and nothing
+    /// observed is returned: only "same object" or "not", and an object reached through a link
+    /// is never the inode observed beneath the root, so the answer is "changed". A final
+    /// symlink is not followed. A walk holding the parent's [`Dir`] uses
+    /// [`Dir::still_matches`] instead, which resolves one name.
     pub fn still_matches(&self, rel: &RelPath, identity: &Identity) -> Result<bool, ReadError> {
-        let flags = rustix::fs::AtFlags::SYMLINK_NOFOLLOW;
-        match rustix::fs::statx(
-            &self.dir,
-            rel.as_str(),
-            flags,
-            rustix::fs::StatxFlags::BASIC_STATS,
-        ) {
-            Ok(statx) => Ok(Identity::from_statx(&statx) == *identity),
-            Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => Ok(false),
-            Err(Errno::NOSYS | Errno::PERM) => Ok(self
-                .probe(rel)?
-                .is_some_and(|probe| probe.identity == *identity)),
-            Err(errno) => Err(ReadError::Io(io_kind(errno))),
-        }
+        let at = At {
+            dir: self.dir.as_fd(),
+            stat: self.strategy.stat_call(),
+        };
+        at.still_matches(OsStr::new(rel.as_str()), identity)
     }
 
     /// Reads a whole file of at most `cap` bytes as strict UTF-8. `None` when absent.
@@ -159,30 +170,22 @@ impl Root {
         cap: u64,
         ledger: &mut Ledger,
     ) -> Result<Option<FileText>, ReadError> {
-        let Some(file) = self.read_bytes(rel, cap, ledger)? else {
-            return Ok(None);
-        };
-        let text = String::from_utf8(file.bytes).map_err(|_| ReadError::InvalidUtf8)?;
-        Ok(Some(FileText {
-            text,
-            identity: file.identity,
-        }))
+        decode(self.read_bytes(rel, cap, ledger)?)
     }
 
     /// Reads a whole file of at most `cap` bytes. `None` when absent.
+    ///
+    /// Spec 01 §4.3: the no-follow stat of the last component must show a regular file; the
+    /// `O_RDONLY | O_NOFOLLOW | O_NONBLOCK` handle's `fstat` must equal it; the size cap; the
+    /// ledger; one read of `size + 1` bytes that returns `size`; the `fstat` after the read.
     pub fn read_bytes(
         &self,
         rel: &RelPath,
         cap: u64,
         ledger: &mut Ledger,
     ) -> Result<Option<FileBytes>, ReadError> {
-        let Some(opened) = self.open_regular(rel, cap, ledger, cap)? else {
-            return Ok(None);
-        };
-        Ok(Some(FileBytes {
-            bytes: opened.bytes,
-            identity: opened.identity,
-        }))
+        let options = ReadOptions::new(cap);
+        self.with_parent(rel, |at, name| at.read_bytes(name, &options, ledger))
     }
 
     /// Reads at most `prefix_len` bytes of a file of at most `cap` bytes, charging the whole
@@ -194,14 +197,9 @@ impl Root {
         prefix_len: u64,
         ledger: &mut Ledger,
     ) -> Result<Option<FilePrefix>, ReadError> {
-        let Some(opened) = self.open_regular(rel, cap, ledger, prefix_len)? else {
-            return Ok(None);
-        };
-        Ok(Some(FilePrefix {
-            complete: opened.bytes.len() as u64 == opened.identity.size,
-            bytes: opened.bytes,
-            identity: opened.identity,
-        }))
+        self.with_parent(rel, |at, name| {
+            at.read_prefix(name, cap, prefix_len, ledger)
+        })
     }
 
     /// Lists the directory `rel` (the root itself when `None`), failing with
@@ -214,133 +212,31 @@ impl Root {
         ledger: &mut Ledger,
     ) -> Result<Option<Listing>, ReadError> {
         let dir = match rel {
-            None => self.reopen_root()?,
-            Some(rel) => match self.resolve(rel, OFlags::RDONLY | OFlags::DIRECTORY) {
-                Ok(fd) => fd,
-                Err(OpenFailure::Absent) => return Ok(None),
-                Err(OpenFailure::Error(error)) => return Err(error),
+            None => self.dir()?,
+            Some(rel) => match self.open_dir(rel)? {
+                Some(dir) => dir,
+                None => return Ok(None),
             },
         };
-        let before = fstat(&dir)?;
-        let mut stream =
-            rustix::fs::Dir::read_from(&dir).map_err(|errno| ReadError::Io(io_kind(errno)))?;
-        let mut entries = Vec::new();
-        while let Some(entry) = stream.read() {
-            let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
-            let name = entry.file_name().to_bytes();
-            if name == b"." || name == b".." {
-                continue;
-            }
-            if entries.len() as u64 >= max_entries {
-                return Err(ReadError::DirectoryLimit);
-            }
-            ledger.reserve_entries(1).map_err(ReadError::Budget)?;
-            let name = OsString::from(std::ffi::OsStr::from_bytes(name));
-            let mut kind = EntryKind::from_file_type(entry.file_type());
-            if kind == EntryKind::Unknown {
-                // Some filesystems do not fill d_type; ask without following.
-                kind = match name.to_str() {
-                    Some(text) => kind_at(dir.as_fd(), text).unwrap_or(EntryKind::Unknown),
-                    None => EntryKind::Unknown,
-                };
-            }
-            entries.push(DirEntry { name, kind });
-        }
-        let after = fstat(&dir)?;
-        if before != after {
-            return Err(ReadError::Changed);
-        }
-        Ok(Some(Listing {
-            entries,
-            identity: before,
-        }))
+        dir.list(max_entries, ledger).map(Some)
     }
 
-    fn resolve(&self, rel: &RelPath, flags: OFlags) -> Result<OwnedFd, OpenFailure> {
-        open_beneath(self.dir.as_fd(), rel, flags, self.strategy)
-    }
-
-    fn reopen_root(&self) -> Result<OwnedFd, ReadError> {
-        rustix::fs::openat(
-            &self.dir,
-            ".",
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(|errno| ReadError::Io(io_kind(errno)))
-    }
-
-    /// The two-step open of spec 01 §4.2–§4.3: an `O_PATH` probe that must show a regular
-    /// file, then the non-blocking read handle that must be the same inode; the size cap, the
-    /// ledger, a bounded read and the after-read identity check.
-    fn open_regular(
+    /// Resolves `rel`'s parent beneath the root with the strategy and runs `operation` on its
+    /// last component. An absent ancestor makes the whole path absent (spec 01 §4.5).
+    fn with_parent<T>(
         &self,
         rel: &RelPath,
-        cap: u64,
-        ledger: &mut Ledger,
-        read_len: u64,
-    ) -> Result<Option<Opened>, ReadError> {
-        let probe_fd = match self.resolve(rel, OFlags::PATH) {
-            Ok(fd) => fd,
+        operation: impl FnOnce(At<'_>, &OsStr) -> Result<Option<T>, ReadError>,
+    ) -> Result<Option<T>, ReadError> {
+        let parent = match open_parent(self.dir.as_fd(), rel, self.strategy) {
+            Ok(parent) => parent,
             Err(OpenFailure::Absent) => return Ok(None),
             Err(OpenFailure::Error(error)) => return Err(error),
         };
-        let probed = fstat(&probe_fd)?;
-        match probed.kind() {
-            EntryKind::File => {}
-            EntryKind::Symlink => return Err(ReadError::Unsafe(UnsafeKind::Symlink)),
-            other => return Err(ReadError::NotRegular(other)),
-        }
-        let read_fd = match self.resolve(rel, OFlags::RDONLY | OFlags::NONBLOCK) {
-            Ok(fd) => fd,
-            // It existed a moment ago: it was removed or replaced in between.
-            Err(OpenFailure::Absent) => return Err(ReadError::Changed),
-            Err(OpenFailure::Error(error)) => return Err(error),
+        let at = At {
+            dir: parent.fd(),
+            stat: self.strategy.stat_call(),
         };
-        let before = fstat(&read_fd)?;
-        if !before.same_object(&probed) || before.kind() != EntryKind::File {
-            return Err(ReadError::Changed);
-        }
-        if before.size > cap {
-            return Err(ReadError::TooLarge);
-        }
-        ledger
-            .reserve_file(before.size)
-            .map_err(ReadError::Budget)?;
-
-        // Read exactly what fstat promised (or the prefix). A file that grows, shrinks or is
-        // rewritten meanwhile changes its size or times, which the after-read fstat compares,
-        // so no extra read to probe for end-of-file is needed.
-        let wanted = before.size.min(read_len);
-        let mut bytes = vec![0u8; usize::try_from(wanted).map_err(|_| ReadError::TooLarge)?];
-        let mut file = std::fs::File::from(read_fd);
-        let mut filled = 0;
-        while filled < bytes.len() {
-            match file.read(&mut bytes[filled..]) {
-                Ok(0) => return Err(ReadError::Changed),
-                Ok(read) => filled += read,
-                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(error) => return Err(ReadError::Io(error.kind())),
-            }
-        }
-        let after = fstat(&file)?;
-        if after != before {
-            return Err(ReadError::Changed);
-        }
-        Ok(Some(Opened {
-            bytes,
-            identity: before,
-        }))
+        operation(at, OsStr::new(rel.file_name()))
     }
-}
-
-struct Opened {
-    bytes: Vec<u8>,
-    identity: Identity,
-}
-
-fn fstat(fd: impl AsFd) -> Result<Identity, ReadError> {
-    rustix::fs::fstat(fd)
-        .map(|stat| Identity::from_stat(&stat))
-        .map_err(|errno| ReadError::Io(io_kind(errno)))
 }

@@ -1,6 +1,8 @@
-//! The containment attack suite (issue 2): every way a folder can try to make the reader leave
-//! it, block, or read something it must refuse. Each case runs under both resolution
-//! strategies: `openat2` (when the kernel has it) and the component-wise fallback.
+//! The containment attack suite: every way a folder can try to make the reader leave it,
+//! block, or read something it must refuse. Each case runs in every [`Mode`]: each strategy
+//! available on this platform (`openat2` when the kernel has it, the `O_PATH` component walk,
+//! the portable walk macOS runs), both through full relative paths from the root and through
+//! the walk-relative handle API (one `Dir` per component, one name per call).
 
 #![allow(clippy::print_stderr)]
 
@@ -9,10 +11,109 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use dotaios_contained::{
-    BudgetDimension, EntryKind, Ledger, Limits, ReadError, RelPath, Root, Strategy, UnsafeKind,
+    BudgetDimension, Dir, EntryKind, Ledger, Limits, Listing, Probe, ReadError, RelPath, Root,
+    Strategy, UnsafeKind,
 };
 
-const STRATEGIES: [Strategy; 2] = [Strategy::Auto, Strategy::ComponentWalk];
+/// How a test reads: by full relative path from the root, or by walking `Dir` handles.
+#[derive(Debug, Clone, Copy)]
+enum Mode {
+    Path(Strategy),
+    Walk(Strategy),
+}
+
+fn modes() -> Vec<Mode> {
+    let mut modes = Vec::new();
+    for strategy in Strategy::available() {
+        modes.push(Mode::Path(*strategy));
+        modes.push(Mode::Walk(*strategy));
+    }
+    modes
+}
+
+/// A root read in one mode.
+struct Reader {
+    root: Root,
+    mode: Mode,
+}
+
+impl Reader {
+    /// The `Dir` of `path`'s parent, walked one `open_dir` at a time from the root handle;
+    /// `None` when an ancestor is absent.
+    fn walk_to_parent<'p>(&self, path: &'p str) -> Result<Option<(Dir, &'p str)>, ReadError> {
+        let mut dir = self.root.dir()?;
+        let mut components: Vec<&str> = path.split('/').collect();
+        let last = components.pop().unwrap();
+        for name in components {
+            match dir.open_dir(name)? {
+                Some(child) => dir = child,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some((dir, last)))
+    }
+
+    fn read_text(
+        &self,
+        path: &str,
+        cap: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<String>, ReadError> {
+        let file = match self.mode {
+            Mode::Path(_) => self.root.read_text(&rel(path), cap, ledger)?,
+            Mode::Walk(_) => match self.walk_to_parent(path)? {
+                Some((dir, name)) => dir.read_text(name, cap, ledger)?,
+                None => None,
+            },
+        };
+        Ok(file.map(|file| file.text))
+    }
+
+    fn list(
+        &self,
+        path: Option<&str>,
+        max: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<Listing>, ReadError> {
+        match (self.mode, path) {
+            (Mode::Path(_), path) => self.root.list_dir(path.map(rel).as_ref(), max, ledger),
+            (Mode::Walk(_), None) => self.root.dir()?.list(max, ledger).map(Some),
+            (Mode::Walk(_), Some(path)) => match self.walk_to_parent(path)? {
+                Some((dir, name)) => match dir.open_dir(name)? {
+                    Some(dir) => dir.list(max, ledger).map(Some),
+                    None => Ok(None),
+                },
+                None => Ok(None),
+            },
+        }
+    }
+
+    fn probe(&self, path: &str) -> Result<Option<Probe>, ReadError> {
+        match self.mode {
+            Mode::Path(_) => self.root.probe(&rel(path)),
+            Mode::Walk(_) => match self.walk_to_parent(path)? {
+                Some((dir, name)) => dir.stat(name),
+                None => Ok(None),
+            },
+        }
+    }
+
+    fn read_prefix(
+        &self,
+        path: &str,
+        cap: u64,
+        prefix: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<dotaios_contained::FilePrefix>, ReadError> {
+        match self.mode {
+            Mode::Path(_) => self.root.read_prefix(&rel(path), cap, prefix, ledger),
+            Mode::Walk(_) => match self.walk_to_parent(path)? {
+                Some((dir, name)) => dir.read_prefix(name, cap, prefix, ledger),
+                None => Ok(None),
+            },
+        }
+    }
+}
 
 fn ledger() -> Ledger {
     Ledger::new(Limits {
@@ -22,13 +123,21 @@ fn ledger() -> Ledger {
     })
 }
 
+/// A FIFO (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
 fn rel(path: &str) -> RelPath {
     RelPath::new(path).unwrap()
 }
 
-fn read(root: &Root, path: &str) -> Result<Option<String>, ReadError> {
-    root.read_text(&rel(path), 1 << 20, &mut ledger())
-        .map(|file| file.map(|file| file.text))
+fn read(reader: &Reader, path: &str) -> Result<Option<String>, ReadError> {
+    reader.read_text(path, 1 << 20, &mut ledger())
 }
 
 /// A folder `aios/` with one real file, and an `outside/` sibling holding a marker.
@@ -42,15 +151,21 @@ fn fixture() -> tempfile::TempDir {
     temp
 }
 
-fn open(temp: &tempfile::TempDir, strategy: Strategy) -> Root {
-    Root::open_with(&temp.path().join("aios"), strategy).unwrap()
+fn open(temp: &tempfile::TempDir, mode: Mode) -> Reader {
+    let strategy = match mode {
+        Mode::Path(strategy) | Mode::Walk(strategy) => strategy,
+    };
+    Reader {
+        root: Root::open_with(&temp.path().join("aios"), strategy).unwrap(),
+        mode,
+    }
 }
 
 #[test]
 fn reads_a_real_file_and_reports_absence() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/work.md").unwrap().as_deref(),
             Some("# Work\n")
@@ -62,14 +177,14 @@ fn reads_a_real_file_and_reports_absence() {
 
 #[test]
 fn symlinked_file_is_refused() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         symlink(
             temp.path().join("outside/secret.md"),
             temp.path().join("aios/context/identity.md"),
         )
         .unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/identity.md"),
             Err(ReadError::Unsafe(UnsafeKind::Symlink))
@@ -79,10 +194,10 @@ fn symlinked_file_is_refused() {
 
 #[test]
 fn symlink_to_a_file_inside_the_folder_is_refused() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         symlink("work.md", temp.path().join("aios/context/priorities.md")).unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/priorities.md"),
             Err(ReadError::Unsafe(UnsafeKind::Symlink))
@@ -92,16 +207,16 @@ fn symlink_to_a_file_inside_the_folder_is_refused() {
 
 #[test]
 fn symlinked_directory_is_refused_for_listing_and_reading() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         symlink(temp.path().join("outside"), temp.path().join("aios/memory")).unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "memory/secret.md"),
             Err(ReadError::Unsafe(UnsafeKind::Symlink))
         );
         assert_eq!(
-            root.list_dir(Some(&rel("memory")), 100, &mut ledger()),
+            root.list(Some("memory"), 100, &mut ledger()),
             Err(ReadError::Unsafe(UnsafeKind::Symlink))
         );
     }
@@ -109,12 +224,12 @@ fn symlinked_directory_is_refused_for_listing_and_reading() {
 
 #[test]
 fn symlinked_ancestor_is_refused() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         fs::create_dir_all(temp.path().join("outside/deeper")).unwrap();
         fs::write(temp.path().join("outside/deeper/note.md"), "MARKER-OUTSIDE").unwrap();
         symlink(temp.path().join("outside"), temp.path().join("aios/vault")).unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "vault/deeper/note.md"),
             Err(ReadError::Unsafe(UnsafeKind::Symlink))
@@ -124,9 +239,9 @@ fn symlinked_ancestor_is_refused() {
 
 #[test]
 fn a_file_as_ancestor_is_unsafe_not_absent() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/work.md/x.md"),
             Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
@@ -136,32 +251,27 @@ fn a_file_as_ancestor_is_unsafe_not_absent() {
 
 #[test]
 fn fifo_is_refused_without_blocking() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         let fifo = temp.path().join("aios/context/identity.md");
-        rustix::fs::mkfifoat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::Mode::from_raw_mode(0o644),
-        )
-        .unwrap();
-        let root = open(&temp, strategy);
+        mkfifo(&fifo);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/identity.md"),
             Err(ReadError::NotRegular(EntryKind::Fifo))
         );
-        let probe = root.probe(&rel("context/identity.md")).unwrap().unwrap();
+        let probe = root.probe("context/identity.md").unwrap().unwrap();
         assert_eq!(probe.kind, EntryKind::Fifo);
     }
 }
 
 #[test]
 fn unix_socket_is_refused() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         let path = temp.path().join("aios/context/sock.md");
         let _listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(
             read(&root, "context/sock.md"),
             Err(ReadError::NotRegular(EntryKind::Socket))
@@ -171,7 +281,7 @@ fn unix_socket_is_refused() {
 
 #[test]
 fn invalid_utf8_is_refused_and_bom_is_kept() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         fs::write(
             temp.path().join("aios/context/bad.md"),
@@ -180,7 +290,7 @@ fn invalid_utf8_is_refused_and_bom_is_kept() {
         .unwrap();
         fs::write(temp.path().join("aios/context/sur.md"), b"\xed\xa0\x80").unwrap();
         fs::write(temp.path().join("aios/context/bom.md"), "\u{feff}# T\0nul").unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         assert_eq!(read(&root, "context/bad.md"), Err(ReadError::InvalidUtf8));
         assert_eq!(read(&root, "context/sur.md"), Err(ReadError::InvalidUtf8));
         assert_eq!(
@@ -192,19 +302,19 @@ fn invalid_utf8_is_refused_and_bom_is_kept() {
 
 #[test]
 fn one_byte_over_the_cap_is_too_large_and_at_the_cap_is_fine() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         fs::write(temp.path().join("aios/context/at.md"), vec![b'a'; 4096]).unwrap();
         fs::write(temp.path().join("aios/context/over.md"), vec![b'a'; 4097]).unwrap();
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         let mut ledger = ledger();
         assert!(
-            root.read_text(&rel("context/at.md"), 4096, &mut ledger)
+            root.read_text("context/at.md", 4096, &mut ledger)
                 .unwrap()
                 .is_some()
         );
         assert_eq!(
-            root.read_text(&rel("context/over.md"), 4096, &mut ledger),
+            root.read_text("context/over.md", 4096, &mut ledger),
             Err(ReadError::TooLarge)
         );
         // A refused file is not charged.
@@ -214,6 +324,12 @@ fn one_byte_over_the_cap_is_too_large_and_at_the_cap_is_fine() {
 
 #[test]
 fn ledger_limits_fail_closed() {
+    for mode in modes() {
+        ledger_limits_fail_closed_in(mode);
+    }
+}
+
+fn ledger_limits_fail_closed_in(mode: Mode) {
     let temp = fixture();
     for index in 0..3 {
         fs::write(
@@ -222,18 +338,16 @@ fn ledger_limits_fail_closed() {
         )
         .unwrap();
     }
-    let root = open(&temp, Strategy::Auto);
+    let root = open(&temp, mode);
     let mut files = Ledger::new(Limits {
         files: 2,
         bytes: 1 << 20,
         entries: 100,
     });
-    root.read_text(&rel("context/f0.md"), 100, &mut files)
-        .unwrap();
-    root.read_text(&rel("context/f1.md"), 100, &mut files)
-        .unwrap();
+    root.read_text("context/f0.md", 100, &mut files).unwrap();
+    root.read_text("context/f1.md", 100, &mut files).unwrap();
     assert_eq!(
-        root.read_text(&rel("context/f2.md"), 100, &mut files),
+        root.read_text("context/f2.md", 100, &mut files),
         Err(ReadError::Budget(BudgetDimension::Files))
     );
 
@@ -242,12 +356,10 @@ fn ledger_limits_fail_closed() {
         bytes: 20,
         entries: 100,
     });
-    root.read_text(&rel("context/f0.md"), 100, &mut bytes)
-        .unwrap();
-    root.read_text(&rel("context/f1.md"), 100, &mut bytes)
-        .unwrap();
+    root.read_text("context/f0.md", 100, &mut bytes).unwrap();
+    root.read_text("context/f1.md", 100, &mut bytes).unwrap();
     assert_eq!(
-        root.read_text(&rel("context/f2.md"), 100, &mut bytes),
+        root.read_text("context/f2.md", 100, &mut bytes),
         Err(ReadError::Budget(BudgetDimension::Bytes))
     );
 
@@ -257,29 +369,29 @@ fn ledger_limits_fail_closed() {
         entries: 3,
     });
     assert_eq!(
-        root.list_dir(Some(&rel("context")), 100, &mut entries),
+        root.list(Some("context"), 100, &mut entries),
         Err(ReadError::Budget(BudgetDimension::Entries))
     );
 }
 
 #[test]
 fn a_directory_over_its_entry_limit_is_refused() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         let signals = temp.path().join("aios/memory/signals");
         fs::create_dir_all(&signals).unwrap();
         for index in 0..9 {
             fs::write(signals.join(format!(".hidden-{index}")), "").unwrap();
         }
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         let listing = root
-            .list_dir(Some(&rel("memory/signals")), 9, &mut ledger())
+            .list(Some("memory/signals"), 9, &mut ledger())
             .unwrap()
             .unwrap();
         assert_eq!(listing.entries.len(), 9);
         fs::create_dir(signals.join("sub")).unwrap();
         assert_eq!(
-            root.list_dir(Some(&rel("memory/signals")), 9, &mut ledger()),
+            root.list(Some("memory/signals"), 9, &mut ledger()),
             Err(ReadError::DirectoryLimit)
         );
     }
@@ -287,12 +399,18 @@ fn a_directory_over_its_entry_limit_is_refused() {
 
 #[test]
 fn listing_reports_kinds_without_following() {
+    for mode in modes() {
+        listing_reports_kinds_without_following_in(mode);
+    }
+}
+
+fn listing_reports_kinds_without_following_in(mode: Mode) {
     let temp = fixture();
     let aios = temp.path().join("aios");
     symlink(temp.path().join("outside"), aios.join("linked")).unwrap();
     fs::write(aios.join("aios.json"), "{}").unwrap();
-    let root = open(&temp, Strategy::Auto);
-    let listing = root.list_dir(None, 100, &mut ledger()).unwrap().unwrap();
+    let root = open(&temp, mode);
+    let listing = root.list(None, 100, &mut ledger()).unwrap().unwrap();
     let mut kinds: Vec<(String, EntryKind)> = listing
         .entries
         .iter()
@@ -307,46 +425,56 @@ fn listing_reports_kinds_without_following() {
             ("linked".into(), EntryKind::Symlink),
         ]
     );
+    assert_eq!(root.list(Some("absent"), 10, &mut ledger()).unwrap(), None);
     assert_eq!(
-        root.list_dir(Some(&rel("absent")), 10, &mut ledger())
-            .unwrap(),
-        None
-    );
-    assert_eq!(
-        root.list_dir(Some(&rel("aios.json")), 10, &mut ledger()),
+        root.list(Some("aios.json"), 10, &mut ledger()),
         Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
     );
 }
 
 #[test]
 fn prefix_reads_charge_the_whole_file() {
-    let temp = fixture();
-    let body = "x".repeat(2 << 20);
-    fs::write(
-        temp.path().join("aios/context/big.md"),
-        format!("---\nname: a\n---\n{body}"),
-    )
-    .unwrap();
-    let root = open(&temp, Strategy::Auto);
-    let mut ledger = ledger();
-    let prefix = root
-        .read_prefix(&rel("context/big.md"), 8 << 20, 64 << 10, &mut ledger)
-        .unwrap()
+    for mode in modes() {
+        let temp = fixture();
+        let body = "x".repeat(2 << 20);
+        fs::write(
+            temp.path().join("aios/context/big.md"),
+            format!("---\nname: a\n---\n{body}"),
+        )
         .unwrap();
-    assert_eq!(prefix.bytes.len(), 64 << 10);
-    assert!(!prefix.complete);
-    assert!(ledger.used().bytes > 2 << 20);
+        let root = open(&temp, mode);
+        let mut ledger = ledger();
+        let prefix = root
+            .read_prefix("context/big.md", 8 << 20, 64 << 10, &mut ledger)
+            .unwrap()
+            .unwrap();
+        assert_eq!(prefix.bytes.len(), 64 << 10);
+        assert!(!prefix.complete);
+        assert!(ledger.used().bytes > 2 << 20);
+        let whole = root
+            .read_prefix("context/work.md", 100, 64 << 10, &mut ledger)
+            .unwrap()
+            .unwrap();
+        assert!(whole.complete);
+        assert_eq!(whole.bytes, b"# Work\n");
+    }
 }
 
 #[test]
 fn a_symlinked_root_is_followed_once() {
     let temp = fixture();
     symlink(temp.path().join("aios"), temp.path().join("link-to-aios")).unwrap();
-    let root = Root::open(&temp.path().join("link-to-aios")).unwrap();
-    assert_eq!(
-        read(&root, "context/work.md").unwrap().as_deref(),
-        Some("# Work\n")
-    );
+    for mode in modes() {
+        let (Mode::Path(strategy) | Mode::Walk(strategy)) = mode;
+        let root = Reader {
+            root: Root::open_with(&temp.path().join("link-to-aios"), strategy).unwrap(),
+            mode,
+        };
+        assert_eq!(
+            read(&root, "context/work.md").unwrap().as_deref(),
+            Some("# Work\n")
+        );
+    }
 }
 
 #[test]
@@ -364,30 +492,41 @@ fn root_errors_are_typed() {
 
 #[test]
 fn still_matches_sees_a_rewrite() {
-    let temp = fixture();
-    let root = open(&temp, Strategy::Auto);
-    let file = root
-        .read_text(&rel("context/work.md"), 100, &mut ledger())
-        .unwrap()
-        .unwrap();
-    assert!(
-        root.still_matches(&rel("context/work.md"), &file.identity)
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let root = Root::open_with(&temp.path().join("aios"), *strategy).unwrap();
+        let file = root
+            .read_text(&rel("context/work.md"), 100, &mut ledger())
             .unwrap()
-    );
-    std::thread::sleep(std::time::Duration::from_millis(20));
-    fs::write(temp.path().join("aios/context/work.md"), "# Work, edited\n").unwrap();
-    assert!(
-        !root
-            .still_matches(&rel("context/work.md"), &file.identity)
-            .unwrap()
-    );
+            .unwrap();
+        let context = root.open_dir(&rel("context")).unwrap().unwrap();
+        // The walk-relative stat and the read's fstat agree on every field.
+        assert_eq!(
+            context.stat("work.md").unwrap().unwrap().identity,
+            file.identity
+        );
+        assert!(
+            root.still_matches(&rel("context/work.md"), &file.identity)
+                .unwrap()
+        );
+        assert!(context.still_matches("work.md", &file.identity).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(temp.path().join("aios/context/work.md"), "# Work, edited\n").unwrap();
+        assert!(
+            !root
+                .still_matches(&rel("context/work.md"), &file.identity)
+                .unwrap()
+        );
+        assert!(!context.still_matches("work.md", &file.identity).unwrap());
+        assert!(!context.still_matches("absent.md", &file.identity).unwrap());
+    }
 }
 
 /// One thread swaps `aios/notes` between a real directory and a symlink to an outside
 /// directory holding the marker, as fast as it can; the reader must never return the marker.
 #[test]
 fn concurrent_swap_attacker_never_leaks_the_marker() {
-    for strategy in STRATEGIES {
+    for mode in modes() {
         let temp = fixture();
         let aios = temp.path().join("aios");
         let outside = temp.path().join("outside");
@@ -420,7 +559,7 @@ fn concurrent_swap_attacker_never_leaks_the_marker() {
                 swaps
             })
         };
-        let root = open(&temp, strategy);
+        let root = open(&temp, mode);
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
         let (mut inside, mut refused, mut control_leaks) = (0u64, 0u64, 0u64);
         let followed_path = aios.join("notes/note.md");
@@ -437,7 +576,7 @@ fn concurrent_swap_attacker_never_leaks_the_marker() {
                 }
                 Ok(None) | Err(_) => refused += 1,
             }
-            if let Ok(Some(listing)) = root.list_dir(Some(&rel("notes")), 100, &mut ledger()) {
+            if let Ok(Some(listing)) = root.list(Some("notes"), 100, &mut ledger()) {
                 assert!(
                     listing
                         .entries
@@ -455,7 +594,7 @@ fn concurrent_swap_attacker_never_leaks_the_marker() {
             "the attack never exposed the marker to a following read"
         );
         eprintln!(
-            "{strategy:?}: {swaps} swaps, {inside} inside reads, {refused} refused, {control_leaks} control leaks"
+            "{mode:?}: {swaps} swaps, {inside} inside reads, {refused} refused, {control_leaks} control leaks"
         );
         let _ = refused;
     }
@@ -467,14 +606,20 @@ fn temp_link_path(aios: &Path) -> std::path::PathBuf {
 
 #[test]
 fn reads_never_write() {
+    for mode in modes() {
+        reads_never_write_in(mode);
+    }
+}
+
+fn reads_never_write_in(mode: Mode) {
     let temp = fixture();
     let before = tree_snapshot(&temp.path().join("aios"));
-    let root = open(&temp, Strategy::Auto);
+    let root = open(&temp, mode);
     for _ in 0..3 {
         let _ = read(&root, "context/work.md");
-        let _ = root.list_dir(None, 100, &mut ledger());
-        let _ = root.probe(&rel("context"));
-        let _ = root.read_prefix(&rel("context/work.md"), 100, 3, &mut ledger());
+        let _ = root.list(None, 100, &mut ledger());
+        let _ = root.probe("context");
+        let _ = root.read_prefix("context/work.md", 100, 3, &mut ledger());
     }
     assert_eq!(before, tree_snapshot(&temp.path().join("aios")));
 }
@@ -504,36 +649,262 @@ fn tree_snapshot(dir: &Path) -> Vec<(String, u32, Vec<u8>, i128)> {
 
 #[test]
 fn revalidation_sees_a_directory_swapped_for_a_link() {
-    let temp = fixture();
-    let root = open(&temp, Strategy::Auto);
-    let directory = root.probe(&rel("context")).unwrap().unwrap();
-    assert!(
-        root.still_matches(&rel("context"), &directory.identity)
+    for mode in modes() {
+        let temp = fixture();
+        let root = open(&temp, mode);
+        let top = root.root.dir().unwrap();
+        let directory = root.probe("context").unwrap().unwrap();
+        // A walk's handle on the directory, held across the swap.
+        let held = top.open_dir("context").unwrap().unwrap();
+        assert_eq!(held.identity(), directory.identity);
+        assert!(
+            root.root
+                .still_matches(&rel("context"), &directory.identity)
+                .unwrap()
+        );
+        assert!(top.still_matches("context", &directory.identity).unwrap());
+        // The same directory, moved out and linked back: same inode, but now a link below
+        // the root.
+        fs::rename(
+            temp.path().join("aios/context"),
+            temp.path().join("outside/context"),
+        )
+        .unwrap();
+        symlink(
+            temp.path().join("outside/context"),
+            temp.path().join("aios/context"),
+        )
+        .unwrap();
+        assert!(
+            !root
+                .root
+                .still_matches(&rel("context"), &directory.identity)
+                .unwrap()
+        );
+        // The held handle followed the rename (descriptors do); what it read is only ever
+        // published after the revalidation by name, which sees the link.
+        assert!(!top.still_matches("context", &directory.identity).unwrap());
+        assert_ne!(
+            held.restat().unwrap(),
+            directory.identity,
+            "its ctime moved"
+        );
+        assert_eq!(
+            root.read_text("context/work.md", 100, &mut ledger()),
+            Err(ReadError::Unsafe(UnsafeKind::Symlink))
+        );
+        assert!(
+            !root
+                .root
+                .still_matches(&rel("absent.md"), &directory.identity)
+                .unwrap()
+        );
+    }
+}
+
+// ----- The walk-relative handle API on its own -------------------------------------------
+
+fn context_dir(temp: &tempfile::TempDir, strategy: Strategy) -> Dir {
+    let root = Root::open_with(&temp.path().join("aios"), strategy).unwrap();
+    root.open_dir(&rel("context")).unwrap().unwrap()
+}
+
+#[test]
+fn a_name_must_be_one_normal_component() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let root = Root::open_with(&temp.path().join("aios"), *strategy).unwrap();
+        let top = root.dir().unwrap();
+        let escape = Err(ReadError::Unsafe(UnsafeKind::Escape));
+        for bad in [
+            "",
+            ".",
+            "..",
+            "context/work.md",
+            "../outside",
+            "/etc",
+            "a\0b",
+        ] {
+            assert_eq!(top.stat(bad).map(|_| ()), escape, "{bad:?}");
+            assert_eq!(top.open_dir(bad).map(|_| ()), escape, "{bad:?}");
+            assert_eq!(
+                top.read_text(bad, 100, &mut ledger()).map(|_| ()),
+                escape,
+                "{bad:?}"
+            );
+            assert_eq!(
+                top.read_prefix(bad, 100, 1, &mut ledger()).map(|_| ()),
+                escape
+            );
+            let identity = top.identity();
+            assert_eq!(top.still_matches(bad, &identity).map(|_| ()), escape);
+        }
+    }
+}
+
+#[test]
+fn children_are_classified_without_following() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let context = temp.path().join("aios/context");
+        symlink(temp.path().join("outside"), context.join("linked-dir")).unwrap();
+        symlink("work.md", context.join("linked.md")).unwrap();
+        let dir = context_dir(&temp, *strategy);
+        assert_eq!(dir.stat("absent.md").unwrap(), None);
+        assert_eq!(dir.open_dir("absent").unwrap().map(|_| ()), None);
+        assert_eq!(
+            dir.read_text("absent.md", 100, &mut ledger()).unwrap(),
+            None
+        );
+        assert_eq!(
+            dir.stat("linked.md").unwrap().unwrap().kind,
+            EntryKind::Symlink
+        );
+        assert_eq!(
+            dir.read_text("linked.md", 100, &mut ledger()),
+            Err(ReadError::Unsafe(UnsafeKind::Symlink))
+        );
+        assert_eq!(
+            dir.open_dir("linked-dir").map(|_| ()),
+            Err(ReadError::Unsafe(UnsafeKind::Symlink))
+        );
+        assert_eq!(
+            dir.open_dir("work.md").map(|_| ()),
+            Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
+        );
+        assert_eq!(
+            dir.read_text("work.md", 100, &mut ledger())
+                .unwrap()
+                .unwrap()
+                .text,
+            "# Work\n"
+        );
+    }
+}
+
+#[test]
+fn an_expected_identity_must_match_the_opened_file() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let dir = context_dir(&temp, *strategy);
+        let found = dir.stat("work.md").unwrap().unwrap();
+        let options = dotaios_contained::ReadOptions::new(100)
+            .expecting(found.identity)
+            .caller_revalidates();
+        let mut charged = ledger();
+        let file = dir
+            .read_text_with("work.md", &options, &mut charged)
             .unwrap()
-    );
-    // The same directory, moved out and linked back: same inode, but now a link below the root.
-    fs::rename(
-        temp.path().join("aios/context"),
-        temp.path().join("outside/context"),
-    )
-    .unwrap();
-    symlink(
-        temp.path().join("outside/context"),
-        temp.path().join("aios/context"),
-    )
-    .unwrap();
-    assert!(
-        !root
-            .still_matches(&rel("context"), &directory.identity)
-            .unwrap()
-    );
-    assert_eq!(
-        root.read_text(&rel("context/work.md"), 100, &mut ledger()),
-        Err(ReadError::Unsafe(UnsafeKind::Symlink))
-    );
-    assert!(
-        !root
-            .still_matches(&rel("absent.md"), &directory.identity)
-            .unwrap()
-    );
+            .unwrap();
+        assert_eq!(file.text, "# Work\n");
+        assert_eq!(file.identity, found.identity);
+        assert_eq!(charged.used().files, 1);
+        assert_eq!(charged.used().bytes, 7);
+
+        // Rewritten in place after the enumeration stat, same inode and same size: only the
+        // open's fstat (its times) tells.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        fs::write(temp.path().join("aios/context/work.md"), "# Wxrk\n").unwrap();
+        assert_eq!(
+            dir.read_text_with("work.md", &options, &mut ledger()),
+            Err(ReadError::Changed)
+        );
+        // Removed after the enumeration stat: changed, not absent.
+        fs::remove_file(temp.path().join("aios/context/work.md")).unwrap();
+        assert_eq!(
+            dir.read_text_with("work.md", &options, &mut ledger()),
+            Err(ReadError::Changed)
+        );
+        // An identity that is not a regular file is refused before anything is opened.
+        let directory = dir.identity();
+        assert_eq!(
+            dir.read_text_with(
+                "work.md",
+                &dotaios_contained::ReadOptions::new(100).expecting(directory),
+                &mut ledger()
+            ),
+            Err(ReadError::NotRegular(EntryKind::Directory))
+        );
+        // An expected size over the cap is refused before anything is opened or charged.
+        let mut over = ledger();
+        assert_eq!(
+            dir.read_text_with(
+                "absent.md",
+                &dotaios_contained::ReadOptions::new(3).expecting(found.identity),
+                &mut over
+            ),
+            Err(ReadError::TooLarge)
+        );
+        assert_eq!(over.used().files, 0);
+    }
+}
+
+/// A FIFO renamed over a file between the enumeration stat and the open: the open must not
+/// block (`O_NONBLOCK`), and the identity check must refuse it.
+#[test]
+fn a_fifo_swapped_in_after_the_stat_never_blocks() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let dir = context_dir(&temp, *strategy);
+        let found = dir.stat("work.md").unwrap().unwrap();
+        let fifo = temp.path().join("aios/fifo-tmp");
+        mkfifo(&fifo);
+        fs::rename(&fifo, temp.path().join("aios/context/work.md")).unwrap();
+        let options = dotaios_contained::ReadOptions::new(100).expecting(found.identity);
+        assert_eq!(
+            dir.read_text_with("work.md", &options, &mut ledger()),
+            Err(ReadError::Changed)
+        );
+        assert_eq!(
+            dir.read_text("work.md", 100, &mut ledger()),
+            Err(ReadError::NotRegular(EntryKind::Fifo))
+        );
+    }
+}
+
+#[test]
+fn a_listing_fails_when_the_directory_changed_since_it_was_opened() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let dir = context_dir(&temp, *strategy);
+        assert_eq!(dir.list(100, &mut ledger()).unwrap().entries.len(), 1);
+        // Listing twice from one handle sees the same entries (no shared position).
+        assert_eq!(dir.list(100, &mut ledger()).unwrap().entries.len(), 1);
+        fs::write(temp.path().join("aios/context/new.md"), "x").unwrap();
+        assert_eq!(dir.list(100, &mut ledger()), Err(ReadError::Changed));
+        // A fresh handle lists the new state.
+        let fresh = context_dir(&temp, *strategy);
+        assert_eq!(fresh.list(100, &mut ledger()).unwrap().entries.len(), 2);
+    }
+}
+
+#[test]
+fn one_handle_serves_reads_from_many_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Dir>();
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        for index in 0..32 {
+            fs::write(
+                temp.path().join(format!("aios/context/n{index}.md")),
+                format!("note {index}"),
+            )
+            .unwrap();
+        }
+        let dir = context_dir(&temp, *strategy);
+        std::thread::scope(|scope| {
+            for worker in 0..4 {
+                let dir = &dir;
+                scope.spawn(move || {
+                    for index in (worker..32).step_by(4) {
+                        let file = dir
+                            .read_text(format!("n{index}.md"), 100, &mut ledger())
+                            .unwrap()
+                            .unwrap();
+                        assert_eq!(file.text, format!("note {index}"));
+                    }
+                });
+            }
+        });
+    }
 }

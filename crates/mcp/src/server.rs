@@ -66,6 +66,13 @@ impl Server {
         }
     }
 
+    /// How many cached file texts this server's searches have reused so far (spec 03 §19.2),
+    /// `None` without a cache. Lets tests prove that a cached server really answered from its
+    /// cache.
+    pub fn cache_hits(&self) -> Option<u64> {
+        self.cache.as_ref().map(|cache| cache.hits())
+    }
+
     /// Handles one raw input line (without its terminator) and returns the response line
     /// (without a newline), or `None` when the line is not a request.
     pub fn handle_line(&self, line: &[u8]) -> Option<String> {

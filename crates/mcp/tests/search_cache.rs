@@ -31,13 +31,18 @@ fn fixture() -> Fixture {
     fixture
 }
 
-fn same_answers(cached: &Server, uncached: &Server, lines: &[String]) {
+/// Each line gets the same answer from both servers; returns how many cached texts the cached
+/// server reused for them.
+fn same_answers(cached: &Server, uncached: &Server, lines: &[String]) -> u64 {
+    let before = cached.cache_hits().expect("the cached server has a cache");
     for line in lines {
         let with = cached.handle_line(line.as_bytes()).unwrap();
         let without = uncached.handle_line(line.as_bytes()).unwrap();
         assert_eq!(with, without, "request {line}");
         assert!(with.contains(r#""isError":false"#), "{with}");
     }
+    assert_eq!(uncached.cache_hits(), None);
+    cached.cache_hits().unwrap() - before
 }
 
 #[test]
@@ -45,7 +50,7 @@ fn cached_and_uncached_servers_answer_identically() {
     let fixture = fixture();
     let cached = Server::new(fixture.aios.clone());
     let uncached = Server::without_cache(fixture.aios.clone());
-    let lines = vec![
+    let lines = [
         call(1, "search_aios", json!({"query": "lighthouse keeper"})),
         call(2, "search_aios", json!({"query": "lighthouse keeper"})),
         call(
@@ -65,7 +70,13 @@ fn cached_and_uncached_servers_answer_identically() {
         ),
         call(6, "search_aios", json!({"query": "lighthouse keeper"})),
     ];
-    same_answers(&cached, &uncached, &lines);
+    // The comparison means something only if the cached server answered from its cache: the
+    // first call fills it, and the later calls that search the vault reuse its 40 notes (a
+    // call that searches other scopes only evicts them again).
+    let reused = same_answers(&cached, &uncached, &lines[..1]);
+    assert_eq!(reused, 0, "the first call has nothing to reuse");
+    let reused = same_answers(&cached, &uncached, &lines[1..]);
+    assert!(reused >= 3 * 40, "only {reused} cached texts were reused");
 
     // A same-size rewrite (ctime changes), a new file and a deletion between calls.
     let path = fixture.aios.join("vault/notes/n03.md");
@@ -83,7 +94,10 @@ fn cached_and_uncached_servers_answer_identically() {
             json!({"query": "lighthouse keeper", "limit": 20}),
         ),
     ];
-    same_answers(&cached, &uncached, &lines);
+    let reused = same_answers(&cached, &uncached, &lines);
+    // The rewritten and the new file are read again; the 38 unchanged notes are reused by
+    // both calls.
+    assert!(reused >= 2 * 38, "only {reused} cached texts were reused");
     let answer = cached.handle_line(lines[0].as_bytes()).unwrap();
     assert!(answer.contains("vault/notes/n03.md"), "{answer}");
     assert!(answer.contains("vault/notes/zz.md"), "{answer}");

@@ -419,22 +419,40 @@ impl Highlighter {
         if self.phrase.is_empty() {
             return text.to_owned();
         }
-        if let Some(marked) = mark(text, &self.phrase) {
+        if let Some(marked) = mark(text, &self.phrase, 1) {
             return marked;
         }
         let mut current = text.to_owned();
-        for term in &self.terms {
-            if let Some(marked) = mark(&current, term) {
-                current = marked;
+        let mut index = 0;
+        while index < self.terms.len() {
+            let term = &self.terms[index];
+            let run = self.terms[index..]
+                .iter()
+                .take_while(|other| *other == term)
+                .count();
+            index += run;
+            // Marking a term that holds no `<` or `>` again wraps exactly the occurrences the
+            // previous pass wrapped (a new occurrence would have to cross a marker), so a run of
+            // equal terms is one pass with nested markers: linear, where one pass per repeat
+            // grows quadratically with the query (issue 14's worst case).
+            let passes = if term.iter().any(|c| matches!(c, '<' | '>')) {
+                vec![1; run]
+            } else {
+                vec![run]
+            };
+            for depth in passes {
+                if let Some(marked) = mark(&current, term, depth) {
+                    current = marked;
+                }
             }
         }
         current
     }
 }
 
-/// Wraps every non-overlapping case-insensitive occurrence of `needle` in `text`; `None` when
-/// there is none.
-fn mark(text: &str, needle: &[char]) -> Option<String> {
+/// Wraps every non-overlapping case-insensitive occurrence of `needle` in `text` in `depth`
+/// nested `>>…<<` pairs; `None` when there is none.
+fn mark(text: &str, needle: &[char], depth: usize) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
     let folded: Vec<char> = chars.iter().copied().map(fold).collect();
     let mut out = String::with_capacity(text.len() + 8);
@@ -443,9 +461,9 @@ fn mark(text: &str, needle: &[char]) -> Option<String> {
     while index < chars.len() {
         if folded[index..].starts_with(needle) {
             found = true;
-            out.push_str(">>");
+            out.extend(std::iter::repeat_n(">>", depth));
             out.extend(&chars[index..index + needle.len()]);
-            out.push_str("<<");
+            out.extend(std::iter::repeat_n("<<", depth));
             index += needle.len();
         } else {
             out.push(chars[index]);
@@ -530,6 +548,39 @@ fn json_text(query: &str, outcome: Option<&SearchOutcome>, request: &SearchReque
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn repeated_terms_mark_as_one_pass_per_repeat_would() {
+        // The term-by-term definition of §17.4, one `mark` per query term.
+        let slow = |query: &str, text: &str| {
+            let highlighter = Highlighter::new(query);
+            if let Some(marked) = mark(text, &highlighter.phrase, 1) {
+                return marked;
+            }
+            let mut current = text.to_owned();
+            for term in &highlighter.terms {
+                if let Some(marked) = mark(&current, term, 1) {
+                    current = marked;
+                }
+            }
+            current
+        };
+        for (query, text) in [
+            ("a a a", "xaxa aa"),
+            ("aa aa b aa", "aaaa baa"),
+            ("x x", "no match"),
+            ("> > a", "a>b>>"),
+            ("<a <a <a", "<a<<a"),
+            ("é É é", "CAFÉ é"),
+        ] {
+            assert_eq!(
+                Highlighter::new(query).apply(text),
+                slow(query, text),
+                "{query:?} {text:?}"
+            );
+        }
+        assert_eq!(Highlighter::new("a a").apply("ba"), "b>>>>a<<<<");
+    }
 
     #[test]
     fn highlighting() {

@@ -249,7 +249,12 @@ impl Dir {
         let (temp, fd) = loop {
             let temp = temp_name(name);
             match retry_on_interrupt(|| {
-                rustix::fs::openat(&self.fd, &temp, flags, Mode::from_raw_mode(requested))
+                rustix::fs::openat(
+                    &self.fd,
+                    &temp,
+                    flags,
+                    Mode::from_raw_mode(requested as rustix::fs::RawMode),
+                )
             }) {
                 Ok(fd) => break (temp, fd),
                 // 64 random bits collide only if someone plants names on purpose; try a few.
@@ -331,7 +336,12 @@ fn fill(fd: &OwnedFd, bytes: &[u8], mode: FileMode) -> Result<(), WriteError> {
         }
     }
     if let FileMode::Exact(bits) = mode {
-        retry_on_interrupt(|| rustix::fs::fchmod(fd, Mode::from_raw_mode(bits & 0o777)))?;
+        retry_on_interrupt(|| {
+            rustix::fs::fchmod(
+                fd,
+                Mode::from_raw_mode((bits & 0o777) as rustix::fs::RawMode),
+            )
+        })?;
     }
     retry_on_interrupt(|| rustix::fs::fsync(fd))?;
     Ok(())

@@ -109,9 +109,11 @@ struct Identity {
 }
 
 impl Identity {
+    // `st_dev` is `u64` on Linux and `i32` on macOS.
+    #[allow(clippy::unnecessary_cast)]
     fn of(stat: &Stat) -> Identity {
         Identity {
-            dev: stat.st_dev,
+            dev: stat.st_dev as u64,
             ino: stat.st_ino,
             size: stat.st_size,
             mtime: (stat.st_mtime, stat.st_mtime_nsec as i64),
@@ -220,7 +222,9 @@ fn read_existing(file: &Path) -> Result<(Seen, Option<Vec<u8>>), ConnectError> {
 fn replaceable_mode(file: &Path) -> Result<u32, ConnectError> {
     match rustix::fs::lstat(file) {
         Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
-            Ok(stat.st_mode & 0o777)
+            // `st_mode` is `u32` on Linux and `u16` on macOS.
+            #[allow(clippy::useless_conversion)]
+            Ok(u32::from(stat.st_mode) & 0o777)
         }
         Ok(_) => Err(ConnectError::NotRegular),
         Err(Errno::NOENT) => Ok(NEW_FILE_MODE),

@@ -130,3 +130,13 @@ pub fn doctor_fix(report: &serde_json::Value, name: &str) -> Option<String> {
         .as_str()
         .map(str::to_owned)
 }
+
+/// Makes a FIFO with mode 0644 (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo")
+        .args(["-m", "644"])
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}

@@ -16,8 +16,20 @@ pub(crate) enum Dimension {
 pub(crate) const DIMENSIONS: [Dimension; 3] =
     [Dimension::Files, Dimension::Bytes, Dimension::Entries];
 
-impl Counts {
-    pub(crate) fn get(&self, dimension: Dimension) -> u64 {
+/// Per-dimension arithmetic on [`Counts`] (a type of the contained reader, so the methods live
+/// in this trait).
+pub(crate) trait CountsExt: Sized {
+    fn get(&self, dimension: Dimension) -> u64;
+    fn set(&mut self, dimension: Dimension, value: u64);
+    fn map(self, f: impl FnMut(Dimension, u64) -> u64) -> Self;
+    fn saturating_sub(self, other: Self) -> Self;
+    fn add(self, other: Self) -> Self;
+    fn min(self, other: Self) -> Self;
+    fn fits_in(self, other: Self) -> bool;
+}
+
+impl CountsExt for Counts {
+    fn get(&self, dimension: Dimension) -> u64 {
         match dimension {
             Dimension::Files => self.files,
             Dimension::Bytes => self.bytes,
@@ -25,7 +37,7 @@ impl Counts {
         }
     }
 
-    pub(crate) fn set(&mut self, dimension: Dimension, value: u64) {
+    fn set(&mut self, dimension: Dimension, value: u64) {
         match dimension {
             Dimension::Files => self.files = value,
             Dimension::Bytes => self.bytes = value,
@@ -33,7 +45,7 @@ impl Counts {
         }
     }
 
-    pub(crate) fn map(self, mut f: impl FnMut(Dimension, u64) -> u64) -> Counts {
+    fn map(self, mut f: impl FnMut(Dimension, u64) -> u64) -> Counts {
         let mut out = Counts::default();
         for dimension in DIMENSIONS {
             out.set(dimension, f(dimension, self.get(dimension)));
@@ -41,19 +53,19 @@ impl Counts {
         out
     }
 
-    pub(crate) fn saturating_sub(self, other: Counts) -> Counts {
+    fn saturating_sub(self, other: Counts) -> Counts {
         self.map(|dimension, value| value.saturating_sub(other.get(dimension)))
     }
 
-    pub(crate) fn add(self, other: Counts) -> Counts {
+    fn add(self, other: Counts) -> Counts {
         self.map(|dimension, value| value.saturating_add(other.get(dimension)))
     }
 
-    pub(crate) fn min(self, other: Counts) -> Counts {
+    fn min(self, other: Counts) -> Counts {
         self.map(|dimension, value| value.min(other.get(dimension)))
     }
 
-    pub(crate) fn fits_in(self, other: Counts) -> bool {
+    fn fits_in(self, other: Counts) -> bool {
         DIMENSIONS
             .iter()
             .all(|&dimension| self.get(dimension) <= other.get(dimension))

@@ -132,11 +132,6 @@ impl SearchCache {
         inner.generation
     }
 
-    /// The identity recorded when `key`'s cached content was read, to validate it against.
-    pub(crate) fn identity_of(&self, key: &Key) -> Option<Identity> {
-        self.lock().entries.get(key).map(|entry| entry.identity)
-    }
-
     /// The entry for `key` if `current` (a fresh no-follow `statx` of this request) equals
     /// the identity recorded at its read; marks it seen. A mismatching entry is dropped.
     pub(crate) fn get(&self, key: &Key, current: &Identity, generation: u64) -> Option<Cached> {

@@ -270,20 +270,11 @@ pub(crate) fn rank_sources(
                 continue;
             }
             let lower = lowercase(&entry.text);
-            let token_hits: Vec<bool> = query
-                .terms
-                .iter()
-                .map(|term| term.is_token_of(&lower))
-                .collect();
+            let token_hits = query.token_hits(&lower);
             stats.add(&token_hits);
             if let Some(matched) = match_entry(entry, query) {
-                let matched_terms = query
-                    .terms
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, term)| term.occurs_in(&lower))
-                    .map(|(index, _)| index)
-                    .collect();
+                let present = query.presence(&lower);
+                let matched_terms = (0..present.len()).filter(|&index| present[index]).collect();
                 let ts = entry.object.get("ts").and_then(Value::as_str);
                 candidates.push(Candidate {
                     source,

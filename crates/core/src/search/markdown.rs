@@ -71,7 +71,7 @@ pub(crate) fn analyze_lowered(
             candidate: None,
         };
     }
-    let whole = query.match_lower(lower);
+    let (whole, present) = query.match_and_presence(lower);
     let Some(whole) = whole else {
         // No term occurs literally (a literal term would have matched), so no token either.
         return FileAnalysis {
@@ -79,22 +79,12 @@ pub(crate) fn analyze_lowered(
             candidate: None,
         };
     };
-    let token_hits = query
-        .terms
-        .iter()
-        .map(|term| term.occurs_in(lower) && term.is_token_of(lower))
-        .collect();
+    let token_hits = query.token_hits(lower);
     let matches = snippets(text, lower, query, whole);
     let candidate = if matches.is_empty() {
         None
     } else {
-        let matched_terms = query
-            .terms
-            .iter()
-            .enumerate()
-            .filter(|(_, term)| term.occurs_in(lower))
-            .map(|(index, _)| index)
-            .collect();
+        let matched_terms = (0..present.len()).filter(|&index| present[index]).collect();
         let title = title(text).unwrap_or_else(|| relative.to_owned());
         let mut structural_boost = match matches[0].area {
             Area::Description => 3.0,
@@ -229,14 +219,15 @@ fn snippets(text: &str, lower: &str, query: &Query, whole: Match) -> Vec<Snippet
     }
 
     if found.is_empty() {
+        let first = if lines.len() == lower_lines.len() {
+            query.first_lines(lower_lines.iter().copied())
+        } else {
+            let lowered: Vec<String> = lines.iter().map(|line| lowercase(line)).collect();
+            query.first_lines(lowered.iter().map(String::as_str))
+        };
         let mut indices: Vec<usize> = Vec::new();
-        for term in &query.terms {
-            let first = lines
-                .iter()
-                .position(|line| lowercase(line).contains(term.text.as_str()));
-            if let Some(index) = first
-                && !indices.contains(&index)
-            {
+        for index in first.into_iter().flatten() {
+            if !indices.contains(&index) {
                 indices.push(index);
             }
         }

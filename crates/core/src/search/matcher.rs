@@ -5,8 +5,12 @@
 //! title and path check reuses slices of that one lowercase copy. Only query terms are ever
 //! folded; documents are not.
 //!
-//! This module must stay pure: no I/O, no allocation per haystack beyond what a match needs.
+//! This module must stay pure: no I/O, no allocation per haystack beyond what a match needs, and
+//! no pass over a haystack whose cost grows with the number of query terms.
 
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, Input, MatchKind as AcMatchKind};
 use memchr::memmem::Finder;
 
 use crate::search::unicode::{is_letter, is_letter_or_number};
@@ -64,80 +68,306 @@ pub(crate) struct Match {
     pub(crate) score: u32,
 }
 
-/// One query term with its precomputed searchers.
+/// One query term, in query order (duplicates kept, §5).
 #[derive(Debug)]
 pub(crate) struct Term {
-    pub(crate) text: String,
-    finder: Finder<'static>,
-    /// The folded stem (§7), when the term folds.
-    stem: Option<Finder<'static>>,
-    /// Whether the term can ever be a token of §9.2 (only `[a-z0-9_-]`, non-empty).
-    pub(crate) tokenlike: bool,
+    /// The index of this term's text among the query's distinct terms.
+    distinct: usize,
 }
 
-impl Term {
-    fn new(text: &str) -> Term {
-        Term {
-            text: text.to_owned(),
-            finder: Finder::new(text.as_bytes()).into_owned(),
-            stem: fold(text).map(|stem| Finder::new(stem.as_bytes()).into_owned()),
-            tokenlike: !text.is_empty() && text.bytes().all(is_token_byte),
+/// The distinct terms of a query and the searchers that scan a haystack once for all of them.
+///
+/// Matching costs one pass per haystack whatever the number of terms (issue 14): each distinct
+/// term is counted once and weighted by how often the query repeats it, counting stops at the
+/// score caps of §6, and all terms are found by one Aho-Corasick automaton. Token hits (§9.2)
+/// and inflection hits (§7) are likewise one pass each over the haystack.
+#[derive(Debug)]
+struct Distinct {
+    texts: Vec<String>,
+    /// How many query terms have each distinct text.
+    multiplicity: Vec<u32>,
+    /// All distinct texts, pattern `i` being `texts[i]`; `None` when there are no terms or
+    /// the automaton cannot be built (then `finders` count term by term).
+    automaton: Option<AhoCorasick>,
+    finders: Vec<Finder<'static>>,
+    max_len: usize,
+    /// Distinct token-like texts by their bytes, and a mask of their lengths (bit `len` for
+    /// lengths below 64) so that most document tokens are dismissed without a lookup.
+    tokens: HashMap<Vec<u8>, usize>,
+    token_lengths: u64,
+    long_tokens: bool,
+    /// The folded stems, when every distinct term folds (otherwise nothing is inflected).
+    stems: Option<Stems>,
+}
+
+/// A byte trie of the folded stems, walked from each word start (§7).
+#[derive(Debug)]
+struct Stems {
+    nodes: Vec<StemNode>,
+    /// The longest stem, searched first: a haystack without it has no inflection match.
+    longest: Finder<'static>,
+    /// First bytes of the stems.
+    first: [bool; 256],
+}
+
+#[derive(Debug, Default)]
+struct StemNode {
+    edges: Vec<(u8, usize)>,
+    /// Distinct terms whose stem ends at this node.
+    ends: Vec<usize>,
+}
+
+/// Reports of already saturated terms tolerated before the automaton is rebuilt without them.
+/// Each rebuild drops at least one term, so a haystack costs at most `terms × REBUILD_AFTER`
+/// wasted reports on top of one pass.
+const REBUILD_AFTER: u32 = 256;
+
+impl Distinct {
+    fn new(terms: &[&str]) -> (Distinct, Vec<usize>) {
+        let mut texts: Vec<String> = Vec::new();
+        let mut multiplicity: Vec<u32> = Vec::new();
+        let mut index_of: HashMap<&str, usize> = HashMap::new();
+        let mut order = Vec::with_capacity(terms.len());
+        for &term in terms {
+            let index = *index_of.entry(term).or_insert_with(|| {
+                texts.push(term.to_owned());
+                multiplicity.push(0);
+                texts.len() - 1
+            });
+            multiplicity[index] += 1;
+            order.push(index);
+        }
+        let automaton = build_automaton(texts.iter().map(String::as_str));
+        let finders = texts
+            .iter()
+            .map(|text| Finder::new(text.as_bytes()).into_owned())
+            .collect();
+        let mut tokens = HashMap::new();
+        let mut token_lengths = 0_u64;
+        let mut long_tokens = false;
+        for (index, text) in texts.iter().enumerate() {
+            if !text.is_empty() && text.bytes().all(is_token_byte) {
+                tokens.insert(text.as_bytes().to_vec(), index);
+                if text.len() < 64 {
+                    token_lengths |= 1 << text.len();
+                } else {
+                    long_tokens = true;
+                }
+            }
+        }
+        let stems = Stems::new(&texts);
+        let distinct = Distinct {
+            max_len: texts.iter().map(String::len).max().unwrap_or(0),
+            texts,
+            multiplicity,
+            automaton,
+            finders,
+            tokens,
+            token_lengths,
+            long_tokens,
+            stems,
+        };
+        (distinct, order)
+    }
+
+    fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Non-overlapping occurrences (§6 `occ`) of every distinct term in `haystack`, each
+    /// counted up to `cap`, in one pass that stops once every term has reached the cap.
+    fn count(&self, haystack: &[u8], cap: u32) -> Vec<u32> {
+        let terms = self.len();
+        let mut counts = vec![0_u32; terms];
+        let Some(full) = &self.automaton else {
+            for (count, finder) in counts.iter_mut().zip(&self.finders) {
+                *count = count_non_overlapping(finder, haystack, cap);
+            }
+            return counts;
+        };
+        // Where each term's next counted occurrence may start: occurrences arrive in order of
+        // their end, which for one term is the order of their start, so counting greedily
+        // here is the left-to-right scan of §6.
+        let mut resume = vec![0_usize; terms];
+        let mut unsaturated = terms;
+        let mut rebuilt: Option<(AhoCorasick, Vec<usize>)> = None;
+        let mut from = 0;
+        loop {
+            let (automaton, ids) = match &rebuilt {
+                Some((automaton, ids)) => (automaton, Some(ids.as_slice())),
+                None => (full, None),
+            };
+            let mut wasted = 0_u32;
+            let mut restart = None;
+            for found in automaton.find_overlapping_iter(Input::new(haystack).range(from..)) {
+                let pattern = found.pattern().as_usize();
+                let index = ids.map_or(pattern, |ids| ids[pattern]);
+                if counts[index] >= cap {
+                    wasted += 1;
+                    if wasted == REBUILD_AFTER {
+                        let remaining: Vec<usize> =
+                            (0..terms).filter(|&index| counts[index] < cap).collect();
+                        if let Some(next) =
+                            build_automaton(remaining.iter().map(|&index| &*self.texts[index]))
+                        {
+                            // Every occurrence ending after this one starts at or after
+                            // `end + 1 - max_len`; occurrences seen again are skipped by
+                            // `resume`, so rescanning that overlap changes no count.
+                            restart = Some((
+                                (found.end() + 1).saturating_sub(self.max_len),
+                                next,
+                                remaining,
+                            ));
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                if found.start() >= resume[index] {
+                    counts[index] += 1;
+                    resume[index] = found.end();
+                    if counts[index] == cap {
+                        unsaturated -= 1;
+                        if unsaturated == 0 {
+                            return counts;
+                        }
+                    }
+                }
+            }
+            match restart {
+                Some((start, automaton, ids)) => {
+                    from = start;
+                    rebuilt = Some((automaton, ids));
+                }
+                None => return counts,
+            }
         }
     }
 
-    /// Whether the term is a substring of the lowercase haystack.
-    pub(crate) fn occurs_in(&self, lower: &str) -> bool {
-        self.finder.find(lower.as_bytes()).is_some()
-    }
-
-    /// Non-overlapping occurrences, counted up to `cap`.
-    fn count_in(&self, lower: &str, cap: u32) -> u32 {
-        count_non_overlapping(&self.finder, lower.as_bytes(), cap)
-    }
-
-    /// Whether the term is one of the document's tokens (§9.2): an occurrence with no token
-    /// character on either side.
-    pub(crate) fn is_token_of(&self, lower: &str) -> bool {
-        if !self.tokenlike {
-            return false;
+    /// For each distinct term, whether it is one of the haystack's tokens (§9.2): one scan
+    /// over the maximal runs of `[a-z0-9_-]`, each looked up only when its length is a term's.
+    fn token_hits(&self, lower: &str) -> Vec<bool> {
+        let mut hits = vec![false; self.len()];
+        let mut missing = self.tokens.len();
+        if missing == 0 {
+            return hits;
         }
         let bytes = lower.as_bytes();
-        let needle_len = self.text.len();
-        let mut from = 0;
-        while let Some(found) = self.finder.find(&bytes[from..]) {
-            let start = from + found;
-            let end = start + needle_len;
-            let before_ok = start == 0 || !is_token_byte(bytes[start - 1]);
-            let after_ok = end == bytes.len() || !is_token_byte(bytes[end]);
-            if before_ok && after_ok {
-                return true;
+        let mut at = 0;
+        while at < bytes.len() {
+            if !is_token_byte(bytes[at]) {
+                at += 1;
+                continue;
             }
-            // Overlapping occurrences can hide a whole-token one, so advance by one byte.
-            from = start + 1;
+            let start = at;
+            while at < bytes.len() && is_token_byte(bytes[at]) {
+                at += 1;
+            }
+            let len = at - start;
+            let candidate = if len < 64 {
+                self.token_lengths & (1 << len) != 0
+            } else {
+                self.long_tokens
+            };
+            if candidate
+                && let Some(&index) = self.tokens.get(&bytes[start..at])
+                && !hits[index]
+            {
+                hits[index] = true;
+                missing -= 1;
+                if missing == 0 {
+                    break;
+                }
+            }
         }
-        false
+        hits
     }
 
-    /// Whether the folded stem starts a word somewhere in the haystack (§7 "inflection hit").
-    fn has_inflection_hit(&self, lower: &str) -> bool {
-        let Some(stem) = &self.stem else {
+    /// Whether every distinct term's folded stem starts a word somewhere in the haystack
+    /// (§7). The trie is walked from each word start only; a walk consumes letters, and no
+    /// word starts inside a run of letters, so the walks never overlap and the pass is linear.
+    fn all_inflected(&self, lower: &str) -> bool {
+        let Some(stems) = &self.stems else {
             return false;
         };
+        if stems.longest.find(lower.as_bytes()).is_none() {
+            return false;
+        }
         let bytes = lower.as_bytes();
-        let mut from = 0;
-        while let Some(found) = stem.find(&bytes[from..]) {
-            let start = from + found;
-            let preceded_by_word = lower[..start]
-                .chars()
-                .next_back()
-                .is_some_and(is_letter_or_number);
-            if !preceded_by_word {
-                return true;
+        let mut found = vec![false; self.len()];
+        let mut missing = self.len();
+        let mut preceded_by_word = false;
+        for (start, c) in lower.char_indices() {
+            if !preceded_by_word && stems.first[usize::from(bytes[start])] {
+                let mut node = 0;
+                for &byte in &bytes[start..] {
+                    let Some(&(_, next)) = stems.nodes[node]
+                        .edges
+                        .iter()
+                        .find(|(edge, _)| *edge == byte)
+                    else {
+                        break;
+                    };
+                    node = next;
+                    for &index in &stems.nodes[node].ends {
+                        if !found[index] {
+                            found[index] = true;
+                            missing -= 1;
+                            if missing == 0 {
+                                return true;
+                            }
+                        }
+                    }
+                }
             }
-            from = start + 1;
+            preceded_by_word = is_letter_or_number(c);
         }
         false
     }
+}
+
+impl Stems {
+    fn new(texts: &[String]) -> Option<Stems> {
+        if texts.is_empty() {
+            return None;
+        }
+        let stems: Vec<String> = texts.iter().map(|text| fold(text)).collect::<Option<_>>()?;
+        let mut nodes = vec![StemNode::default()];
+        let mut first = [false; 256];
+        for (index, stem) in stems.iter().enumerate() {
+            let mut node = 0;
+            for &byte in stem.as_bytes() {
+                node = match nodes[node].edges.iter().find(|(edge, _)| *edge == byte) {
+                    Some(&(_, next)) => next,
+                    None => {
+                        nodes.push(StemNode::default());
+                        let next = nodes.len() - 1;
+                        nodes[node].edges.push((byte, next));
+                        next
+                    }
+                };
+            }
+            nodes[node].ends.push(index);
+            first[usize::from(stem.as_bytes()[0])] = true;
+        }
+        let longest = stems.iter().max_by_key(|stem| stem.len())?;
+        Some(Stems {
+            longest: Finder::new(longest.as_bytes()).into_owned(),
+            nodes,
+            first,
+        })
+    }
+}
+
+fn build_automaton<'a>(patterns: impl Iterator<Item = &'a str>) -> Option<AhoCorasick> {
+    let patterns: Vec<&str> = patterns.collect();
+    if patterns.is_empty() {
+        return None;
+    }
+    AhoCorasick::builder()
+        .match_kind(AcMatchKind::Standard)
+        .build(patterns)
+        .ok()
 }
 
 /// A normalised query (§5): the phrase and its terms, duplicates kept.
@@ -146,6 +376,7 @@ pub(crate) struct Query {
     pub(crate) phrase: String,
     phrase_finder: Finder<'static>,
     pub(crate) terms: Vec<Term>,
+    distinct: Distinct,
 }
 
 impl Query {
@@ -165,61 +396,135 @@ impl Query {
             in_space = false;
             phrase.push(c);
         }
-        let terms = phrase
+        let pieces: Vec<&str> = phrase
             .split(' ')
             .filter(|piece| !piece.is_empty())
-            .map(Term::new)
+            .collect();
+        let (distinct, order) = Distinct::new(&pieces);
+        let terms = order
+            .into_iter()
+            .map(|distinct| Term { distinct })
             .collect();
         Query {
             phrase_finder: Finder::new(phrase.as_bytes()).into_owned(),
             phrase,
             terms,
+            distinct,
         }
     }
 
     /// `match(text, query)` of §6, given `lower` = lowercase(text).
     pub(crate) fn match_lower(&self, lower: &str) -> Option<Match> {
+        self.match_and_presence(lower).0
+    }
+
+    /// [`Query::match_lower`] and, per query term, whether it is a substring of `lower` (the
+    /// `matchedTerms` of §9.1), from the same pass.
+    pub(crate) fn match_and_presence(&self, lower: &str) -> (Option<Match>, Vec<bool>) {
+        let terms = self.terms.len();
         if self.phrase.is_empty() {
-            return None;
+            return (None, vec![false; terms]);
         }
         if self.phrase_finder.find(lower.as_bytes()).is_some() {
+            // Every term is a substring of the phrase, so all are present.
             let occurrences = count_non_overlapping(&self.phrase_finder, lower.as_bytes(), 6);
-            return Some(Match {
+            let found = Match {
                 kind: MatchKind::Phrase,
                 score: 10 + (occurrences - 1).min(5),
-            });
+            };
+            return (Some(found), vec![true; terms]);
         }
-        let term_count = self.terms.len() as u32;
-        if self.terms.len() >= 2 {
-            // A present term counts at least once, so capping each count at 6 keeps the
-            // saturated sum (≥ terms + 5) exact.
-            let counts: Vec<u32> = self
-                .terms
-                .iter()
-                .map(|term| term.count_in(lower, 6))
-                .collect();
-            let present = counts.iter().filter(|&&count| count > 0).count() as u32;
+        if terms >= 2 {
+            // A present term counts at least once, so capping each distinct count at 6 keeps
+            // the saturated sum (≥ terms + 5) exact even when weighted by multiplicity.
+            let counts = self.distinct.count(lower.as_bytes(), 6);
+            let mut present = 0;
+            let mut total = 0;
+            for (count, multiplicity) in counts.iter().zip(&self.distinct.multiplicity) {
+                if *count > 0 {
+                    present += multiplicity;
+                    total += count * multiplicity;
+                }
+            }
+            let presence =
+                self.per_term(&counts.iter().map(|&count| count > 0).collect::<Vec<_>>());
+            let term_count = terms as u32;
             if present == term_count {
-                let total: u32 = counts.iter().sum();
-                return Some(Match {
+                let found = Match {
                     kind: MatchKind::Terms,
                     score: 5 + (total - term_count).min(5),
-                });
+                };
+                return (Some(found), presence);
             }
             if present > 0 {
-                return Some(Match {
+                let found = Match {
                     kind: MatchKind::Partial,
                     score: present,
-                });
+                };
+                return (Some(found), presence);
             }
         }
-        if !self.terms.is_empty() && self.terms.iter().all(|term| term.has_inflection_hit(lower)) {
-            return Some(Match {
+        // Here no term occurs literally: a multi-term query found none, and a single term is
+        // the phrase, which is absent.
+        let absent = vec![false; terms];
+        if terms > 0 && self.distinct.all_inflected(lower) {
+            let found = Match {
                 kind: MatchKind::Inflected,
-                score: term_count,
-            });
+                score: terms as u32,
+            };
+            return (Some(found), absent);
         }
-        None
+        (None, absent)
+    }
+
+    /// Per query term, whether it is a substring of `lower`.
+    pub(crate) fn presence(&self, lower: &str) -> Vec<bool> {
+        let counts = self.distinct.count(lower.as_bytes(), 1);
+        self.per_term(&counts.iter().map(|&count| count > 0).collect::<Vec<_>>())
+    }
+
+    /// Per query term, whether it is one of the tokens of `lower` (§9.2).
+    pub(crate) fn token_hits(&self, lower: &str) -> Vec<bool> {
+        self.per_term(&self.distinct.token_hits(lower))
+    }
+
+    /// For each query term, the index of the first of `lines` (already lowercase) that
+    /// contains it, scanning the lines once for all terms.
+    pub(crate) fn first_lines<'a>(
+        &self,
+        lines: impl Iterator<Item = &'a str>,
+    ) -> Vec<Option<usize>> {
+        let mut first = vec![None; self.distinct.len()];
+        let mut missing = first.len();
+        for (index, line) in lines.enumerate() {
+            if missing == 0 {
+                break;
+            }
+            let counts = self.distinct.count(line.as_bytes(), 1);
+            for (slot, count) in first.iter_mut().zip(counts) {
+                if count > 0 && slot.is_none() {
+                    *slot = Some(index);
+                    missing -= 1;
+                }
+            }
+        }
+        self.per_term(&first)
+    }
+
+    /// The text of every query term, in order (tests only).
+    #[cfg(test)]
+    pub(crate) fn term_texts(&self) -> Vec<&str> {
+        self.terms
+            .iter()
+            .map(|term| self.distinct.texts[term.distinct].as_str())
+            .collect()
+    }
+
+    fn per_term<T: Copy>(&self, distinct: &[T]) -> Vec<T> {
+        self.terms
+            .iter()
+            .map(|term| distinct[term.distinct])
+            .collect()
     }
 
     /// `match` on text that still needs lowercasing.
@@ -307,7 +612,11 @@ pub(crate) fn is_token_byte(byte: u8) -> bool {
 }
 
 #[cfg(test)]
+mod oracle;
+
+#[cfg(test)]
 mod tests {
+    use super::oracle::OracleQuery;
     use super::*;
     use proptest::prelude::*;
 
@@ -321,7 +630,7 @@ mod tests {
     fn normalisation_trims_lowercases_and_collapses() {
         let query = Query::new("\u{3000} Alpha\t\n  BETA \u{feff}");
         assert_eq!(query.phrase, "alpha beta");
-        let terms: Vec<&str> = query.terms.iter().map(|term| term.text.as_str()).collect();
+        let terms = query.term_texts();
         assert_eq!(terms, ["alpha", "beta"]);
         // U+0085 is not JS whitespace: it stays inside the term.
         assert_eq!(Query::new("a\u{85}b").terms.len(), 1);
@@ -332,7 +641,7 @@ mod tests {
         let query = Query::new("alpha alpha");
         assert_eq!(query.terms.len(), 2);
         let query = Query::new("\"launch c++ EPIPE-4712");
-        let terms: Vec<&str> = query.terms.iter().map(|term| term.text.as_str()).collect();
+        let terms = query.term_texts();
         assert_eq!(terms, ["\"launch", "c++", "epipe-4712"]);
     }
 
@@ -438,13 +747,15 @@ mod tests {
     #[test]
     fn tokens_need_boundaries() {
         let query = Query::new("need");
-        let term = &query.terms[0];
-        assert!(!term.is_token_of("needle"));
-        assert!(term.is_token_of("a need."));
-        assert!(term.is_token_of("perché need"));
-        assert!(!term.is_token_of("need_x"));
+        assert_eq!(query.token_hits("needle"), [false]);
+        assert_eq!(query.token_hits("a need."), [true]);
+        assert_eq!(query.token_hits("perché need"), [true]);
+        assert_eq!(query.token_hits("need_x"), [false]);
         let query = Query::new("café");
-        assert!(!query.terms[0].is_token_of("café"));
+        assert_eq!(query.token_hits("café"), [false]);
+        let query = Query::new("need need-x x");
+        assert_eq!(query.token_hits("a need-x! x"), [false, true, true]);
+        assert_eq!(query.token_hits("a need-x!"), [false, true, false]);
     }
 
     #[test]
@@ -481,6 +792,114 @@ mod tests {
             let text = format!("{before}{query}{after}");
             let found = Query::new(&query).match_text(&text).unwrap();
             prop_assert_eq!(found.kind, MatchKind::Phrase);
+        }
+        /// Linear matching agrees with the term-by-term oracle on kind, score, presence,
+        /// token hits and first lines, over small alphabets that make terms overlap and repeat.
+        #[test]
+        fn linear_matching_agrees_with_the_oracle(
+            words in proptest::collection::vec(
+                proptest::sample::select(&WORDS[..]),
+                0..9,
+            ),
+            text in "(a|b|aa|ab| |\\n|-|_|x|é|meet|meeting|ing|fattura|fatture|2|\\.)*",
+        ) {
+            let raw = words.join(" ");
+            assert_same(&raw, &text);
+        }
+
+        #[test]
+        fn linear_matching_agrees_with_the_oracle_on_any_text(
+            query in "\\PC{0,16}",
+            text in "\\PC{0,80}",
+        ) {
+            assert_same(&query, &text);
+        }
+    }
+
+    /// Query words that overlap, repeat, fold and form tokens.
+    const WORDS: [&str; 14] = [
+        "a", "aa", "ab", "b", "ba", "aab", "ing", "meet", "meetings", "fatture", "é", "-", "x_",
+        "aa-b",
+    ];
+
+    fn assert_same(raw: &str, text: &str) {
+        let query = Query::new(raw);
+        let terms = query.term_texts();
+        let oracle = OracleQuery::new(&query.phrase, &terms);
+        let lower = lowercase(text);
+        let (found, presence) = query.match_and_presence(&lower);
+        let expected = oracle.match_lower(&lower);
+        assert_eq!(
+            found.map(|found| (found.kind, found.score)),
+            expected,
+            "{raw:?} in {text:?}"
+        );
+        assert_eq!(
+            query.presence(&lower),
+            oracle.present(&lower),
+            "{raw:?} in {text:?}"
+        );
+        if matches!(
+            expected,
+            Some((MatchKind::Terms | MatchKind::Partial | MatchKind::Phrase, _))
+        ) {
+            assert_eq!(presence, oracle.present(&lower), "{raw:?} in {text:?}");
+        } else {
+            assert!(
+                presence.iter().all(|present| !present),
+                "{raw:?} in {text:?}"
+            );
+        }
+        assert_eq!(
+            query.token_hits(&lower),
+            oracle.token_hits(&lower),
+            "{raw:?} in {text:?}"
+        );
+        let lines: Vec<&str> = lower.split('\n').collect();
+        assert_eq!(
+            query.first_lines(lines.iter().copied()),
+            oracle.first_lines(&lines),
+            "{raw:?} in {text:?}"
+        );
+    }
+
+    #[test]
+    fn saturated_terms_are_dropped_without_changing_counts() {
+        // Thirty overlapping terms over one long run: most saturate at once and are rebuilt
+        // away; `b` never occurs and `a…a` (31) only at the very end.
+        let mut words: Vec<String> = (1..=30).map(|len| "a".repeat(len)).collect();
+        words.push("b".to_owned());
+        let raw = words.join(" ");
+        for text in [
+            "a".repeat(20_000),
+            format!("{}b", "a".repeat(20_000)),
+            format!("b {}", "ab".repeat(5_000)),
+        ] {
+            assert_same(&raw, &text);
+        }
+        assert_same(&"a ".repeat(250), &"a".repeat(10_000));
+        // A long term whose only occurrence straddles the point where the automaton is
+        // rebuilt (after 256 wasted reports of the saturated `a`).
+        let long = format!("{}b", "a".repeat(300));
+        let query = Query::new(&format!("a {long}"));
+        let text = format!("{}b", "a".repeat(400));
+        assert_eq!(
+            query.match_lower(&text).map(|found| found.kind),
+            Some(MatchKind::Terms)
+        );
+        assert_same(&format!("a {long}"), &text);
+    }
+
+    #[test]
+    fn inflection_walks_start_at_word_starts_only() {
+        for (raw, text) in [
+            ("meetings fatture", "xmeet fattura meet"),
+            ("meetings fatture", "xmeet fattura"),
+            ("meetings meetings", "é-meet"),
+            ("programmare", "subprogramma"),
+            ("programmare", "sub programma"),
+        ] {
+            assert_same(raw, text);
         }
     }
 }

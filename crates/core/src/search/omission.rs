@@ -88,16 +88,10 @@ impl OmissionReason {
     }
 }
 
-/// Counts in the three ledger dimensions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Counts {
-    /// Files.
-    pub files: u64,
-    /// Bytes.
-    pub bytes: u64,
-    /// Entries (directory entries plus non-blank JSONL lines).
-    pub entries: u64,
-}
+/// Counts in the three ledger dimensions: files, bytes and entries (directory entries plus
+/// non-blank JSONL lines). The same type as the contained reader's ledger limits, so a count
+/// and a ledger bound never need converting.
+pub type Counts = dotaios_contained::Limits;
 
 /// One omission record.
 #[derive(Debug, Clone, PartialEq, Eq)]

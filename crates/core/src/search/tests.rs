@@ -1179,3 +1179,85 @@ mod properties {
         }
     }
 }
+
+/// Final revalidation (spec 03 §4.8 rule 4), by one name relative to the walk's handles: a
+/// change after the files were read and before the answer is published fails the request.
+mod final_revalidation {
+    use super::*;
+    use crate::search::engine::before_revalidation;
+
+    fn folder() -> Folder {
+        let folder = Folder::new();
+        folder.write("vault/a/b/deep.md", "# Deep\n\nbeacon here\n");
+        folder.write("vault/top.md", "# Top\n\nbeacon too\n");
+        folder
+    }
+
+    fn changed_after_read(
+        change: impl FnOnce(&Path) + 'static,
+    ) -> Result<SearchOutcome, SearchError> {
+        let folder = folder();
+        let root = folder.root();
+        let moved = root.clone();
+        before_revalidation::set(move || change(&moved));
+        Ask::new("beacon").scope("vault").run(&root)
+    }
+
+    #[test]
+    fn unchanged_folder_passes() {
+        let outcome = changed_after_read(|_| {}).unwrap();
+        assert_eq!(sources(&outcome, Scope::Vault).len(), 2);
+    }
+
+    #[test]
+    fn a_rewritten_nested_file_fails() {
+        let error = changed_after_read(|root| {
+            fs::write(
+                root.join("vault/a/b/deep.md"),
+                "# Deep\n\nbeacon, rewritten\n",
+            )
+            .unwrap();
+        });
+        assert_eq!(
+            error.unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+
+    #[test]
+    fn a_changed_mode_fails() {
+        let error = changed_after_read(|root| {
+            let path = root.join("vault/top.md");
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        });
+        assert_eq!(
+            error.unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+
+    #[test]
+    fn a_file_added_to_a_nested_directory_fails() {
+        let error = changed_after_read(|root| {
+            fs::write(root.join("vault/a/b/new.txt"), "x").unwrap();
+        });
+        assert_eq!(
+            error.unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+
+    #[test]
+    fn a_swapped_nested_directory_fails() {
+        let error = changed_after_read(|root| {
+            let dir = root.join("vault/a/b");
+            fs::rename(&dir, root.join("vault/a/old")).unwrap();
+            fs::create_dir(&dir).unwrap();
+            fs::write(dir.join("deep.md"), "# Deep\n\nbeacon here\n").unwrap();
+        });
+        assert_eq!(
+            error.unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+}

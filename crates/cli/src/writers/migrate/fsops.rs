@@ -88,7 +88,12 @@ fn fill(fd: &OwnedFd, bytes: &[u8], mode: u32, owner: Option<Owner>) -> io::Resu
             Err(error) => return Err(error),
         }
     }
-    retry(|| rustix::fs::fchmod(fd, Mode::from_raw_mode(mode & 0o777)))?;
+    retry(|| {
+        rustix::fs::fchmod(
+            fd,
+            Mode::from_raw_mode((mode & 0o777) as rustix::fs::RawMode),
+        )
+    })?;
     retry(|| rustix::fs::fsync(fd))?;
     Ok(())
 }

@@ -433,7 +433,10 @@ impl Recovery<'_> {
 fn set_mode(dir: &Dir, name: &str, mode: u32) -> io::Result<()> {
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     let fd: OwnedFd = rustix::fs::openat(dir, name, flags, Mode::empty())?;
-    rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode & 0o777))?;
+    rustix::fs::fchmod(
+        &fd,
+        Mode::from_raw_mode((mode & 0o777) as rustix::fs::RawMode),
+    )?;
     rustix::fs::fsync(&fd)?;
     Ok(())
 }

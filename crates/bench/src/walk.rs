@@ -1,0 +1,250 @@
+//! The `safe-walk` control: the fixture's vault read through the contained reader's
+//! walk-relative handles alone (spec 03 §4.8 as changed 2026-12), with no search logic.
+//!
+//! Per directory: one contained open and a bounded listing. Per note: the enumeration stat by
+//! name (`statx`/`fstatat`), the open by name whose `fstat` must equal it, one read of
+//! `size + 1`, strict UTF-8, close; and at the end the revalidation of every directory
+//! (reopened contained from the root) and of every note by name relative to it. It measures
+//! what search costs when it reads through [`Dir`] handles, beside `raw-read` and
+//! `safe-corpus` (search's own reader path) in the same run.
+//!
+//! It never holds more than one batch of directories open at a time (macOS's default limit is
+//! 256 descriptors), and never writes.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::measure::on_threads;
+use dotaios_contained::{
+    Dir, EntryKind, Identity, Ledger, Limits, ReadError, ReadOptions, RelPath, Root,
+};
+
+/// Per-file cap, as search's (spec 03 §13).
+const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Per-directory entry bound, as search's.
+const MAX_DIRECTORY_ENTRIES: u64 = 10_000;
+/// Notes read per parallel batch; bounds the directories held open at once.
+const BATCH: usize = 512;
+
+/// Files and bytes read.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    pub(crate) files: u64,
+    pub(crate) bytes: u64,
+}
+
+/// A note found by the walk: its directory (index into the walk's directories), its name and
+/// its enumeration identity.
+struct Note {
+    dir: usize,
+    name: String,
+    identity: Identity,
+}
+
+/// Reads `aios/vault` as described above, on `workers` threads.
+pub(crate) fn read_vault(aios: &Path, workers: usize) -> Result<Totals, String> {
+    let root = Root::open(aios).map_err(|error| error.to_string())?;
+    let root_identity = root.restat().map_err(text)?;
+    let vault = RelPath::new("vault").map_err(|error| error.to_string())?;
+    let Some(top) = root.open_dir(&vault).map_err(text)? else {
+        return Ok(Totals::default());
+    };
+    let mut directories: Vec<(RelPath, Identity)> = vec![(vault.clone(), top.identity())];
+    let mut notes: Vec<Note> = Vec::new();
+    let mut batch: Vec<(Arc<Dir>, usize)> = Vec::new();
+    let mut totals = Totals::default();
+    // Depth-first; each stack entry is a directory whose subdirectories are still to visit.
+    let mut stack: Vec<(Arc<Dir>, usize, Vec<String>)> = Vec::new();
+    let mut ledger = Ledger::new(Limits {
+        files: 0,
+        bytes: 0,
+        entries: u64::MAX,
+    });
+    visit(
+        Arc::new(top),
+        0,
+        &mut ledger,
+        &mut stack,
+        &mut notes,
+        &mut batch,
+    )?;
+    while let Some((dir, index, subdirectories)) = stack.last_mut() {
+        let Some(name) = subdirectories.pop() else {
+            stack.pop();
+            continue;
+        };
+        let child = dir
+            .open_dir(&name)
+            .map_err(text)?
+            .ok_or("a listed directory vanished")?;
+        let path = directories[*index]
+            .0
+            .join(&name)
+            .map_err(|error| error.to_string())?;
+        directories.push((path, child.identity()));
+        let child_index = directories.len() - 1;
+        visit(
+            Arc::new(child),
+            child_index,
+            &mut ledger,
+            &mut stack,
+            &mut notes,
+            &mut batch,
+        )?;
+        if batch.len() >= BATCH {
+            read_batch(&batch, &notes, workers, &mut totals)?;
+            batch.clear();
+        }
+    }
+    read_batch(&batch, &notes, workers, &mut totals)?;
+    drop(batch);
+    revalidate(&root, &root_identity, &directories, &notes)?;
+    Ok(totals)
+}
+
+/// Lists `dir`: notes are stat'ed by name and queued, subdirectories pushed for later.
+fn visit(
+    dir: Arc<Dir>,
+    index: usize,
+    ledger: &mut Ledger,
+    stack: &mut Vec<(Arc<Dir>, usize, Vec<String>)>,
+    notes: &mut Vec<Note>,
+    batch: &mut Vec<(Arc<Dir>, usize)>,
+) -> Result<(), String> {
+    let listing = dir.list(MAX_DIRECTORY_ENTRIES, ledger).map_err(text)?;
+    let mut subdirectories = Vec::new();
+    for entry in listing.entries {
+        let Some(name) = entry.name_str() else {
+            return Err("a name that is not UTF-8".to_owned());
+        };
+        if name.starts_with('.') {
+            continue;
+        }
+        match entry.kind {
+            EntryKind::Directory => subdirectories.push(name.to_owned()),
+            EntryKind::File if name.to_ascii_lowercase().ends_with(".md") => {
+                let found = dir
+                    .stat(name)
+                    .map_err(text)?
+                    .ok_or("a listed note vanished")?;
+                if found.kind != EntryKind::File {
+                    return Err("a listed note is no longer a file".to_owned());
+                }
+                notes.push(Note {
+                    dir: index,
+                    name: name.to_owned(),
+                    identity: found.identity,
+                });
+                batch.push((dir.clone(), notes.len() - 1));
+            }
+            EntryKind::File => {}
+            _ => return Err("a link or special file in the vault".to_owned()),
+        }
+    }
+    // Popped from the end: reverse so the walk visits them in listing order.
+    subdirectories.reverse();
+    stack.push((dir, index, subdirectories));
+    Ok(())
+}
+
+/// Reads one batch of notes in parallel, each through its directory's handle.
+fn read_batch(
+    batch: &[(Arc<Dir>, usize)],
+    notes: &[Note],
+    workers: usize,
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let results = on_threads(workers, || {
+        let mut ledger = Ledger::new(Limits {
+            files: u64::MAX,
+            bytes: u64::MAX,
+            entries: 0,
+        });
+        let mut read = Totals::default();
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some((dir, note)) = batch.get(index) else {
+                break;
+            };
+            let note = &notes[*note];
+            let options = ReadOptions::new(MAX_FILE_BYTES)
+                .expecting(note.identity)
+                .caller_revalidates();
+            let file = dir
+                .read_text_with(&note.name, &options, &mut ledger)
+                .map_err(text)?
+                .ok_or("a listed note vanished")?;
+            read.files += 1;
+            read.bytes += file.text.len() as u64;
+        }
+        Ok(read)
+    });
+    for result in results {
+        let read = result?;
+        totals.files += read.files;
+        totals.bytes += read.bytes;
+    }
+    Ok(())
+}
+
+/// Spec 03 §4.8 rule 4: the root, every directory (reopened contained from the root, so its
+/// path still leads to it) and every note (by name relative to that handle) are unchanged.
+fn revalidate(
+    root: &Root,
+    root_identity: &Identity,
+    directories: &[(RelPath, Identity)],
+    notes: &[Note],
+) -> Result<(), String> {
+    if root.restat().map_err(text)? != *root_identity {
+        return Err(text(ReadError::Changed));
+    }
+    let mut by_directory: Vec<Vec<&Note>> = directories.iter().map(|_| Vec::new()).collect();
+    for note in notes {
+        by_directory[note.dir].push(note);
+    }
+    for ((path, identity), notes) in directories.iter().zip(by_directory) {
+        let dir = root
+            .open_dir(path)
+            .map_err(text)?
+            .ok_or("a directory vanished")?;
+        if dir.identity() != *identity {
+            return Err(text(ReadError::Changed));
+        }
+        for note in notes {
+            if !dir
+                .still_matches(&note.name, &note.identity)
+                .map_err(text)?
+            {
+                return Err(text(ReadError::Changed));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn text(error: ReadError) -> String {
+    error.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_note_and_refuses_a_change() {
+        let temp = tempfile::tempdir().unwrap();
+        let vault = temp.path().join("vault");
+        std::fs::create_dir_all(vault.join("a/b")).unwrap();
+        std::fs::write(vault.join("one.md"), "1").unwrap();
+        std::fs::write(vault.join("a/two.MD"), "22").unwrap();
+        std::fs::write(vault.join("a/b/three.md"), "333").unwrap();
+        std::fs::write(vault.join("a/b/.hidden.md"), "skipped").unwrap();
+        std::fs::write(vault.join("a/b/picture.png"), "skipped").unwrap();
+        let totals = read_vault(temp.path(), 2).unwrap();
+        assert_eq!((totals.files, totals.bytes), (3, 6));
+        std::os::unix::fs::symlink("one.md", vault.join("a/linked.md")).unwrap();
+        assert!(read_vault(temp.path(), 2).is_err());
+    }
+}

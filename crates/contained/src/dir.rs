@@ -1,0 +1,396 @@
+//! [`Dir`]: a directory handle opened contained, and every operation on one child of it by a
+//! single name — the walk-relative core of the reader (spec 03 §4.8 as changed 2026-12).
+//!
+//! A single component opened with `O_NOFOLLOW` relative to a handle that was itself opened
+//! contained is contained, so none of these operations resolves more than one name. The same
+//! child operations ([`At`]) serve the full-relative-path API of [`crate::Root`] once its
+//! strategy resolved the parent directory.
+//!
+//! **Invariant:** a name is one normal component (never empty, `.`, `..`, or holding `/` or
+//! NUL); nothing here follows a symlink, opens a non-regular file for reading, or writes.
+
+use std::ffi::{OsStr, OsString};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+
+use rustix::fs::OFlags;
+use rustix::io::Errno;
+
+use crate::error::{ReadError, UnsafeKind, io_kind};
+use crate::identity::{EntryKind, Identity};
+use crate::ledger::Ledger;
+use crate::open::{OpenFailure, open_directory_component};
+use crate::read::{AfterRead, Extent, read_bounded};
+use crate::relpath::is_single_component;
+use crate::root::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe};
+use crate::sys::{StatCall, fstat, kind_at, listable_directory, open_at, stat_at};
+
+/// A directory opened contained: the root itself ([`crate::Root::dir`]), a directory below it
+/// ([`crate::Root::open_dir`]) or a child of another `Dir` ([`Dir::open_dir`]). Holds a
+/// descriptor, never a path.
+///
+/// Every operation takes **one name**, as a listing returned it: [`Dir::list`],
+/// [`Dir::stat`], [`Dir::open_dir`], the reads and [`Dir::still_matches`]. A name that is not
+/// one normal component is refused as [`UnsafeKind::Escape`].
+///
+/// A `Dir` is `Send + Sync`: reads of different children may run on different threads. Each
+/// holds one descriptor; a caller walking a large tree should drop handles it no longer needs
+/// (macOS's default limit is 256 open descriptors) and reopen them contained when it must
+/// revalidate.
+///
+/// ```no_run
+/// use dotaios_contained::{Ledger, Limits, ReadOptions, Root};
+/// let root = Root::open(std::path::Path::new("/home/ada/aios"))?;
+/// let mut ledger = Ledger::new(Limits { files: 512, bytes: 16 << 20, entries: 10_000 });
+/// let vault = root.open_dir(&dotaios_contained::RelPath::new("vault")?)?.expect("present");
+/// for entry in vault.list(10_000, &mut ledger)?.entries {
+///     // The enumeration identity (spec 03 §4.8 rule 1) ...
+///     let Some(found) = vault.stat(&entry.name)? else { continue };
+///     // ... then the open, whose `fstat` must equal it (rule 2), and one read of size + 1.
+///     let options = ReadOptions::new(1 << 20).expecting(found.identity).caller_revalidates();
+///     let text = vault.read_text_with(&entry.name, &options, &mut ledger)?;
+///     // Before publishing: `vault.still_matches(&entry.name, &found.identity)?` (rule 4).
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Dir {
+    fd: OwnedFd,
+    identity: Identity,
+    stat: StatCall,
+}
+
+/// How a walk-relative read checks the file (see [`Dir::read_bytes_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    cap: u64,
+    expected: Option<Identity>,
+    after: AfterRead,
+}
+
+impl ReadOptions {
+    /// A read of a whole file of at most `cap` bytes that takes its own identity first and
+    /// `fstat`s after the read (spec 01 §4.3).
+    pub fn new(cap: u64) -> ReadOptions {
+        ReadOptions {
+            cap,
+            expected: None,
+            after: AfterRead::Fstat,
+        }
+    }
+
+    /// The file was already stat'ed by name (spec 03 §4.8 rule 1): skip that stat; the
+    /// `fstat` of the opened handle must equal `identity` in every field (rule 2). An
+    /// `identity` that is not a regular file is refused without opening anything.
+    pub fn expecting(mut self, identity: Identity) -> ReadOptions {
+        self.expected = Some(identity);
+        self
+    }
+
+    /// Leave out the `fstat` after the read: the caller revalidates the returned identity
+    /// before publishing anything (spec 03 §4.8 as changed 2026-12).
+    pub fn caller_revalidates(mut self) -> ReadOptions {
+        self.after = AfterRead::CallerRevalidates;
+        self
+    }
+
+    /// The size cap.
+    pub fn cap(&self) -> u64 {
+        self.cap
+    }
+}
+
+impl Dir {
+    pub(crate) fn from_fd(fd: OwnedFd, stat: StatCall) -> Result<Dir, ReadError> {
+        let identity = fstat(&fd)?;
+        Ok(Dir { fd, identity, stat })
+    }
+
+    /// The directory's identity, taken by `fstat` when it was opened.
+    pub fn identity(&self) -> Identity {
+        self.identity
+    }
+
+    /// The directory's identity now (`fstat` of the handle).
+    pub fn restat(&self) -> Result<Identity, ReadError> {
+        fstat(&self.fd)
+    }
+
+    /// Lists the directory, failing with [`ReadError::DirectoryLimit`] when it has more than
+    /// `max_entries` entries. Each entry is charged to the ledger. The directory's `fstat`
+    /// after the enumeration must equal [`Dir::identity`] (spec 01 §4.6), so anything added,
+    /// removed or renamed in it since it was opened is [`ReadError::Changed`].
+    pub fn list(&self, max_entries: u64, ledger: &mut Ledger) -> Result<Listing, ReadError> {
+        list_fd(self.fd.as_fd(), &self.identity, max_entries, ledger)
+    }
+
+    /// Looks at the child `name` without following it and without opening it: one
+    /// `statx`/`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)`. `None` when absent. A symlink is
+    /// reported as [`EntryKind::Symlink`], not refused.
+    pub fn stat(&self, name: impl AsRef<OsStr>) -> Result<Option<Probe>, ReadError> {
+        self.at().stat(checked(name.as_ref())?)
+    }
+
+    /// Whether the child `name` is still the object observed as `identity` (every field
+    /// equal): one no-follow stat relative to this handle (spec 03 §4.8 rule 4 as changed).
+    /// Absent, or replaced by anything else, is `false`.
+    pub fn still_matches(
+        &self,
+        name: impl AsRef<OsStr>,
+        identity: &Identity,
+    ) -> Result<bool, ReadError> {
+        self.at().still_matches(checked(name.as_ref())?, identity)
+    }
+
+    /// Opens the child directory `name` (`O_RDONLY | O_DIRECTORY | O_NOFOLLOW`) and takes its
+    /// identity. `None` when absent; a symlink or a non-directory is refused as unsafe.
+    pub fn open_dir(&self, name: impl AsRef<OsStr>) -> Result<Option<Dir>, ReadError> {
+        self.at().open_dir(checked(name.as_ref())?)
+    }
+
+    /// Reads the whole child file `name` of at most `cap` bytes (spec 01 §4.3 through one
+    /// name). `None` when absent.
+    pub fn read_bytes(
+        &self,
+        name: impl AsRef<OsStr>,
+        cap: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FileBytes>, ReadError> {
+        self.read_bytes_with(name, &ReadOptions::new(cap), ledger)
+    }
+
+    /// [`Dir::read_bytes`], decoded as strict UTF-8 (a BOM is kept).
+    pub fn read_text(
+        &self,
+        name: impl AsRef<OsStr>,
+        cap: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FileText>, ReadError> {
+        self.read_text_with(name, &ReadOptions::new(cap), ledger)
+    }
+
+    /// Reads the whole child file `name`: the no-follow stat (unless
+    /// [`ReadOptions::expecting`] supplied it), which must show a regular file within the cap;
+    /// `openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)`; `fstat` equal to
+    /// the stat; the ledger reservation; one read of `size + 1` bytes that must return `size`;
+    /// the `fstat` after the read unless [`ReadOptions::caller_revalidates`]; close.
+    ///
+    /// `None` when absent at the stat. When the identity was supplied, or the object vanished
+    /// or became something else between the stat and the open, the result is
+    /// [`ReadError::Changed`].
+    pub fn read_bytes_with(
+        &self,
+        name: impl AsRef<OsStr>,
+        options: &ReadOptions,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FileBytes>, ReadError> {
+        self.at()
+            .read_bytes(checked(name.as_ref())?, options, ledger)
+    }
+
+    /// [`Dir::read_bytes_with`], decoded as strict UTF-8 (a BOM is kept).
+    pub fn read_text_with(
+        &self,
+        name: impl AsRef<OsStr>,
+        options: &ReadOptions,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FileText>, ReadError> {
+        decode(self.read_bytes_with(name, options, ledger)?)
+    }
+
+    /// Reads at most `prefix_len` bytes of the child file `name` of at most `cap` bytes,
+    /// charging the whole size to the ledger; the `fstat` after the read always runs. `None`
+    /// when absent.
+    pub fn read_prefix(
+        &self,
+        name: impl AsRef<OsStr>,
+        cap: u64,
+        prefix_len: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FilePrefix>, ReadError> {
+        self.at()
+            .read_prefix(checked(name.as_ref())?, cap, prefix_len, ledger)
+    }
+
+    fn at(&self) -> At<'_> {
+        At {
+            dir: self.fd.as_fd(),
+            stat: self.stat,
+        }
+    }
+}
+
+/// Refuses anything but one normal component.
+fn checked(name: &OsStr) -> Result<&OsStr, ReadError> {
+    if is_single_component(name.as_bytes()) {
+        Ok(name)
+    } else {
+        Err(ReadError::Unsafe(UnsafeKind::Escape))
+    }
+}
+
+pub(crate) fn decode(file: Option<FileBytes>) -> Result<Option<FileText>, ReadError> {
+    let Some(file) = file else {
+        return Ok(None);
+    };
+    let text = String::from_utf8(file.bytes).map_err(|_| ReadError::InvalidUtf8)?;
+    Ok(Some(FileText {
+        text,
+        identity: file.identity,
+    }))
+}
+
+/// The operations on one child of a directory handle, by one already checked name.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'dir> {
+    pub(crate) dir: BorrowedFd<'dir>,
+    pub(crate) stat: StatCall,
+}
+
+impl At<'_> {
+    pub(crate) fn stat(&self, name: &OsStr) -> Result<Option<Probe>, ReadError> {
+        match stat_at(self.dir, name, self.stat) {
+            Ok(identity) => Ok(Some(Probe {
+                kind: identity.kind(),
+                identity,
+            })),
+            Err(Errno::NOENT) => Ok(None),
+            Err(errno) => Err(ReadError::Io(io_kind(errno))),
+        }
+    }
+
+    pub(crate) fn still_matches(
+        &self,
+        name: &OsStr,
+        identity: &Identity,
+    ) -> Result<bool, ReadError> {
+        match stat_at(self.dir, name, self.stat) {
+            Ok(now) => Ok(now == *identity),
+            Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => Ok(false),
+            Err(errno) => Err(ReadError::Io(io_kind(errno))),
+        }
+    }
+
+    pub(crate) fn open_dir(&self, name: &OsStr) -> Result<Option<Dir>, ReadError> {
+        match open_directory_component(self.dir, name, listable_directory()) {
+            Ok(fd) => Dir::from_fd(fd, self.stat).map(Some),
+            Err(OpenFailure::Absent) => Ok(None),
+            Err(OpenFailure::Error(error)) => Err(error),
+        }
+    }
+
+    pub(crate) fn read_bytes(
+        &self,
+        name: &OsStr,
+        options: &ReadOptions,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FileBytes>, ReadError> {
+        let Some((fd, identity)) = self.open_regular(name, options.expected, options.cap)? else {
+            return Ok(None);
+        };
+        let bytes = read_bounded(
+            fd,
+            &identity,
+            options.cap,
+            ledger,
+            Extent::Whole(options.after),
+        )?;
+        Ok(Some(FileBytes { bytes, identity }))
+    }
+
+    pub(crate) fn read_prefix(
+        &self,
+        name: &OsStr,
+        cap: u64,
+        prefix_len: u64,
+        ledger: &mut Ledger,
+    ) -> Result<Option<FilePrefix>, ReadError> {
+        let Some((fd, identity)) = self.open_regular(name, None, cap)? else {
+            return Ok(None);
+        };
+        let bytes = read_bounded(fd, &identity, cap, ledger, Extent::Prefix(prefix_len))?;
+        Ok(Some(FilePrefix {
+            complete: bytes.len() as u64 == identity.size,
+            bytes,
+            identity,
+        }))
+    }
+
+    /// The stat (or the caller's identity), which must be a regular file within the cap, then
+    /// the non-blocking open whose `fstat` must equal it.
+    fn open_regular(
+        &self,
+        name: &OsStr,
+        expected: Option<Identity>,
+        cap: u64,
+    ) -> Result<Option<(OwnedFd, Identity)>, ReadError> {
+        let identity = match expected {
+            Some(identity) => identity,
+            None => match self.stat(name)? {
+                Some(probe) => probe.identity,
+                None => return Ok(None),
+            },
+        };
+        match identity.kind() {
+            EntryKind::File => {}
+            EntryKind::Symlink => return Err(ReadError::Unsafe(UnsafeKind::Symlink)),
+            other => return Err(ReadError::NotRegular(other)),
+        }
+        // Refused before anything is opened (spec 01 §4.3 step 2).
+        if identity.size > cap {
+            return Err(ReadError::TooLarge);
+        }
+        let fd = match open_at(self.dir, name, OFlags::RDONLY | OFlags::NONBLOCK) {
+            Ok(fd) => fd,
+            // It was a regular file a moment ago: removed, or replaced by a link or a
+            // directory since.
+            Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR | Errno::ISDIR) => {
+                return Err(ReadError::Changed);
+            }
+            Err(errno) => return Err(ReadError::Io(io_kind(errno))),
+        };
+        if fstat(&fd)? != identity {
+            return Err(ReadError::Changed);
+        }
+        Ok(Some((fd, identity)))
+    }
+}
+
+/// Lists the directory open as `dir`, whose identity was `identity` when it was opened.
+pub(crate) fn list_fd(
+    dir: BorrowedFd<'_>,
+    identity: &Identity,
+    max_entries: u64,
+    ledger: &mut Ledger,
+) -> Result<Listing, ReadError> {
+    // `read_from` enumerates through a descriptor of its own, so listings of one handle never
+    // share a position.
+    let mut stream =
+        rustix::fs::Dir::read_from(dir).map_err(|errno| ReadError::Io(io_kind(errno)))?;
+    let mut entries = Vec::new();
+    while let Some(entry) = stream.read() {
+        let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
+        let name = entry.file_name().to_bytes();
+        if name == b"." || name == b".." {
+            continue;
+        }
+        if entries.len() as u64 >= max_entries {
+            return Err(ReadError::DirectoryLimit);
+        }
+        ledger.reserve_entries(1).map_err(ReadError::Budget)?;
+        let name = OsString::from(OsStr::from_bytes(name));
+        let mut kind = EntryKind::from_file_type(entry.file_type());
+        if kind == EntryKind::Unknown {
+            // Some filesystems do not fill d_type; ask without following.
+            kind = kind_at(dir, &name).unwrap_or(EntryKind::Unknown);
+        }
+        entries.push(DirEntry { name, kind });
+    }
+    if fstat(dir)? != *identity {
+        return Err(ReadError::Changed);
+    }
+    Ok(Listing {
+        entries,
+        identity: *identity,
+    })
+}

@@ -1,0 +1,130 @@
+//! Discovery (spec 03 §4.6, §10, §11): the memory JSONL streams and the session walk, whose
+//! bodies must be read and parsed before the final allocation can be made.
+//!
+//! Charges every read to the scope and the phase; never ranks.
+
+use super::*;
+
+impl Engine<'_> {
+    pub(super) fn discover(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        project: Option<&ProjectIdentity>,
+    ) -> Result<(), ScopeFailure> {
+        match work.scope {
+            Scope::Memory => {
+                let plans = std::mem::take(&mut work.jsonl);
+                for plan in &plans {
+                    let entries = match plan.identity {
+                        Some(identity) => {
+                            let text = self.read_charged(work, meter, &plan.rel, &identity)?;
+                            self.files.push((RootId::Aios, plan.rel.clone(), identity));
+                            self.parse_charged(work, meter, &text)?
+                        }
+                        None => Vec::new(),
+                    };
+                    work.memory_sources.push(jsonl::Source {
+                        label: plan.label.clone(),
+                        family: plan.family,
+                        generation: plan.generation,
+                        entries,
+                    });
+                }
+                Ok(())
+            }
+            Scope::Sessions => {
+                let Some((index, identity)) = work.session_index.take() else {
+                    return Ok(());
+                };
+                let text = self.read_charged(work, meter, &index, &identity)?;
+                self.files.push((RootId::Aios, index, identity));
+                let entries = self.parse_charged(work, meter, &text)?;
+                let request = self.request;
+                let mut read_body = |path: &RelPath| -> Result<Option<String>, ScopeFailure> {
+                    self.read_session_body(work, meter, path)
+                };
+                let hits = search_sessions(
+                    &entries,
+                    request.query,
+                    request.session_filters,
+                    project,
+                    request.clock.now_ms,
+                    request.limit,
+                    &mut read_body,
+                )?;
+                work.session_results = hits.into_iter().map(SearchHit::Session).collect();
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) fn read_session_body(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        path: &RelPath,
+    ) -> Result<Option<String>, ScopeFailure> {
+        let Some(found) = self.aios.probe(path).map_err(fixed_location_error)? else {
+            return Ok(None);
+        };
+        match found.kind {
+            EntryKind::File => {}
+            EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
+            _ => return Err(EvidenceError::NotRegularFile.into()),
+        }
+        self.demand_file(work, found.identity.size)?;
+        let text = self.read_charged(work, meter, path, &found.identity)?;
+        self.files
+            .push((RootId::Aios, path.clone(), found.identity));
+        Ok(Some(text))
+    }
+
+    /// Reads a file whose demand is already counted, charging the ledger and the phase
+    /// budget (the materialised part).
+    pub(super) fn read_charged(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        path: &RelPath,
+        expected: &Identity,
+    ) -> Result<String, ScopeFailure> {
+        let allowance = self.ledger.remaining().min(meter.left());
+        let mut sub = Ledger::new(Limits {
+            files: allowance.files,
+            bytes: allowance.bytes,
+            entries: 0,
+        });
+        let read = self.aios.read_text(path, MAX_FILE_BYTES, &mut sub);
+        let used = sub.used();
+        self.ledger.used = self.ledger.used.add(used);
+        meter.used = meter.used.add(used);
+        let _ = work;
+        match read {
+            Ok(Some(file)) if file.identity == *expected => Ok(file.text),
+            Ok(_) => Err(EvidenceError::Changed.into()),
+            Err(ReadError::Budget(dimension)) => {
+                Err(ScopeFailure::Skippable(ceiling_of(dimension)))
+            }
+            Err(error) => Err(observed_path_error(error)),
+        }
+    }
+
+    /// Parses JSONL text, charging one entry per non-blank line.
+    pub(super) fn parse_charged(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        text: &str,
+    ) -> Result<Vec<jsonl::Entry>, ScopeFailure> {
+        let parsed = jsonl::parse(text);
+        let allowance = self.entry_allowance(work, meter);
+        if parsed.lines > allowance {
+            self.charge_entries(work, meter, allowance);
+            return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
+        }
+        self.charge_entries(work, meter, parsed.lines);
+        Ok(parsed.entries)
+    }
+}

@@ -1,0 +1,653 @@
+//! Inspection (spec 03 §4.3–§4.5): listing every scope's directories, probing and sizing
+//! its files, and recording every identity that final revalidation checks again.
+//!
+//! Reads nothing but listings and fixed small files; never matches a query.
+
+use super::*;
+
+impl Engine<'_> {
+    pub(super) fn inspect(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        project: Option<&ProjectIdentity>,
+    ) -> Result<(), ScopeFailure> {
+        match work.scope {
+            Scope::Sessions => {
+                let index = rel("memory/sessions/index.jsonl");
+                if let Some(identity) = self.inspect_fixed_file(work, &index)? {
+                    work.session_index = Some((index, identity));
+                }
+                Ok(())
+            }
+            Scope::Context
+            | Scope::Decisions
+            | Scope::Skills
+            | Scope::References
+            | Scope::Plugins => {
+                // Each of these scopes is one folder of the same name directly below the root.
+                let (folder, eligibility) = match work.scope {
+                    Scope::Context => ("context", Eligibility::Markdown),
+                    Scope::Decisions => ("decisions", Eligibility::Markdown),
+                    Scope::Skills => ("skills", Eligibility::Markdown),
+                    Scope::References => ("references", Eligibility::Markdown),
+                    _ => ("plugins", Eligibility::Plugins),
+                };
+                self.inspect_corpus(
+                    work,
+                    meter,
+                    RootId::Aios,
+                    Some(rel(folder)),
+                    folder,
+                    eligibility,
+                )
+            }
+            Scope::Vault => match &self.vault {
+                VaultPlace::Inside(dir) => {
+                    let dir = dir.clone();
+                    self.inspect_corpus(
+                        work,
+                        meter,
+                        RootId::Vault,
+                        dir,
+                        "vault",
+                        Eligibility::Markdown,
+                    )
+                }
+                VaultPlace::External { root: None, .. } => Ok(()),
+                VaultPlace::External { .. } => self.inspect_corpus(
+                    work,
+                    meter,
+                    RootId::Vault,
+                    None,
+                    "vault",
+                    Eligibility::Markdown,
+                ),
+            },
+            Scope::Projects => {
+                let Some(project) = project else {
+                    return Ok(());
+                };
+                let dir = RelPath::new(&format!("projects/{}", project.slug))
+                    .map_err(|_| EvidenceError::PathUnsafe)?;
+                let prefix = format!("projects/{}", project.slug);
+                self.inspect_corpus(
+                    work,
+                    meter,
+                    RootId::Aios,
+                    Some(dir),
+                    &prefix,
+                    Eligibility::Markdown,
+                )
+            }
+            Scope::Memory => self.inspect_memory(work, meter),
+        }
+    }
+
+    /// Probes the directories between the root and `dir` (exclusive). `false` when one is
+    /// missing (the corpus is then empty).
+    pub(super) fn observe_ancestors(
+        &mut self,
+        root: RootId,
+        dir: &RelPath,
+    ) -> Result<bool, ScopeFailure> {
+        let components: Vec<&str> = dir.components().collect();
+        let mut path = String::new();
+        for component in &components[..components.len() - 1] {
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(component);
+            let ancestor = rel(&path);
+            let Some(found) = self
+                .root_for(root)?
+                .probe(&ancestor)
+                .map_err(fixed_location_error)?
+            else {
+                return Ok(false);
+            };
+            if found.kind != EntryKind::Directory {
+                return Err(EvidenceError::PathUnsafe.into());
+            }
+            self.record_directory(root, Some(ancestor), found.identity)?;
+        }
+        Ok(true)
+    }
+
+    /// The identity of the directory an authorised root was opened at.
+    pub(super) fn root_identity(&self, id: RootId) -> Option<Identity> {
+        match (id, &self.vault) {
+            (RootId::Aios, _) | (RootId::Vault, VaultPlace::Inside(_)) => Some(self.aios_identity),
+            (RootId::Vault, VaultPlace::External { identity, .. }) => *identity,
+        }
+    }
+
+    pub(super) fn root_for(&self, id: RootId) -> Result<&Root, ScopeFailure> {
+        self.root(id)
+            .ok_or(ScopeFailure::Fatal(EvidenceError::RootUnauthorized.into()))
+    }
+
+    pub(super) fn record_directory(
+        &mut self,
+        root: RootId,
+        dir: Option<RelPath>,
+        identity: Identity,
+    ) -> Result<(), ScopeFailure> {
+        match self.directories.get(&(root, dir.clone())) {
+            Some(seen) if *seen != identity => Err(EvidenceError::Changed.into()),
+            Some(_) => Ok(()),
+            None => {
+                self.directories.insert((root, dir), identity);
+                Ok(())
+            }
+        }
+    }
+
+    /// Lists a directory, charging its entries to the ledger, the demand and the phase
+    /// budget (§13, §14.1). `first_open` selects the error mapping of a fixed location.
+    pub(super) fn list(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<&RelPath>,
+        first_open: bool,
+    ) -> Result<Option<Vec<DirEntry>>, ScopeFailure> {
+        let reader = self.root_for(root)?;
+        let lister = |sub: &mut Ledger| reader.list_dir(dir, MAX_DIRECTORY_ENTRIES, sub);
+        // The listing borrows the root only while it runs; charging needs `self` mutably.
+        let allowance = self.entry_allowance(work, meter);
+        let mut sub = Ledger::new(Limits {
+            files: 0,
+            bytes: 0,
+            entries: allowance,
+        });
+        let listed = lister(&mut sub);
+        self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)
+    }
+
+    /// [`Engine::list`] through a directory handle the walk holds (spec 03 §4.8 as changed
+    /// 2026-12): one `getdents` loop on the handle, no path resolution.
+    pub(super) fn list_handle(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<&RelPath>,
+        handle: &Dir,
+        first_open: bool,
+    ) -> Result<Vec<DirEntry>, ScopeFailure> {
+        let allowance = self.entry_allowance(work, meter);
+        let mut sub = Ledger::new(Limits {
+            files: 0,
+            bytes: 0,
+            entries: allowance,
+        });
+        let listed = handle.list(MAX_DIRECTORY_ENTRIES, &mut sub).map(Some);
+        let entries =
+            self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)?;
+        entries.ok_or_else(|| EvidenceError::Changed.into())
+    }
+
+    /// Charges a listing and maps its outcome (§13, §14.1).
+    #[allow(clippy::too_many_arguments)]
+    fn book_listing(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<&RelPath>,
+        first_open: bool,
+        allowance: u64,
+        sub: &Ledger,
+        listed: Result<Option<Listing>, ReadError>,
+    ) -> Result<Option<Vec<DirEntry>>, ScopeFailure> {
+        self.charge_entries(work, meter, sub.used().entries);
+        match listed {
+            Ok(None) => Ok(None),
+            Ok(Some(listing)) => {
+                if allowance == 0 {
+                    return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
+                }
+                self.record_directory(root, dir.cloned(), listing.identity)?;
+                Ok(Some(listing.entries))
+            }
+            Err(ReadError::Budget(_)) => {
+                Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded))
+            }
+            Err(ReadError::DirectoryLimit) => {
+                // The entry past the limit is charged before the per-directory check (§13).
+                if self.entry_allowance(work, meter) == 0 {
+                    return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
+                }
+                self.charge_entries(work, meter, 1);
+                Err(ScopeFailure::Skippable(
+                    OmissionReason::DirectoryEntriesExceeded,
+                ))
+            }
+            Err(error) if first_open => Err(fixed_location_error(error)),
+            Err(error) => Err(observed_path_error(error)),
+        }
+    }
+
+    pub(super) fn entry_allowance(&self, work: &ScopeWork, meter: &Meter) -> u64 {
+        self.ledger
+            .remaining()
+            .entries
+            .min(self.available.entries.saturating_sub(work.demand.entries))
+            .min(meter.left().entries)
+    }
+
+    pub(super) fn charge_entries(&mut self, work: &mut ScopeWork, meter: &mut Meter, count: u64) {
+        self.ledger.used.entries += count;
+        work.demand.entries += count;
+        meter.used.entries += count;
+    }
+
+    /// Charges one `statx`ed file to the scope's demand only, bounded by `available`.
+    pub(super) fn demand_file(&self, work: &mut ScopeWork, size: u64) -> Result<(), ScopeFailure> {
+        if size > MAX_FILE_BYTES {
+            return Err(ScopeFailure::Skippable(OmissionReason::FileTooLarge));
+        }
+        if work.demand.files + 1 > self.available.files {
+            return Err(ScopeFailure::Skippable(OmissionReason::FileCountExceeded));
+        }
+        if work.demand.bytes.saturating_add(size) > self.available.bytes {
+            return Err(ScopeFailure::Skippable(
+                OmissionReason::AggregateBytesExceeded,
+            ));
+        }
+        work.demand.files += 1;
+        work.demand.bytes += size;
+        Ok(())
+    }
+
+    /// A fixed JSONL source or the session index: probed, type-checked, charged as demand.
+    pub(super) fn inspect_fixed_file(
+        &mut self,
+        work: &mut ScopeWork,
+        path: &RelPath,
+    ) -> Result<Option<Identity>, ScopeFailure> {
+        let parent = parent_of(path);
+        if let Some(parent) = &parent {
+            if !self.observe_ancestors(RootId::Aios, parent)? {
+                return Ok(None);
+            }
+            let Some(found) = self.aios.probe(parent).map_err(fixed_location_error)? else {
+                return Ok(None);
+            };
+            if found.kind != EntryKind::Directory {
+                return Err(EvidenceError::PathUnsafe.into());
+            }
+            self.record_directory(RootId::Aios, Some(parent.clone()), found.identity)?;
+        }
+        let Some(found) = self.aios.probe(path).map_err(fixed_location_error)? else {
+            return Ok(None);
+        };
+        match found.kind {
+            EntryKind::File => {}
+            EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
+            _ => return Err(EvidenceError::NotRegularFile.into()),
+        }
+        self.demand_file(work, found.identity.size)?;
+        Ok(Some(found.identity))
+    }
+
+    pub(super) fn inspect_corpus(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<RelPath>,
+        prefix: &str,
+        eligibility: Eligibility,
+    ) -> Result<(), ScopeFailure> {
+        if let Some(dir) = &dir
+            && !self.observe_ancestors(root, dir)?
+        {
+            return Ok(());
+        }
+        let accepted = self.walk(work, meter, root, dir.clone(), eligibility)?;
+        let strip = dir.as_ref().map_or(0, |dir| dir.as_str().len() + 1);
+        let files = self.observe_accepted(work, root, accepted, strip, prefix)?;
+        work.corpora.push(Corpus {
+            root,
+            prefix: prefix.to_owned(),
+            files,
+        });
+        Ok(())
+    }
+
+    /// The depth-first walk of §4.1: collation order inside each directory, skip rule,
+    /// symlinks, recursion, eligibility. Returns the accepted files in enumeration order.
+    pub(super) fn walk(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        root: RootId,
+        dir: Option<RelPath>,
+        eligibility: Eligibility,
+    ) -> Result<Vec<Accepted>, ScopeFailure> {
+        // The corpus directory is a fixed location, opened by its path beneath the root; every
+        // directory and file below it is reached by one name from its parent's handle.
+        let reader = self.root_for(root)?;
+        let top = match &dir {
+            Some(path) => reader.open_dir(path),
+            None => reader.dir().map(Some),
+        };
+        let top = match top {
+            Ok(Some(top)) => Arc::new(top),
+            Ok(None) => return Ok(Vec::new()),
+            Err(ReadError::Budget(_)) => {
+                return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
+            }
+            Err(error) => return Err(fixed_location_error(error)),
+        };
+        let mut entries = self.list_handle(work, meter, root, dir.as_ref(), &top, true)?;
+        self.hold(root, dir.clone(), &top);
+        order_entries(&mut entries);
+        let mut accepted = Vec::new();
+        // A stack of (directory, its handle, its ordered entries, next index) keeps the walk
+        // depth-first without recursion, whatever the depth.
+        let mut stack: Vec<WalkFrame> = vec![(dir, top, entries, 0)];
+        while let Some((parent, handle, entries, index)) = stack.last_mut() {
+            let Some(entry) = entries.get(*index) else {
+                stack.pop();
+                continue;
+            };
+            *index += 1;
+            let parent: &Option<RelPath> = parent;
+            let handle = Arc::clone(handle);
+            let name = entry.name.as_encoded_bytes();
+            if is_skipped(name) {
+                continue;
+            }
+            let eligible = eligibility.accepts(name);
+            match entry.kind {
+                EntryKind::Symlink => {
+                    // Never followed; fatal only when the name is eligible (§4.4).
+                    if eligible {
+                        return Err(EvidenceError::PathUnsafe.into());
+                    }
+                }
+                EntryKind::Directory => {
+                    // A name that is not UTF-8 cannot be recursed into safely (§4.6).
+                    let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
+                    let path = child_path(parent.as_ref(), name)?;
+                    let child = match handle.open_dir(name) {
+                        Ok(Some(child)) => Arc::new(child),
+                        // Listed a moment ago and now gone.
+                        Ok(None) => return Err(EvidenceError::Changed.into()),
+                        Err(error) => return Err(observed_path_error(error)),
+                    };
+                    let mut children =
+                        self.list_handle(work, meter, root, Some(&path), &child, false)?;
+                    self.hold(root, Some(path.clone()), &child);
+                    order_entries(&mut children);
+                    stack.push((Some(path), child, children, 0));
+                }
+                kind => {
+                    if !eligible {
+                        continue;
+                    }
+                    let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
+                    if kind != EntryKind::File {
+                        return Err(EvidenceError::NotRegularFile.into());
+                    }
+                    accepted.push(Accepted {
+                        path: child_path(parent.as_ref(), name)?,
+                        dir: handle,
+                        name: name.to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(accepted)
+    }
+
+    /// Keeps a walked directory's handle for the final revalidation, up to
+    /// [`MAX_HELD_DIRECTORIES`].
+    fn hold(&mut self, root: RootId, dir: Option<RelPath>, handle: &Arc<Dir>) {
+        if self.handles.len() < MAX_HELD_DIRECTORIES {
+            self.handles.insert((root, dir), Arc::clone(handle));
+        }
+    }
+
+    /// Observes the accepted files and charges them as demand, in enumeration order (§14.1).
+    ///
+    /// Each file is stat'ed by its name relative to the directory handle the walk holds (the
+    /// enumeration identity of §4.8 rule 1, as changed 2026-12) and, in the same pass and in
+    /// parallel, read through that handle: `openat(dirfd, name)`, an `fstat` that must equal
+    /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
+    /// final revalidation compares the same identity. With the server's cache, the stat alone
+    /// validates a cached text (§19.2), and is that file's final observation. Only the size
+    /// goes into the demand and the ledger is charged at execution, as the spec orders it; a
+    /// file whose read fails is read again at execution, so a read error (invalid UTF-8,
+    /// permissions) only fails the request when its scope is admitted.
+    pub(super) fn observe_accepted(
+        &self,
+        work: &mut ScopeWork,
+        root: RootId,
+        accepted: Vec<Accepted>,
+        strip: usize,
+        prefix: &str,
+    ) -> Result<Vec<CorpusFile>, ScopeFailure> {
+        let query = &self.query;
+        let cache = self
+            .cache
+            .zip(self.root_identity(root))
+            .map(|((cache, generation), root)| (cache, generation, root));
+        let now_ms = self.request.clock.now_ms;
+        let mut files = Vec::with_capacity(accepted.len());
+        // Files are read a batch at a time, so a scope that the demand check stops early (a
+        // ceiling) costs at most one batch of reads beyond that point.
+        for batch in accepted.chunks(OBSERVE_BATCH) {
+            let early = parallel_map(batch, self.request.workers, |file, buffer| {
+                let relative = &file.path.as_str()[strip..];
+                observe_one(file, relative, prefix, query, cache, now_ms, buffer)
+            });
+            for (file, early) in batch.iter().zip(early) {
+                let (identity, analysis, cached) = early?;
+                self.demand_file(work, identity.size)?;
+                files.push(CorpusFile {
+                    relative: file.path.as_str()[strip..].to_owned(),
+                    rel: file.path.clone(),
+                    identity,
+                    cached,
+                    analysis,
+                });
+            }
+        }
+        Ok(files)
+    }
+
+    pub(super) fn inspect_memory(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+    ) -> Result<(), ScopeFailure> {
+        let memory = rel("memory");
+        let Some(entries) = self.list(work, meter, RootId::Aios, Some(&memory), true)? else {
+            // No memory directory: every source is missing, so the scope is empty.
+            return Ok(());
+        };
+        let mut event_shards: Vec<(u32, String)> = Vec::new();
+        let mut signal_shards: Vec<(u32, String)> = Vec::new();
+        for entry in &entries {
+            let Some(name) = entry.name_str() else {
+                continue;
+            };
+            if let Some(number) = shard_number(name, "events-archive.") {
+                event_shards.push((number, name.to_owned()));
+            } else if let Some(number) = shard_number(name, "signals-archive.") {
+                signal_shards.push((number, name.to_owned()));
+            }
+        }
+        event_shards.sort();
+        signal_shards.sort();
+
+        let signals_dir = rel("memory/signals");
+        let mut signal_files: Vec<String> = Vec::new();
+        if let Some(entries) = self.list(work, meter, RootId::Aios, Some(&signals_dir), true)? {
+            for entry in entries {
+                let name = entry.name.as_encoded_bytes();
+                if is_skipped(name) || !Eligibility::Signals.accepts(name) {
+                    continue;
+                }
+                match entry.kind {
+                    EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
+                    // Subdirectories are not entered; an eligible special file is refused.
+                    EntryKind::Directory => continue,
+                    EntryKind::File => {
+                        let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
+                        signal_files.push(name.to_owned());
+                    }
+                    _ => return Err(EvidenceError::NotRegularFile.into()),
+                }
+            }
+        }
+        signal_files.sort_by(|a, b| utf16_cmp(b, a));
+
+        let mut plans: Vec<(String, Family, Generation)> = vec![(
+            "memory/events.jsonl".into(),
+            Family::Events,
+            Generation::Live,
+        )];
+        for (number, name) in &event_shards {
+            plans.push((
+                format!("memory/{name}"),
+                Family::Events,
+                Generation::Shard(*number),
+            ));
+        }
+        plans.push((
+            "memory/events-archive.jsonl".into(),
+            Family::Events,
+            Generation::ActiveArchive,
+        ));
+        for (number, name) in &signal_shards {
+            plans.push((
+                format!("memory/{name}"),
+                Family::Signals,
+                Generation::Shard(*number),
+            ));
+        }
+        plans.push((
+            "memory/signals-archive.jsonl".into(),
+            Family::Signals,
+            Generation::ActiveArchive,
+        ));
+        for name in &signal_files {
+            plans.push((
+                format!("memory/signals/{name}"),
+                Family::Signals,
+                Generation::Live,
+            ));
+        }
+        for (label, family, generation) in plans {
+            let path = rel(&label);
+            let identity = self.inspect_fixed_file(work, &path)?;
+            work.jsonl.push(JsonlPlan {
+                rel: path,
+                label,
+                family,
+                generation,
+                identity,
+            });
+        }
+
+        if self.request.memory == MemoryMode::Shared {
+            self.inspect_corpus(
+                work,
+                meter,
+                RootId::Aios,
+                Some(rel("memory/daily")),
+                "memory/daily",
+                Eligibility::Markdown,
+            )?;
+            self.inspect_corpus(
+                work,
+                meter,
+                RootId::Aios,
+                Some(rel("memory/inbox")),
+                "memory/inbox",
+                Eligibility::Markdown,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One directory on the walk's stack: its path, its handle, its ordered entries and the next
+/// entry to visit.
+type WalkFrame = (Option<RelPath>, Arc<Dir>, Vec<DirEntry>, usize);
+
+/// A file the walk accepted: its path from the root, and its name in the directory handle that
+/// listed it.
+pub(super) struct Accepted {
+    path: RelPath,
+    dir: Arc<Dir>,
+    name: String,
+}
+
+/// The enumeration stat and early read of one accepted file (see
+/// [`Engine::observe_accepted`]): its identity, its analysis when it was read (or served from
+/// the cache, the third value), or why the stat failed.
+fn observe_one(
+    file: &Accepted,
+    relative: &str,
+    prefix: &str,
+    query: &Query,
+    cache: Option<(&SearchCache, u64, Identity)>,
+    now_ms: f64,
+    buffer: &mut String,
+) -> Result<(Identity, Option<FileAnalysis>, bool), ScopeFailure> {
+    let identity = match file.dir.stat(&file.name) {
+        Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
+        Ok(_) => return Err(EvidenceError::Changed.into()),
+        Err(error) => return Err(observed_path_error(error)),
+    };
+    let key = cache.map(|(_, _, root)| Key {
+        root_dev: root.dev,
+        root_ino: root.ino,
+        path: file.path.as_str().to_owned(),
+    });
+    // `get` reuses the entry only when this stat equals the identity recorded at its read.
+    if let (Some((cache, generation, _)), Some(key)) = (cache, &key)
+        && let Some(hit) = cache.get(key, &identity, generation)
+    {
+        let analysis = analyze_lowered(
+            &hit.text,
+            &hit.lower,
+            relative,
+            prefix,
+            mtime_ms(&identity),
+            query,
+        );
+        return Ok((identity, Some(analysis), true));
+    }
+    let mut sub = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_FILE_BYTES,
+        entries: 0,
+    });
+    let options = ReadOptions::new(MAX_FILE_BYTES)
+        .expecting(identity)
+        .caller_revalidates();
+    let Ok(Some(read)) = file.dir.read_text_with(&file.name, &options, &mut sub) else {
+        return Ok((identity, None, false));
+    };
+    lowercase_into(&read.text, buffer);
+    let analysis = analyze_lowered(
+        &read.text,
+        buffer,
+        relative,
+        prefix,
+        mtime_ms(&identity),
+        query,
+    );
+    if let (Some((cache, generation, _)), Some(key)) = (cache, key) {
+        cache.insert(key, identity, &read.text, buffer, now_ms, generation);
+    }
+    Ok((identity, Some(analysis), false))
+}

@@ -1,0 +1,692 @@
+//! The phases of one search request over the contained reader (spec 03 §3, §4, §13, §14):
+//! configuration read, project selection, inspection, preliminary allocation, discovery,
+//! final allocation, execution and final revalidation.
+//!
+//! Every read goes through `dotaios_contained::Root`, relative to the AIOS root or the
+//! authorised external vault. The request ledger is kept here; each contained call gets a
+//! sub-ledger sized to what the scope may still charge, and what it charged is then booked to
+//! the request ledger, the scope's demand and the phase budget. Parallel work (probing and
+//! reading files) is merged in enumeration order, so the reported failure and every result are
+//! independent of scheduling.
+//!
+//! One `impl Engine` block per phase: `inspect`, `discover`, `execute` and `revalidate`, with
+//! the shared parallel helper in `parallel`; this module holds the request, its ledger and
+//! the phase loop.
+
+mod discover;
+mod execute;
+mod inspect;
+mod parallel;
+mod revalidate;
+
+#[cfg(test)]
+pub(crate) use self::revalidate::before_revalidation;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use dotaios_contained::{
+    Dir, DirEntry, EntryKind, Identity, Ledger, Limits, Listing, ReadError, ReadOptions, RelPath,
+    Root,
+};
+use serde_json::Value;
+
+use crate::folder::location::absolutize;
+use crate::folder::memory::MemoryMode;
+use crate::folder::projects::{IdentityError, resolve_portable_identity};
+use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
+use crate::search::cache::{Key, SearchCache};
+use crate::search::error::{
+    EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
+    observed_path_error,
+};
+use crate::search::hit::{MarkdownHit, SearchHit};
+use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
+use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
+use crate::search::matcher::Query;
+use crate::search::matcher::lowercase_into;
+use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
+use crate::search::rank::{CorpusStats, decay, rank};
+use crate::search::sessions::{UnsafeSessionPath, search_sessions};
+use crate::search::walk::{Eligibility, is_skipped, order_entries};
+use crate::search::{
+    Group, MAX_CONFIG_BYTES, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, REQUEST_LIMITS, Scope,
+    ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
+};
+use crate::text::{collate, replace_lone_surrogate_escapes, utf16_cmp};
+
+use self::execute::{mtime_ms, read_checked};
+use self::parallel::parallel_map;
+
+/// Runs one request.
+pub(crate) fn run(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+) -> Result<SearchOutcome, SearchError> {
+    run_with_limits(folder, request, REQUEST_LIMITS)
+}
+
+/// [`run`] with other request ceilings, so tests can reach every ceiling with small trees.
+pub(crate) fn run_with_limits(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+    limits: Counts,
+) -> Result<SearchOutcome, SearchError> {
+    run_cached(folder, request, limits, None)
+}
+
+/// [`run_with_limits`] that reuses and fills the server's content cache (§19.2). Everything
+/// but the source of a Markdown corpus file's text is unchanged, so the outcome is the same.
+pub(crate) fn run_cached(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+    limits: Counts,
+    cache: Option<&SearchCache>,
+) -> Result<SearchOutcome, SearchError> {
+    if request.memory == MemoryMode::Off {
+        return Ok(SearchOutcome {
+            groups: Vec::new(),
+            scope: ScopeMeta {
+                requested: request.scope,
+                project: None,
+                project_id: None,
+                projects_omitted: false,
+            },
+            omissions: Vec::new(),
+            memory: MemoryMode::Off,
+        });
+    }
+    let selector = check_request(request)?;
+    let mut engine = Engine::open(folder, request, limits)?;
+    engine.cache = cache.map(|cache| (cache, cache.begin()));
+    engine.read_config()?;
+    let project = match selector {
+        Some(selector) => Some(engine.resolve_project(selector)?),
+        None => None,
+    };
+
+    let scopes: Vec<Scope> = match (request.memory, request.scope) {
+        (MemoryMode::Project, ScopeRequest::All) => Scope::PROJECT_ALL.to_vec(),
+        (MemoryMode::Project, ScopeRequest::One(scope)) if !Scope::PROJECT_ALL.contains(&scope) => {
+            engine.revalidate()?;
+            return Ok(SearchOutcome {
+                groups: Vec::new(),
+                scope: meta(request, project.as_ref()),
+                omissions: vec![Omission {
+                    scope: scope.as_str(),
+                    reason: OmissionReason::ScopeForbiddenByMemoryPolicy,
+                    observed: Counts::default(),
+                }],
+                memory: request.memory,
+            });
+        }
+        (_, ScopeRequest::All) => Scope::SHARED_ALL.to_vec(),
+        (_, ScopeRequest::One(scope)) => vec![scope],
+    };
+    let outcome = engine.search(&scopes, project.as_ref())?;
+    engine.revalidate()?;
+    if let Some((cache, generation)) = engine.cache {
+        cache.finish(generation);
+    }
+    Ok(SearchOutcome {
+        groups: outcome.groups,
+        scope: meta(request, project.as_ref()),
+        omissions: cap_omissions(outcome.omissions),
+        memory: request.memory,
+    })
+}
+
+/// The safe-corpus control of the benchmark (07 §3.1): the vault scope's walk, eligibility,
+/// containment, identity checks, UTF-8 validation and final revalidation, with no matching or
+/// ranking. Returns the files and bytes read.
+pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, SearchError> {
+    let filters = crate::search::SessionFilters::default();
+    let request = SearchRequest {
+        query: "",
+        scope: ScopeRequest::One(Scope::Vault),
+        limit: 1,
+        memory: MemoryMode::Shared,
+        project: None,
+        session_filters: &filters,
+        clock: crate::search::Clock {
+            now_ms: 0.0,
+            local_offset_ms: &|_| 0.0,
+        },
+        workers,
+    };
+    let mut engine = Engine::open(folder, &request, REQUEST_LIMITS)?;
+    engine.read_config()?;
+    engine.available = engine.ledger.remaining();
+    let mut work = ScopeWork::new(Scope::Vault);
+    let mut meter = Meter {
+        allowance: engine.available,
+        used: Counts::default(),
+    };
+    engine.inspect(&mut work, &mut meter, None).map_err(fatal)?;
+    let mut read = Counts::default();
+    for corpus in work.corpora {
+        let reader = engine.root_for(corpus.root).map_err(fatal)?;
+        // Files read during inspection were validated then; the rest are read now.
+        let pending: Vec<&CorpusFile> = corpus
+            .files
+            .iter()
+            .filter(|file| file.analysis.is_none())
+            .collect();
+        let outcomes = parallel_map(&pending, engine.request.workers, |file, _| {
+            read_checked(reader, file).map(|_| ())
+        });
+        for outcome in outcomes {
+            outcome.map_err(fatal)?;
+        }
+        for file in corpus.files {
+            read.files += 1;
+            read.bytes += file.identity.size;
+            engine
+                .searched_files
+                .push((corpus.root, file.rel, file.identity));
+        }
+    }
+    engine.revalidate()?;
+    Ok(read)
+}
+
+/// The request checks that need no filesystem access; returns the Project-mode selector.
+pub(crate) fn check_request<'a>(
+    request: &SearchRequest<'a>,
+) -> Result<Option<&'a str>, SearchError> {
+    if request.memory == MemoryMode::Off {
+        return Ok(None);
+    }
+    // A `projects` scope in Shared mode has no selector: it fails before any read (§2.2).
+    if request.memory == MemoryMode::Shared && request.scope == ScopeRequest::One(Scope::Projects) {
+        return Err(SearchError::SelectorMissing);
+    }
+    let selector = match request.memory {
+        MemoryMode::Project => Some(request.project.ok_or(SearchError::SelectorMissing)?),
+        _ => None,
+    };
+    if let Some(selector) = selector {
+        crate::folder::selector::check_canonical_selector(selector)
+            .map_err(SearchError::Selector)?;
+    }
+    Ok(selector)
+}
+
+fn meta(request: &SearchRequest<'_>, project: Option<&ProjectIdentity>) -> ScopeMeta {
+    ScopeMeta {
+        requested: request.scope,
+        project: project.map(|project| project.slug.clone()),
+        project_id: project.map(|project| project.id.clone()),
+        projects_omitted: request.scope == ScopeRequest::All && project.is_none(),
+    }
+}
+
+/// Which authorised root a path lies beneath.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum RootId {
+    Aios,
+    Vault,
+}
+
+/// Where the vault is read (§3.4).
+#[derive(Debug)]
+enum VaultPlace {
+    /// Beneath the AIOS root, at this directory (`None` = the root itself).
+    Inside(Option<RelPath>),
+    /// A second authorised root; `None` when the directory does not exist.
+    External {
+        root: Option<Root>,
+        path: PathBuf,
+        identity: Option<Identity>,
+    },
+}
+
+/// The request ledger (§13): one per request, shared by every read.
+#[derive(Debug, Clone, Copy)]
+struct RequestLedger {
+    limits: Counts,
+    used: Counts,
+}
+
+impl RequestLedger {
+    fn remaining(&self) -> Counts {
+        self.limits.saturating_sub(self.used)
+    }
+}
+
+/// A file accepted by a walk and `statx`ed.
+#[derive(Debug)]
+struct CorpusFile {
+    rel: RelPath,
+    relative: String,
+    identity: Identity,
+    /// Served from the server's cache: the enumeration stat that validated it is also its
+    /// final observation (spec 03 §19.2 as changed 2026-12), so it is not revalidated again.
+    cached: bool,
+    /// The file's analysis when it was already read during inspection (see
+    /// [`Engine::observe_accepted`]); `None` means it is read at execution.
+    analysis: Option<FileAnalysis>,
+}
+
+/// One Markdown corpus (a statistics unit, §9.2).
+#[derive(Debug)]
+struct Corpus {
+    root: RootId,
+    prefix: String,
+    files: Vec<CorpusFile>,
+}
+
+/// One JSONL source of the memory scope, after inspection.
+#[derive(Debug)]
+struct JsonlPlan {
+    rel: RelPath,
+    label: String,
+    family: Family,
+    generation: Generation,
+    identity: Option<Identity>,
+}
+
+/// Everything one scope collects across the phases.
+#[derive(Debug)]
+struct ScopeWork {
+    scope: Scope,
+    demand: Counts,
+    materialised: Counts,
+    error: Option<OmissionReason>,
+    corpora: Vec<Corpus>,
+    jsonl: Vec<JsonlPlan>,
+    session_index: Option<(RelPath, Identity)>,
+    memory_sources: Vec<jsonl::Source>,
+    session_results: Vec<SearchHit>,
+}
+
+impl ScopeWork {
+    fn new(scope: Scope) -> ScopeWork {
+        ScopeWork {
+            scope,
+            demand: Counts::default(),
+            materialised: Counts::default(),
+            error: None,
+            corpora: Vec::new(),
+            jsonl: Vec::new(),
+            session_index: None,
+            memory_sources: Vec::new(),
+            session_results: Vec::new(),
+        }
+    }
+
+    fn need(&self) -> Counts {
+        self.demand.saturating_sub(self.materialised)
+    }
+}
+
+/// The phase budget of one scope in one phase.
+#[derive(Debug, Clone, Copy)]
+struct Meter {
+    allowance: Counts,
+    used: Counts,
+}
+
+impl Meter {
+    fn left(&self) -> Counts {
+        self.allowance.saturating_sub(self.used)
+    }
+}
+
+struct SearchResultParts {
+    groups: Vec<Group>,
+    omissions: Vec<Omission>,
+}
+
+struct Engine<'r> {
+    request: &'r SearchRequest<'r>,
+    query: Query,
+    aios: Root,
+    aios_path: PathBuf,
+    aios_identity: Identity,
+    vault: VaultPlace,
+    ledger: RequestLedger,
+    /// `available` of §14.1, fixed when preflight starts.
+    available: Counts,
+    /// Observed directories and their identities (§4.8 rules 1, 4, 5).
+    directories: HashMap<(RootId, Option<RelPath>), Identity>,
+    /// Observed files outside the Markdown corpora (aios.json, JSONL, session bodies).
+    files: Vec<(RootId, RelPath, Identity)>,
+    /// Files of corpora whose scope was omitted (still observed, still revalidated).
+    omitted_files: Vec<(RootId, RelPath, Identity)>,
+    /// Files of corpora that were searched.
+    searched_files: Vec<(RootId, RelPath, Identity)>,
+    /// The server's content cache and this request's generation in it (§19.2).
+    cache: Option<(&'r SearchCache, u64)>,
+    /// Handles of the directories the corpus walks listed, kept for the final revalidation,
+    /// which then stats each file and directory by one name relative to its parent's handle
+    /// (spec 03 §4.8 rule 4 as changed 2026-12). At most [`MAX_HELD_DIRECTORIES`]; past that,
+    /// revalidation resolves the path from the root instead.
+    handles: HashMap<(RootId, Option<RelPath>), Arc<Dir>>,
+}
+
+/// The most directory handles one request keeps open for revalidation (each is one
+/// descriptor; macOS allows 256 per process by default, Linux usually 1,024).
+const MAX_HELD_DIRECTORIES: usize = 128;
+
+const AIOS_JSON: &str = "aios.json";
+
+/// How many accepted files inspection reads before it charges them (see
+/// [`Engine::observe_accepted`]).
+const OBSERVE_BATCH: usize = 512;
+
+impl<'r> Engine<'r> {
+    fn open(
+        folder: &Path,
+        request: &'r SearchRequest<'r>,
+        limits: Counts,
+    ) -> Result<Engine<'r>, SearchError> {
+        let aios = Root::open(folder).map_err(|_| EvidenceError::ReadFailed)?;
+        let aios_identity = aios.restat().map_err(|_| EvidenceError::ReadFailed)?;
+        Ok(Engine {
+            request,
+            query: Query::new(request.query),
+            aios,
+            aios_path: folder.to_path_buf(),
+            aios_identity,
+            vault: VaultPlace::Inside(Some(rel("vault"))),
+            ledger: RequestLedger {
+                limits,
+                used: Counts::default(),
+            },
+            available: Counts::default(),
+            directories: HashMap::new(),
+            files: Vec::new(),
+            omitted_files: Vec::new(),
+            searched_files: Vec::new(),
+            cache: None,
+            handles: HashMap::new(),
+        })
+    }
+
+    fn root(&self, id: RootId) -> Option<&Root> {
+        match (id, &self.vault) {
+            (RootId::Aios, _) | (RootId::Vault, VaultPlace::Inside(_)) => Some(&self.aios),
+            (RootId::Vault, VaultPlace::External { root, .. }) => root.as_ref(),
+        }
+    }
+
+    /// §3.2–§3.4: reads `aios.json` (charged, fatal on every failure) and authorises the vault.
+    fn read_config(&mut self) -> Result<(), SearchError> {
+        let path = rel(AIOS_JSON);
+        let mut sub = Ledger::new(self.ledger.remaining());
+        let read = self.aios.read_text(&path, MAX_CONFIG_BYTES, &mut sub);
+        self.book(sub.used());
+        let file = match read {
+            Ok(Some(file)) => file,
+            // It existed when the caller checked: it has since gone.
+            Ok(None) => return Err(EvidenceError::Changed.into()),
+            Err(error) => return Err(fatal(fixed_location_error(error))),
+        };
+        self.files.push((RootId::Aios, path, file.identity));
+        if !crate::text::json_nesting_ok(&file.text) {
+            return Err(EvidenceError::ConfigInvalid.into());
+        }
+        let value: Value = serde_json::from_str(&replace_lone_surrogate_escapes(&file.text))
+            .map_err(|_| EvidenceError::ConfigInvalid)?;
+        let vault_path = match value.get("vault_path") {
+            Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
+            Some(other) if crate::text::js_truthy(other) => {
+                // The reference crashed on a truthy non-string; the open point says: invalid.
+                return Err(EvidenceError::ConfigInvalid.into());
+            }
+            _ => None,
+        };
+        if let Some(vault_path) = vault_path {
+            self.vault = self.authorise_vault(&vault_path)?;
+        }
+        Ok(())
+    }
+
+    fn authorise_vault(&self, vault_path: &str) -> Result<VaultPlace, SearchError> {
+        // No `~` expansion; relative values resolve against the AIOS root (01 §3.9 open point).
+        let resolved = absolutize(Path::new(vault_path), &self.aios_path);
+        let root = absolutize(&self.aios_path, Path::new("/"));
+        if let Ok(inside) = resolved.strip_prefix(&root) {
+            if inside.as_os_str().is_empty() {
+                return Ok(VaultPlace::Inside(None));
+            }
+            let text = inside.to_str().ok_or(EvidenceError::PathUnsafe)?;
+            let path = RelPath::new(text).map_err(|_| EvidenceError::PathUnsafe)?;
+            return Ok(VaultPlace::Inside(Some(path)));
+        }
+        match Root::open(&resolved) {
+            Ok(root) => {
+                let identity = root.restat().map_err(|_| EvidenceError::ReadFailed)?;
+                Ok(VaultPlace::External {
+                    root: Some(root),
+                    path: resolved,
+                    identity: Some(identity),
+                })
+            }
+            Err(dotaios_contained::RootError::NotFound) => Ok(VaultPlace::External {
+                root: None,
+                path: resolved,
+                identity: None,
+            }),
+            Err(dotaios_contained::RootError::NotDirectory) => {
+                Err(EvidenceError::PathUnsafe.into())
+            }
+            Err(dotaios_contained::RootError::Io(_)) => Err(EvidenceError::ReadFailed.into()),
+        }
+    }
+
+    /// §2.5: the portable project identity, read outside any scope (ceilings are fatal).
+    fn resolve_project(&mut self, selector: &str) -> Result<ProjectIdentity, SearchError> {
+        let mut sub = Ledger::new(self.ledger.remaining());
+        let resolved = resolve_portable_identity(&self.aios, &mut sub, selector);
+        self.book(sub.used());
+        let resolution = resolved.map_err(project_error)?;
+        for (path, identity) in resolution.observed {
+            self.files.push((RootId::Aios, path, identity));
+        }
+        Ok(ProjectIdentity {
+            slug: resolution.identity.slug,
+            id: resolution.identity.id,
+        })
+    }
+
+    fn book(&mut self, used: Limits) {
+        self.ledger.used = self.ledger.used.add(used);
+    }
+
+    /// Inspection, allocation, discovery, allocation, execution (§14.1).
+    fn search(
+        &mut self,
+        scopes: &[Scope],
+        project: Option<&ProjectIdentity>,
+    ) -> Result<SearchResultParts, SearchError> {
+        self.available = self.ledger.remaining();
+        let mut works: Vec<ScopeWork> = scopes.iter().map(|&scope| ScopeWork::new(scope)).collect();
+
+        // 1. Inspection, every scope in declared order.
+        self.run_phase(&mut works, Phase::Inspect, project)?;
+
+        // 2. Preliminary allocation.
+        let mut omissions = Vec::new();
+        let mut candidates = self.admit(works, &mut omissions);
+
+        // 3. Discovery: memory JSONL and the session walk.
+        self.run_phase(&mut candidates, Phase::Discover, project)?;
+
+        // 4. Final allocation.
+        let admitted = self.admit(candidates, &mut omissions);
+
+        // 5. Execution, in declared order.
+        let mut groups = Vec::new();
+        for work in admitted {
+            let results = self.execute(work, project)?;
+            groups.push(results);
+        }
+        Ok(SearchResultParts { groups, omissions })
+    }
+
+    /// Runs one metered phase over `works` in declared order, each scope with its fair share
+    /// of what the ledger has left; a skippable failure is recorded on the scope, a fatal one
+    /// ends the request.
+    fn run_phase(
+        &mut self,
+        works: &mut [ScopeWork],
+        phase: Phase,
+        project: Option<&ProjectIdentity>,
+    ) -> Result<(), SearchError> {
+        let mut budgets = PhaseBudgets::new(self.ledger.remaining(), works.len());
+        for work in works {
+            let mut meter = Meter {
+                allowance: budgets.allowance(),
+                used: Counts::default(),
+            };
+            let ledger_before = self.ledger.used;
+            let outcome = match phase {
+                Phase::Inspect => self.inspect(work, &mut meter, project),
+                Phase::Discover => self.discover(work, &mut meter, project),
+            };
+            match outcome {
+                Ok(()) => {}
+                Err(ScopeFailure::Skippable(reason)) => work.error = Some(reason),
+                Err(ScopeFailure::Fatal(error)) => return Err(error),
+            }
+            work.materialised = work
+                .materialised
+                .add(self.ledger.used.saturating_sub(ledger_before));
+            budgets.settle(meter.used);
+        }
+        Ok(())
+    }
+
+    /// Allocates the ledger over `works`: admitted scopes are returned in order, the others
+    /// become omissions and their observations are dropped.
+    fn admit(&mut self, works: Vec<ScopeWork>, omissions: &mut Vec<Omission>) -> Vec<ScopeWork> {
+        let verdicts = self.allocate(&works);
+        let mut admitted = Vec::new();
+        for (work, verdict) in works.into_iter().zip(verdicts) {
+            match verdict {
+                Ok(()) => admitted.push(work),
+                Err(reason) => {
+                    omissions.push(self.omission(&work, reason));
+                    self.forget(work);
+                }
+            }
+        }
+        admitted
+    }
+
+    fn allocate(&self, works: &[ScopeWork]) -> Vec<Result<(), OmissionReason>> {
+        let items: Vec<AllocationItem> = works
+            .iter()
+            .map(|work| AllocationItem {
+                need: work.need(),
+                error: work.error,
+            })
+            .collect();
+        allocate(&items, self.ledger.remaining())
+    }
+
+    fn omission(&self, work: &ScopeWork, reason: OmissionReason) -> Omission {
+        Omission {
+            scope: work.scope.as_str(),
+            reason,
+            observed: observed(work.demand, self.available, reason),
+        }
+    }
+
+    /// An omitted scope's files stay observed: they are revalidated like every other file.
+    fn forget(&mut self, work: ScopeWork) {
+        for corpus in work.corpora {
+            for file in corpus.files.into_iter().filter(|file| !file.cached) {
+                self.omitted_files
+                    .push((corpus.root, file.rel, file.identity));
+            }
+        }
+        for plan in work.jsonl {
+            if let Some(identity) = plan.identity {
+                self.files.push((RootId::Aios, plan.rel, identity));
+            }
+        }
+        if let Some((path, identity)) = work.session_index {
+            self.files.push((RootId::Aios, path, identity));
+        }
+    }
+}
+
+impl From<UnsafeSessionPath> for ScopeFailure {
+    fn from(_: UnsafeSessionPath) -> ScopeFailure {
+        EvidenceError::PathUnsafe.into()
+    }
+}
+
+fn child_path(parent: Option<&RelPath>, name: &str) -> Result<RelPath, ScopeFailure> {
+    let joined = match parent {
+        Some(parent) => parent.join(name),
+        None => RelPath::new(name),
+    };
+    joined.map_err(|_| EvidenceError::PathUnsafe.into())
+}
+
+fn shard_number(name: &str, stem: &str) -> Option<u32> {
+    let digits = name.strip_prefix(stem)?.strip_suffix(".jsonl")?;
+    (digits.len() == 6 && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())?
+}
+
+fn parent_of(path: &RelPath) -> Option<RelPath> {
+    let text = path.as_str();
+    let (parent, _) = text.rsplit_once('/')?;
+    RelPath::new(parent).ok()
+}
+
+/// A path the engine spells itself; always valid.
+fn rel(path: &str) -> RelPath {
+    RelPath::new(path).unwrap_or_else(|_| unreachable!("fixed relative path {path:?} is valid"))
+}
+
+fn project_error(error: IdentityError) -> SearchError {
+    match error {
+        IdentityError::Selector(error) => SearchError::Selector(error),
+        IdentityError::Unknown => SearchError::SelectorUnknown,
+        IdentityError::Ambiguous => SearchError::SelectorAmbiguous,
+        IdentityError::CatalogInvalid(problem) => SearchError::Catalog(problem.to_string()),
+        IdentityError::Read(error) => fatal(fixed_location_error(error)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_names() {
+        assert_eq!(
+            shard_number("events-archive.000001.jsonl", "events-archive."),
+            Some(1)
+        );
+        assert_eq!(
+            shard_number("events-archive.1.jsonl", "events-archive."),
+            None
+        );
+        assert_eq!(
+            shard_number("events-archive.jsonl", "events-archive."),
+            None
+        );
+        assert_eq!(
+            shard_number("events-archive.00000a.jsonl", "events-archive."),
+            None
+        );
+    }
+}
+
+/// The two metered phases that run over every scope before an allocation.
+
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    /// Listing and sizing each scope's files.
+    Inspect,
+    /// Memory JSONL and the session walk.
+    Discover,
+}

@@ -1,0 +1,123 @@
+//! Final revalidation (spec 03 §4.8 rule 4): every observed root, directory and file is
+//! observed again after execution, and any difference fails the request closed.
+//!
+//! Reads no file content. Where the walk kept a directory's handle, its files and child
+//! directories are stat'ed by one name relative to it; everything else by its path from the
+//! root handle, with `AT_SYMLINK_NOFOLLOW` either way.
+
+use super::*;
+
+impl Engine<'_> {
+    /// §4.8 rule 4: every observed directory and file is `statx`ed again, and every root path
+    /// must still lead to the same directory.
+    pub(super) fn revalidate(&self) -> Result<(), SearchError> {
+        #[cfg(test)]
+        before_revalidation::run();
+        let changed = || SearchError::Evidence(EvidenceError::Changed);
+        let reopened = Root::open(&self.aios_path).map_err(|_| changed())?;
+        if reopened.restat().ok() != Some(self.aios_identity)
+            || self.aios.restat().ok() != Some(self.aios_identity)
+        {
+            return Err(changed());
+        }
+        if let VaultPlace::External {
+            root,
+            path,
+            identity,
+        } = &self.vault
+        {
+            match (root, identity) {
+                (Some(root), Some(identity)) => {
+                    let reopened = Root::open(path).map_err(|_| changed())?;
+                    if reopened.restat().ok() != Some(*identity)
+                        || root.restat().ok() != Some(*identity)
+                    {
+                        return Err(changed());
+                    }
+                }
+                _ => {
+                    if Root::open(path).is_ok() {
+                        return Err(changed());
+                    }
+                }
+            }
+        }
+        let directories: Vec<(&(RootId, Option<RelPath>), &Identity)> =
+            self.directories.iter().collect();
+        let unchanged = parallel_map(
+            &directories,
+            self.request.workers,
+            |((root, dir), identity), _| {
+                let Some(reader) = self.root(*root) else {
+                    return false;
+                };
+                match dir {
+                    Some(dir) => match self.parent_handle(*root, dir) {
+                        Some((parent, name)) => {
+                            parent.still_matches(name, identity).unwrap_or(false)
+                        }
+                        None => reader.still_matches(dir, identity).unwrap_or(false),
+                    },
+                    None => reader.restat().ok() == Some(**identity),
+                }
+            },
+        );
+        if !unchanged.iter().all(|ok| *ok) {
+            return Err(changed());
+        }
+        let all_files: Vec<&(RootId, RelPath, Identity)> = self
+            .files
+            .iter()
+            .chain(&self.searched_files)
+            .chain(&self.omitted_files)
+            .collect();
+        let verdicts = parallel_map(
+            &all_files,
+            self.request.workers,
+            |(root, path, identity), _| match self.parent_handle(*root, path) {
+                Some((parent, name)) => parent.still_matches(name, identity).unwrap_or(false),
+                None => self
+                    .root(*root)
+                    .is_some_and(|reader| reader.still_matches(path, identity).unwrap_or(false)),
+            },
+        );
+        if verdicts.iter().all(|ok| *ok) {
+            Ok(())
+        } else {
+            Err(changed())
+        }
+    }
+
+    /// The held handle of `path`'s parent directory and `path`'s last component, when the walk
+    /// kept that handle: rule 4 then stats one name relative to it (§4.8 as changed 2026-12).
+    fn parent_handle<'p>(&self, root: RootId, path: &'p RelPath) -> Option<(&Dir, &'p str)> {
+        let (parent, name) = match path.as_str().rsplit_once('/') {
+            Some((_, name)) => (parent_of(path), name),
+            None => (None, path.as_str()),
+        };
+        let handle = self.handles.get(&(root, parent))?;
+        Some((handle.as_ref(), name))
+    }
+}
+
+/// Tests only: a change to the folder made after execution and before the final revalidation,
+/// on the thread that runs the request.
+#[cfg(test)]
+pub(crate) mod before_revalidation {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static HOOK: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
+    }
+
+    /// Runs `change` once, just before the next final revalidation on this thread.
+    pub(crate) fn set(change: impl FnOnce() + 'static) {
+        HOOK.with(|hook| *hook.borrow_mut() = Some(Box::new(change)));
+    }
+
+    pub(super) fn run() {
+        if let Some(change) = HOOK.with(|hook| hook.borrow_mut().take()) {
+            change();
+        }
+    }
+}
