@@ -16,18 +16,30 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use jiff::civil::Date;
 use serde_json::{Value, json};
 
-use crate::args::{Arg, Scanner, unknown_option};
+use super::{configured_folder, require_aios_json};
+use crate::args::{CommandSpec, Scanner, unhandled};
+use crate::launcher::{self, INSTALL_COMMAND, ProcessFacts};
 use crate::output::out;
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios demo`: its help and completions (it takes no options).
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "demo",
+    label: "demo",
+    summary: "Serve a sample folder through the MCP adapter and show a client's view",
+    usage: "\
 Usage:
   dotaios demo
 
 Creates a sample AIOS folder dated today in a temporary directory, starts the read-only MCP
 adapter on it, and shows what an MCP client sees: the handshake, the tool list, and one call
-of each tool. The sample folder is removed afterwards.
-";
+of each tool. The sample folder is removed afterwards, and the last line says what to run
+next on this machine.
+",
+    options: &[],
+    words: &[],
+    footer: "",
+};
 
 /// The latest day of the sample's own dates; it becomes today.
 const SAMPLE_ANCHOR: &str = "2026-11-27";
@@ -303,17 +315,13 @@ const SAMPLE: &[(&str, &[u8])] = &[
 /// Runs `dotaios demo`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
-    let mut scanner = Scanner::new(args);
-    if let Some(arg) = scanner.next_arg() {
-        return Err(match arg {
-            Arg::Flag(flag) => unknown_option(&flag),
-            Arg::Positional(value) => unknown_option(&value.to_string_lossy()),
-        });
+    let mut scanner = Scanner::new(args, &SPEC);
+    if let Some(item) = scanner.next_item()? {
+        return Err(unhandled(&item));
     }
-    let _ = env;
     let today = jiff::Zoned::now().date();
     let workspace = TempFolder::create().map_err(|_| demo_failed())?;
     let aios = workspace.path.join("aios");
@@ -324,10 +332,27 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let outcome = converse(&aios);
     drop(workspace);
     outcome?;
-    out(
-        "\nThe sample folder has been removed. Connect a real client with: dotaios mcp install --dry-run --agent claude\n",
-    );
+    out(&format!(
+        "\nThe sample folder has been removed.\n{}\n",
+        next_step(env)
+    ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The one step that works next on this machine: install the binaries side by side, then
+/// create `~/aios`, then connect a client.
+fn next_step(env: &Env) -> String {
+    let facts = ProcessFacts::capture(env);
+    let installed = launcher::resolve(None, &facts).is_ok_and(|found| !found.disposable);
+    if !installed {
+        return format!(
+            "Next: install dotaios and dotaios-mcp side by side (from this repository): {INSTALL_COMMAND}"
+        );
+    }
+    if require_aios_json(&configured_folder(None, env)).is_err() {
+        return "Next: create your AIOS folder: dotaios init".to_owned();
+    }
+    "Next: connect a client: dotaios mcp install --dry-run --agent claude".to_owned()
 }
 
 fn demo_failed() -> CliError {
