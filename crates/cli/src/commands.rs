@@ -172,3 +172,54 @@ pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {
         Err(CliError::NoFolder(folder.to_path_buf()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{Item, Scanner, Takes};
+
+    /// Every option of every table is read back by the scanner in both spellings, and shown
+    /// in its command's help (the integration tests check that each command handles it).
+    #[test]
+    fn every_table_option_scans_in_both_forms_and_is_in_the_help() {
+        for spec in COMMANDS {
+            let help = spec.help();
+            assert!(top_level_help().contains(spec.summary), "{}", spec.name);
+            for option in spec.options {
+                assert!(
+                    help.contains(&option.synopsis()),
+                    "{} {}",
+                    spec.name,
+                    option.name
+                );
+                let forms: Vec<Vec<OsString>> = match option.takes {
+                    Takes::Nothing => vec![vec![option.name.into()]],
+                    Takes::Value(_) | Takes::OptionalValue(_) => vec![
+                        vec![option.name.into(), "v".into()],
+                        vec![format!("{}=v", option.name).into()],
+                    ],
+                };
+                for args in forms {
+                    let mut scanner = Scanner::new(&args, spec);
+                    let item = scanner.next_item().map_err(|e| e.to_string());
+                    let expected = match option.takes {
+                        Takes::Nothing => Item::Flag(option.name),
+                        Takes::Value(_) => Item::Value(option.name, "v".into()),
+                        Takes::OptionalValue(_) => Item::MaybeValue(option.name, Some("v".into())),
+                    };
+                    assert_eq!(item, Ok(Some(expected)), "{} {args:?}", spec.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn top_level_help_keeps_the_contract_lines() {
+        let help = top_level_help();
+        assert!(help.starts_with("DotAIOS — local AIOS folder tools (read side)\n\nUsage:\n  dotaios <command> [options]\n\nCommands:\n  init              Create a new AIOS folder\n  brief --compact   Print the bounded working context\n"));
+        assert!(
+            help.contains("\n  --path <dir>      Use a non-default AIOS folder (default ~/aios)\n")
+        );
+        assert!(help.contains("\n  help [command]    "));
+    }
+}

@@ -210,10 +210,21 @@ fn exact_name_and_unquoted_words() {
     assert!(stdout.starts_with("closeday \u{2014} "), "{stdout}");
     assert!(stdout.contains("  confidence: 1.00 (exact name match)\n"));
 
-    // Words that look like short options are intent words; unknown `--` options are ignored.
-    let output = run_unchanged(
+    // Words that look like short options are intent words, and so is everything after `--`;
+    // an unknown `--` option is refused (issue 12).
+    let refused = run_unchanged(
         &temp,
         &["skills", "resolve", "what", "-should", "I", "work", "--on"],
+    );
+    assert_eq!(status(&refused), Some(1));
+    assert_eq!(texts(&refused).1, "Unknown option: --on\n");
+    let aios = temp.path().join("aios");
+    let aios = aios.to_str().unwrap();
+    let output = run_unchanged(
+        &temp,
+        &[
+            "skills", "resolve", "--path", aios, "what", "-should", "I", "work", "--", "on",
+        ],
     );
     let (stdout, stderr) = texts(&output);
     assert_eq!(status(&output), Some(0), "{stderr}");
@@ -348,7 +359,8 @@ fn missing_folder_is_reported_before_anything_else() {
     }
     assert!(!missing.exists());
 
-    // `--path=<dir>` is an unknown `--` argument here: ignored, so the default folder is used.
+    // `--path=<dir>` means `--path <dir>` (spec 06 §1.2, changed 2026-12): never a silent
+    // fall-back to the default folder.
     let output = dotaios(temp.path())
         .args(["skills", "resolve", "x"])
         .arg(format!("--path={}", missing.display()))
@@ -358,7 +370,7 @@ fn missing_folder_is_reported_before_anything_else() {
         texts(&output).1,
         format!(
             "No AIOS folder found at {}. Run dotaios init first, or pass --path.\n",
-            temp.path().join("aios").display()
+            missing.display()
         )
     );
 }

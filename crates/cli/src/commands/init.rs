@@ -238,7 +238,12 @@ mod tests {
         assert_eq!(options.path, Some(OsString::from("b")));
         for (args, message) in [
             (vec!["--bogus"], "Unknown option: --bogus"),
-            (vec!["--path=x"], "Unknown option: --path=x"),
+            (
+                vec!["--pth=x"],
+                "Unknown option: --pth. Did you mean --path?",
+            ),
+            (vec!["--yes=1"], "--yes does not take a value"),
+            (vec!["--path="], "--path requires a value"),
             (vec!["stray"], "Unknown option: stray"),
             (vec!["--path"], "--path requires a value"),
             (
@@ -285,7 +290,7 @@ mod tests {
         };
         let text = summary(&report, false);
         assert!(text.starts_with(
-            "\nDotAIOS initialized\nAIOS path: /tmp/my aios\nVault path: /tmp/my aios/vault\nFiles: 27 created, 0 updated, 1 kept\n"
+            "DotAIOS initialized\nAIOS path: /tmp/my aios\nVault path: /tmp/my aios/vault\nFiles: 27 created, 0 updated, 1 kept\n"
         ));
         assert!(text.contains("dotaios doctor --path '/tmp/my aios'\n"));
         assert!(!summary(&report, true).contains("--path"));

@@ -194,8 +194,12 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let env = env_at(temp.path());
         assert_eq!(
-            error_of(&["--agent=codex"], &env),
-            "Unknown option: --agent=codex"
+            error_of(&["--agnet=codex"], &env),
+            "Unknown option: --agnet. Did you mean --agent?"
+        );
+        assert_eq!(
+            error_of(&["--json=1"], &env),
+            "--json does not take a value"
         );
         assert_eq!(error_of(&["--path"], &env), "--path requires a value");
         assert_eq!(

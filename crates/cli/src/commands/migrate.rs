@@ -242,8 +242,12 @@ mod tests {
             Err("Choose either --apply or --recover, not both.".into())
         );
         assert_eq!(
-            parsed(&["--path=x"]),
-            Err("Unknown option: --path=x".into())
+            parsed(&["--path=x", "--apply=id"]),
+            Ok(Mode::Apply("id".into()))
+        );
+        assert_eq!(
+            parsed(&["--recover=id"]),
+            Ok(Mode::Recover(Some("id".into())))
         );
         assert_eq!(parsed(&["extra"]), Err("Unknown option: extra".into()));
         assert_eq!(parsed(&["--path"]), Err("--path requires a value".into()));
