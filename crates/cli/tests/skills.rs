@@ -95,20 +95,20 @@ fn readme_example_on_the_sample_folder() {
         lines[0].starts_with("plan-today \u{2014} Plan the day from priorities"),
         "{stdout}"
     );
-    assert_eq!(lines[1], "  dir:       plan-today");
+    assert_eq!(lines[1], "  dir:        plan-today");
     assert_eq!(
         lines[2],
         "  confidence: 1.00 (matched trigger \"plan my day\")"
     );
     assert_eq!(
         lines[3],
-        "  triggers:  plan my day \u{b7} what should I work on \u{b7} structure today \u{b7} \
+        "  triggers:   plan my day \u{b7} what should I work on \u{b7} structure today \u{b7} \
          what's my focus today"
     );
     assert_eq!(
         lines[4],
         format!(
-            "  run:       {}/skills/plan-today/SKILL.md",
+            "  run:        {}/skills/plan-today/SKILL.md",
             folder.display()
         )
     );
@@ -256,7 +256,7 @@ fn full_prints_the_skill_file_after_the_block() {
     let (stdout, _) = texts(&output);
     let skill = fs::read_to_string(aios(&temp).join("skills/plan-today/SKILL.md")).unwrap();
     let run_line = format!(
-        "  run:       {}/skills/plan-today/SKILL.md\n",
+        "  run:        {}/skills/plan-today/SKILL.md\n",
         aios(&temp).display()
     );
     assert!(

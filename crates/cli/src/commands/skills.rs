@@ -305,7 +305,7 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
         matched.score.min(1.0)
     };
     let mut block = format!(
-        "{} \u{2014} {description}\n  dir:       {}\n  confidence: {} ({})\n",
+        "{} \u{2014} {description}\n  dir:        {}\n  confidence: {} ({})\n",
         skill.name,
         skill.dir,
         text::js_to_fixed(confidence, 2),
@@ -313,11 +313,11 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
     );
     if !skill.triggers.is_empty() {
         block.push_str(&format!(
-            "  triggers:  {}\n",
+            "  triggers:   {}\n",
             skill.triggers.join(" \u{b7} ")
         ));
     }
-    block.push_str(&format!("  run:       {}\n", skill_path(folder, skill)));
+    block.push_str(&format!("  run:        {}\n", skill_path(folder, skill)));
     block
 }
 
