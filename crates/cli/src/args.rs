@@ -85,6 +85,20 @@ impl OptionSpec {
     }
 }
 
+/// `--path <dir>` as the reading commands word it (spec 06 §1.5).
+pub(crate) const PATH_OPTION: OptionSpec = OptionSpec::value(
+    "--path",
+    "<dir>",
+    "Use a non-default AIOS folder (default ~/aios)",
+);
+
+/// `--memory <mode>`, shared by `brief` and `search` (one memory policy, spec 02 §13).
+pub(crate) const MEMORY_OPTION: OptionSpec = OptionSpec::value(
+    "--memory",
+    "<mode>",
+    "shared, project or off (default: shared, or project with --project)",
+);
+
 /// The `-h, --help` line every command's help ends its options with.
 const HELP_OPTION: OptionSpec = OptionSpec {
     name: "--help",

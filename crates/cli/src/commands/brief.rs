@@ -16,7 +16,9 @@ use dotaios_core::context::{
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
 use super::checked_folder;
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, text, unexpected, unhandled};
+use crate::args::{
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unexpected, unhandled,
+};
 use crate::output::out;
 use crate::{CliError, Env};
 
@@ -34,16 +36,8 @@ and events, fitted to a visible budget. Nothing is written.
 ",
     options: &[
         OptionSpec::flag("--compact", "Print the working context (required)"),
-        OptionSpec::value(
-            "--path",
-            "<dir>",
-            "Use a non-default AIOS folder (default ~/aios)",
-        ),
-        OptionSpec::value(
-            "--memory",
-            "<mode>",
-            "shared, project or off (default: shared, or project with --project)",
-        ),
+        PATH_OPTION,
+        MEMORY_OPTION,
         OptionSpec::value(
             "--project",
             "<selector>",

@@ -82,6 +82,14 @@ struct Entry {
     words: Vec<&'static str>,
 }
 
+impl Entry {
+    /// What may follow the command: its words, then its option spellings.
+    fn completions(&self) -> Vec<&'static str> {
+        let options = self.options.iter().map(|(name, _, _)| *name);
+        self.words.iter().copied().chain(options).collect()
+    }
+}
+
 fn entries() -> Vec<Entry> {
     let mut entries: Vec<Entry> = Vec::new();
     for spec in COMMANDS {
@@ -150,12 +158,7 @@ fn bash() -> String {
         names.join(" ")
     ));
     for entry in &entries {
-        let words: Vec<&str> = entry
-            .words
-            .iter()
-            .copied()
-            .chain(entry.options.iter().map(|(name, _, _)| *name))
-            .collect();
+        let words = entry.completions();
         text.push_str(&format!(
             "            {}) words=\"{}\" ;;\n",
             entry.name,
@@ -185,12 +188,7 @@ fn zsh() -> String {
         value_options(&entries).join("|")
     ));
     for entry in &entries {
-        let words: Vec<&str> = entry
-            .words
-            .iter()
-            .copied()
-            .chain(entry.options.iter().map(|(name, _, _)| *name))
-            .collect();
+        let words = entry.completions();
         text.push_str(&format!(
             "    ({}) opts=({}) ;;\n",
             entry.name,

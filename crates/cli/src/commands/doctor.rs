@@ -12,7 +12,7 @@ use dotaios_core::doctor::{self, DoctorInputs, FOLDER_PLACEHOLDER, Report, Statu
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use serde_json::json;
 
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unexpected, unhandled};
+use crate::args::{CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, unexpected, unhandled};
 use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
 
@@ -30,11 +30,7 @@ project catalog and skills can be read, memory quarantine, context freshness, an
 special files or oversized files that readers would refuse.
 ",
     options: &[
-        OptionSpec::value(
-            "--path",
-            "<dir>",
-            "Use a non-default AIOS folder (default ~/aios)",
-        ),
+        PATH_OPTION,
         OptionSpec::flag(
             "--json",
             "Print the report as JSON (folder-relative, no machine paths)",

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
 
 use super::{configured_folder, require_aios_json};
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, Takes, text, unexpected, unhandled};
+use crate::args::{
+    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, Takes, text, unexpected, unhandled,
+};
 use crate::output::{out, shell_quote};
 use crate::writers::migrate::{
     self as writer, ApplyOutcome, MigrateError, PreviewOutcome, RecoverOutcome,
@@ -34,11 +36,7 @@ rolled back with --recover. Only aios.json and .gitignore are ever written; cont
 projects/, memory/ and vault/ are never touched.
 ",
     options: &[
-        OptionSpec::value(
-            "--path",
-            "<dir>",
-            "Use a non-default AIOS folder (default ~/aios)",
-        ),
+        PATH_OPTION,
         OptionSpec::value("--apply", "<plan-id>", "Apply the plan the preview printed"),
         OptionSpec {
             name: "--recover",

@@ -20,7 +20,9 @@ use dotaios_core::text::{
 use serde_json::{Map, Value};
 
 use super::checked_folder;
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, text, unhandled};
+use crate::args::{
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled,
+};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
@@ -44,11 +46,7 @@ Words after -- are query words even when they start with -.
             "memory, vault, context, projects, decisions, skills, references,\nplugins, sessions or all (default all)",
         ),
         OptionSpec::value("--limit", "<n>", "Results per scope (default 20)"),
-        OptionSpec::value(
-            "--memory",
-            "<mode>",
-            "shared, project or off (default: shared, or project with --project)",
-        ),
+        MEMORY_OPTION,
         OptionSpec::value(
             "--project",
             "<selector>",
@@ -66,11 +64,7 @@ Words after -- are query words even when they start with -.
             "Sessions: captured since 7d, 12h, 2w, 1m or an ISO date",
         ),
         OptionSpec::flag("--json", "Print the result as JSON"),
-        OptionSpec::value(
-            "--path",
-            "<dir>",
-            "Use a non-default AIOS folder (default ~/aios)",
-        ),
+        PATH_OPTION,
     ],
     words: &[],
     footer: "\nExit status: 0 complete (also with no results), 2 incomplete (a scope was omitted), 1 error.\n",

@@ -19,7 +19,9 @@ use dotaios_core::skills::{
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
 use super::checked_folder;
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, first_positional, text, unhandled};
+use crate::args::{
+    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, first_positional, text, unhandled,
+};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
@@ -75,12 +77,6 @@ The intent may be quoted or given as several words.
     words: &[],
     footer: "\nExit status: 0 when a skill matched, 2 when none did (or no intent was given), 1 on errors.\n",
 };
-
-const PATH_OPTION: OptionSpec = OptionSpec::value(
-    "--path",
-    "<dir>",
-    "Use a non-default AIOS folder (default ~/aios)",
-);
 
 /// Runs `dotaios skills …`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
