@@ -221,5 +221,15 @@ mod tests {
             help.contains("\n  --path <dir>      Use a non-default AIOS folder (default ~/aios)\n")
         );
         assert!(help.contains("\n  help [command]    "));
+        for line in help
+            .lines()
+            .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        {
+            let label_end = line[2..].find("  ").map(|end| end + 2);
+            assert!(
+                label_end.is_some(),
+                "label and summary run together: {line}"
+            );
+        }
     }
 }

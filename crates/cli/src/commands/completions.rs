@@ -17,7 +17,7 @@ use crate::output::out;
 /// `dotaios completions`: its help and completions.
 pub(crate) static SPEC: CommandSpec = CommandSpec {
     name: "completions",
-    label: "completions <shell>",
+    label: "completions",
     summary: "Print a shell completion script (bash, zsh or fish)",
     usage: "\
 Usage:

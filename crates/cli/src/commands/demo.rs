@@ -47,38 +47,17 @@ const SAMPLE_ANCHOR: &str = "2026-11-27";
 
 /// The sample folder, `examples/aios/`, file by file (a test keeps this list complete).
 const SAMPLE: &[(&str, &[u8])] = &[
-    (
-        ".cursorrules",
-        include_bytes!("../../sample/.cursorrules"),
-    ),
-    (
-        ".env.example",
-        include_bytes!("../../sample/.env.example"),
-    ),
-    (
-        ".gitignore",
-        include_bytes!("../../sample/.gitignore"),
-    ),
-    (
-        "AGENTS.md",
-        include_bytes!("../../sample/AGENTS.md"),
-    ),
-    (
-        "CLAUDE.md",
-        include_bytes!("../../sample/CLAUDE.md"),
-    ),
+    (".cursorrules", include_bytes!("../../sample/.cursorrules")),
+    (".env.example", include_bytes!("../../sample/.env.example")),
+    (".gitignore", include_bytes!("../../sample/.gitignore")),
+    ("AGENTS.md", include_bytes!("../../sample/AGENTS.md")),
+    ("CLAUDE.md", include_bytes!("../../sample/CLAUDE.md")),
     (
         "FIRST_SESSION.md",
         include_bytes!("../../sample/FIRST_SESSION.md"),
     ),
-    (
-        "README.md",
-        include_bytes!("../../sample/README.md"),
-    ),
-    (
-        "aios.json",
-        include_bytes!("../../sample/aios.json"),
-    ),
+    ("README.md", include_bytes!("../../sample/README.md")),
+    ("aios.json", include_bytes!("../../sample/aios.json")),
     (
         "archives/2026-bike-rental-site/README.md",
         include_bytes!("../../sample/archives/2026-bike-rental-site/README.md"),
@@ -221,9 +200,7 @@ const SAMPLE: &[(&str, &[u8])] = &[
     ),
     (
         "projects/acme-website/sources/brand-guidelines.md",
-        include_bytes!(
-            "../../sample/projects/acme-website/sources/brand-guidelines.md"
-        ),
+        include_bytes!("../../sample/projects/acme-website/sources/brand-guidelines.md"),
     ),
     (
         "projects/field-notes/README.md",
@@ -295,9 +272,7 @@ const SAMPLE: &[(&str, &[u8])] = &[
     ),
     (
         "vault/outputs/2026-11-26-acme-page-inventory-summary.md",
-        include_bytes!(
-            "../../sample/vault/outputs/2026-11-26-acme-page-inventory-summary.md"
-        ),
+        include_bytes!("../../sample/vault/outputs/2026-11-26-acme-page-inventory-summary.md"),
     ),
     (
         "vault/raw/2026-11-24-acme-kickoff-notes.md",
