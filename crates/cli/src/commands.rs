@@ -221,13 +221,11 @@ mod tests {
             help.contains("\n  --path <dir>      Use a non-default AIOS folder (default ~/aios)\n")
         );
         assert!(help.contains("\n  help [command]    "));
-        for line in help
-            .lines()
-            .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
-        {
-            let label_end = line[2..].find("  ").map(|end| end + 2);
+        let commands = help.split("Commands:\n").nth(1);
+        let commands = commands.and_then(|rest| rest.split("\n\n").next());
+        for line in commands.unwrap_or_default().lines() {
             assert!(
-                label_end.is_some(),
+                line[2..].contains("  "),
                 "label and summary run together: {line}"
             );
         }
