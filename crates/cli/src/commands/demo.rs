@@ -320,12 +320,17 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 fn next_step(env: &Env) -> String {
     let facts = ProcessFacts::capture(env);
     let installed = launcher::resolve(None, &facts).is_ok_and(|found| !found.disposable);
+    let has_folder = require_aios_json(&configured_folder(None, env)).is_ok();
+    next_step_text(installed, has_folder)
+}
+
+fn next_step_text(installed: bool, has_folder: bool) -> String {
     if !installed {
         return format!(
             "Next: install dotaios and dotaios-mcp side by side (from this repository): {INSTALL_COMMAND}"
         );
     }
-    if require_aios_json(&configured_folder(None, env)).is_err() {
+    if !has_folder {
         return "Next: create your AIOS folder: dotaios init".to_owned();
     }
     "Next: connect a client: dotaios mcp install --dry-run --agent claude".to_owned()
@@ -561,6 +566,22 @@ mod tests {
         );
         assert_eq!(shift_dates("2026-12-31", 1), "2027-01-01");
         assert_eq!(shift_dates("short 2026-1", 1), "short 2026-1");
+    }
+
+    #[test]
+    fn the_next_step_follows_what_exists() {
+        assert_eq!(
+            next_step_text(false, true),
+            "Next: install dotaios and dotaios-mcp side by side (from this repository): cargo install --locked --path crates/cli"
+        );
+        assert_eq!(
+            next_step_text(true, false),
+            "Next: create your AIOS folder: dotaios init"
+        );
+        assert_eq!(
+            next_step_text(true, true),
+            "Next: connect a client: dotaios mcp install --dry-run --agent claude"
+        );
     }
 
     /// The embedded list is exactly the files of `examples/aios/`.
