@@ -277,10 +277,13 @@ fn no_intent_and_no_match_exit_2() {
         let (stdout, stderr) = texts(&output);
         assert_eq!(status(&output), Some(2));
         assert_eq!(stdout, "");
+        let path = aios(&temp).display().to_string();
         assert_eq!(
             stderr,
-            "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\".\n\
-             Or print a boot block: dotaios skills resolve --boot-context.\n"
+            format!(
+                "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\" --path {path}.\n\
+                 Or print a boot block: dotaios skills resolve --boot-context --path {path}.\n"
+            )
         );
     }
 
@@ -290,7 +293,10 @@ fn no_intent_and_no_match_exit_2() {
     assert_eq!(stdout, "");
     assert_eq!(
         stderr,
-        "No skill matched: zzzzz qzzzz\nRun \"dotaios skills\" to list installed skills.\n"
+        format!(
+            "No skill matched: zzzzz qzzzz\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+            aios(&temp).display()
+        )
     );
 
     let output = run_unchanged(&temp, &["skills", "resolve", "zzzzz qzzzz", "--json"]);
@@ -515,11 +521,15 @@ fn list_and_show() {
     let output = run_unchanged(&temp, &["skills"]);
     let (stdout, _) = texts(&output);
     assert_eq!(status(&output), Some(0));
+    let path = aios(&temp).display().to_string();
     assert_eq!(
         stdout,
-        "3 skills installed:\n\n  bare\n  closeday \u{2014} Close out today's note.\n  \
-         plan-today \u{2014} Plan the day from priorities and recent work.\n\nShow one with \
-         dotaios skills <name>, or match a request with dotaios skills resolve \"<intent>\".\n"
+        format!(
+            "3 skills installed:\n\n  bare\n  closeday \u{2014} Close out today's note.\n  \
+             plan-today \u{2014} Plan the day from priorities and recent work.\n\nShow one with \
+             dotaios skills <name> --path {path}, or match a request with dotaios skills resolve \
+             \"<intent>\" --path {path}.\n"
+        )
     );
 
     let skill = fs::read_to_string(aios(&temp).join("skills/closeday/SKILL.md")).unwrap();
@@ -535,8 +545,10 @@ fn list_and_show() {
         texts(&output),
         (
             String::new(),
-            "No skill found: nothing-here\nRun \"dotaios skills\" to list installed skills.\n"
-                .to_owned()
+            format!(
+                "No skill found: nothing-here\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+                aios(&temp).display()
+            )
         )
     );
 

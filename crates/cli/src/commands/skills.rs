@@ -22,7 +22,7 @@ use super::checked_folder;
 use crate::args::{
     CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, first_positional, text, unhandled,
 };
-use crate::output::{err_line, out};
+use crate::output::{err_line, out, shell_quote};
 use crate::{CliError, Env};
 
 /// `dotaios skills` (list or show one skill): its options, help and completions.
@@ -100,9 +100,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         }
     }
     let folder = checked_folder(path_flag.as_deref(), env)?;
+    let path = path_suffix(path_flag.is_some(), &folder);
     let catalog = load_catalog(&folder)?;
     if words.is_empty() {
-        out(&render_list(&catalog));
+        out(&render_list(&catalog, &path));
         return Ok(ExitCode::SUCCESS);
     }
     // A skill name may hold spaces, so the words form one name, as intent words do.
@@ -112,7 +113,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         .find(|skill| skill.name.to_lowercase() == wanted || skill.dir.to_lowercase() == wanted)
     else {
         return Err(CliError::failed(format!(
-            "No skill found: {}\nRun \"dotaios skills\" to list installed skills.",
+            "No skill found: {}\nRun \"dotaios skills{path}\" to list installed skills.",
             words.join(" ")
         )));
     };
@@ -161,6 +162,15 @@ fn parse_resolve(args: &[OsString]) -> Result<ResolveOptions, CliError> {
     Ok(options)
 }
 
+/// ` --path <folder>` for printed next steps when `--path` was given (issue 12), else nothing.
+fn path_suffix(given: bool, folder: &Path) -> String {
+    if given {
+        format!(" --path {}", shell_quote(folder))
+    } else {
+        String::new()
+    }
+}
+
 /// `^\d+$` and at least 1. A value too large for memory means "no limit", as a JavaScript
 /// number that large would.
 fn parse_limit(value: &str) -> Result<usize, CliError> {
@@ -180,6 +190,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let options = parse_resolve(args)?;
     let folder = checked_folder(options.path_flag.as_deref(), env)?;
+    let path = path_suffix(options.path_flag.is_some(), &folder);
     let catalog = load_catalog(&folder)?;
     let folder_text = folder.to_string_lossy();
 
@@ -192,8 +203,12 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let intent = text::js_trim(&options.words.join(" ")).to_owned();
     if intent.is_empty() {
-        err_line("Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\".");
-        err_line("Or print a boot block: dotaios skills resolve --boot-context.");
+        err_line(&format!(
+            "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}."
+        ));
+        err_line(&format!(
+            "Or print a boot block: dotaios skills resolve --boot-context{path}."
+        ));
         return Ok(ExitCode::from(2));
     }
 
@@ -203,7 +218,9 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
         } else {
             err_line(&format!("No skill matched: {intent}"));
-            err_line("Run \"dotaios skills\" to list installed skills.");
+            err_line(&format!(
+                "Run \"dotaios skills{path}\" to list installed skills."
+            ));
         }
         return Ok(ExitCode::from(2));
     }
@@ -257,7 +274,7 @@ fn skill_path(folder: &str, skill: &Skill) -> String {
 }
 
 /// `dotaios skills`: a count line, the skills in catalog order, a hint (spec 04 §5.5).
-fn render_list(catalog: &[Skill]) -> String {
+fn render_list(catalog: &[Skill], path: &str) -> String {
     if catalog.is_empty() {
         return "No skills installed.\n\
                 Add one as skills/<name>/SKILL.md, with name, description and triggers in its \
@@ -280,10 +297,10 @@ fn render_list(catalog: &[Skill]) -> String {
             ));
         }
     }
-    text.push_str(
-        "\nShow one with dotaios skills <name>, or match a request with dotaios skills resolve \
-         \"<intent>\".\n",
-    );
+    text.push_str(&format!(
+        "\nShow one with dotaios skills <name>{path}, or match a request with dotaios skills resolve \
+         \"<intent>\"{path}.\n"
+    ));
     text
 }
 
