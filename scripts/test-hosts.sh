@@ -42,8 +42,10 @@ host_timeout=120
 hosts=(claude gemini codex opencode)
 control_host=claude
 
-cargo build --quiet -p dotaios -p dotaios-mcp --bins
-target_dir="${CARGO_TARGET_DIR:-target}"
+# The dotaios package builds both binaries (dotaios and dotaios-mcp).
+cargo build --quiet -p dotaios --bins
+target_dir="$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 bin_dir="$(cd "$target_dir/debug" && pwd)"
 # The endpoint and the runner first (the runner with stand-in hosts that hang or escape).
 unit="$(DOTAIOS_BIN_DIR="$bin_dir" python3 -m unittest discover -s tests/hosts -p 'test_*.py' 2>&1)" \

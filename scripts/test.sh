@@ -2,14 +2,21 @@
 # Runs the whole dotaios test suite: every Rust test in the workspace, then the tests that drive
 # the adapter through clients we did not write (Python's `mcp` package; the TypeScript SDKs
 # and the MCP Inspector CLI), when present.
-# Needs only cargo, python3 (with venv/pip) and node/npm on PATH; installs the Python test
-# dependencies into .venv/ on first use and the Node ones into tests/node/node_modules/.
+# Needs cargo, python3 with the venv module (Debian: python3-venv) and node with npm on PATH;
+# installs the Python test dependencies into .venv/ on first use and the Node ones into
+# tests/node/node_modules/. Honours CARGO_TARGET_DIR: the Python and Node harnesses get the
+# built binaries' paths from cargo's own target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --workspace --bins
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+
+target_dir="$(cargo metadata --format-version 1 --no-deps |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+export DOTAIOS_BIN="$target_dir/debug/dotaios"
+export DOTAIOS_MCP_BIN="$target_dir/debug/dotaios-mcp"
 
 if [ -f tests/python/requirements.txt ]; then
   if [ ! -x .venv/bin/python ]; then

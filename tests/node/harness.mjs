@@ -21,8 +21,28 @@ import { fileURLToPath } from 'node:url';
 
 export const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
-export const ADAPTER = process.env.DOTAIOS_MCP_BIN ?? join(ROOT, 'target', 'debug', 'dotaios-mcp');
-const CLI = process.env.DOTAIOS_BIN ?? join(ROOT, 'target', 'debug', 'dotaios');
+
+/** Cargo's target directory for this workspace (`cargo metadata`, so CARGO_TARGET_DIR is
+ * honoured); `<root>/target` when cargo cannot say. */
+function targetDirectory() {
+  try {
+    const metadata = execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return JSON.parse(metadata).target_directory;
+  } catch {
+    return join(ROOT, 'target');
+  }
+}
+
+function binary(variable, name) {
+  return process.env[variable] || join(targetDirectory(), 'debug', name);
+}
+
+export const ADAPTER = binary('DOTAIOS_MCP_BIN', 'dotaios-mcp');
+const CLI = binary('DOTAIOS_BIN', 'dotaios');
 
 export const TOOL_NAMES = ['read_working_context', 'search_aios', 'resolve_skill'];
 export const ANNOTATIONS = {
@@ -48,10 +68,12 @@ const RECORDER = [
 
 /** A temporary directory holding a freshly initialised AIOS folder and an empty wire log. */
 export function makeFixture(t) {
-  assert.ok(
-    existsSync(ADAPTER) && existsSync(CLI),
-    'build first: cargo build --workspace --bins (or set DOTAIOS_MCP_BIN and DOTAIOS_BIN)',
-  );
+  for (const path of [ADAPTER, CLI]) {
+    assert.ok(
+      existsSync(path),
+      `${path} not found: run \`cargo build --workspace --bins\`, or set DOTAIOS_MCP_BIN and DOTAIOS_BIN`,
+    );
+  }
   const root = mkdtempSync(join(tmpdir(), 'dotaios-node-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const aios = join(root, 'aios');

@@ -3,8 +3,9 @@ handshake, auto (probe `server/discover`, fall back to `initialize`) and pinned 
 modes: three tools in order with their annotations, an Off call, a search, a skill, an unknown
 tool failing with -32602, the negotiated version, and exit status 0 after the client closes.
 
-Needs the built binaries: `cargo build --workspace --bins` (or set DOTAIOS_MCP_BIN and
-DOTAIOS_BIN)."""
+Needs the built binaries: `cargo build --workspace --bins`. They are found in cargo's target
+directory (`cargo metadata`, so CARGO_TARGET_DIR is honoured), or set DOTAIOS_MCP_BIN and
+DOTAIOS_BIN (scripts/test.sh does)."""
 
 import json
 import os
@@ -16,8 +17,28 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-ADAPTER = pathlib.Path(os.environ.get("DOTAIOS_MCP_BIN", ROOT / "target" / "debug" / "dotaios-mcp"))
-CLI = pathlib.Path(os.environ.get("DOTAIOS_BIN", ROOT / "target" / "debug" / "dotaios"))
+
+
+def target_directory():
+    """Cargo's target directory for this workspace, as `cargo metadata` reports it."""
+    try:
+        metadata = subprocess.run(
+            ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+            cwd=ROOT, check=True, capture_output=True, text=True,
+        )
+        return pathlib.Path(json.loads(metadata.stdout)["target_directory"])
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError):
+        return ROOT / "target"
+
+
+def binary(variable, name):
+    if os.environ.get(variable):
+        return pathlib.Path(os.environ[variable])
+    return target_directory() / "debug" / name
+
+
+ADAPTER = binary("DOTAIOS_MCP_BIN", "dotaios-mcp")
+CLI = binary("DOTAIOS_BIN", "dotaios")
 
 ANNOTATIONS = {
     "readOnlyHint": True,
@@ -29,7 +50,8 @@ ANNOTATIONS = {
 
 @pytest.fixture
 def aios(tmp_path):
-    assert ADAPTER.exists() and CLI.exists(), "build first: cargo build --workspace --bins"
+    for path in (ADAPTER, CLI):
+        assert path.exists(), f"{path} not found: run `cargo build --workspace --bins`, or set DOTAIOS_MCP_BIN and DOTAIOS_BIN"
     folder = tmp_path / "aios"
     subprocess.run([str(CLI), "init", "--yes", "--path", str(folder)], check=True, capture_output=True)
     return folder

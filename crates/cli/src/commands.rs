@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 
 mod brief;
+mod completions;
 mod connect;
 mod demo;
 mod doctor;
@@ -22,46 +23,79 @@ mod migrate;
 mod search;
 mod skills;
 
+use crate::args::{CommandSpec, did_you_mean};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
-const TOP_LEVEL_HELP: &str = "\
-DotAIOS — local AIOS folder tools (read side)
+/// Every command the dispatcher knows, in the order of the top-level help: the table the
+/// help texts, the completions and the help tests read.
+pub(crate) static COMMANDS: &[&CommandSpec] = &[
+    &init::SPEC,
+    &brief::SPEC,
+    &search::SPEC,
+    &skills::SPEC,
+    &skills::RESOLVE_SPEC,
+    &doctor::SPEC,
+    &migrate::SPEC,
+    &mcp::SPEC,
+    &connect::SPEC,
+    &demo::SPEC,
+    &completions::SPEC,
+    &HELP_SPEC,
+];
 
+/// `dotaios help [command]`.
+static HELP_SPEC: CommandSpec = CommandSpec {
+    name: "help",
+    label: "help [command]",
+    summary: "Show this help, or a command's help",
+    usage: "\
 Usage:
-  dotaios <command> [options]
+  dotaios help [command] [subcommand]
 
-Commands:
-  init              Create a new AIOS folder
-  brief --compact   Print the bounded working context
-  search <query>    Search the AIOS folder
-  skills resolve    Match a request to an installed workflow
-  doctor            Report folder health without changing anything
-  migrate           Preview or apply folder schema migrations
-  mcp <cmd>         Print local MCP server status and client config
-  connect opencode  Connect OpenCode MCP
-  demo              Serve a sample folder through the MCP adapter and show a client's view
+Print the top-level help, or the help of one command (the same text as
+dotaios <command> --help).
+",
+    options: &[],
+    words: &[],
+    footer: "",
+};
 
-Common command options:
-  --path <dir>      Use a non-default AIOS folder (default ~/aios)
+/// The top-level help of spec 06 §1.5, its command list drawn from [`COMMANDS`].
+pub(crate) fn top_level_help() -> String {
+    let mut text = String::from(
+        "DotAIOS — local AIOS folder tools (read side)\n\nUsage:\n  dotaios <command> [options]\n\nCommands:\n",
+    );
+    for spec in COMMANDS.iter().filter(|spec| !spec.label.is_empty()) {
+        text.push_str(&format!("  {:<18}{}\n", spec.label, spec.summary));
+    }
+    text.push_str(
+        "\nCommon command options:\n  --path <dir>      Use a non-default AIOS folder (default ~/aios)\n\n  -h, --help        Show this help\n  -v, --version     Show the version (also -V)\n",
+    );
+    text
+}
 
-  -h, --help        Show this help
-  -v, --version     Show the version
-";
+/// The names the dispatcher accepts as the first argument.
+fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .filter(|spec| !spec.name.contains(' '))
+        .map(|spec| spec.name)
+}
 
 /// Runs the command named by the first argument.
 pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let Some(command) = argv.first() else {
-        out(TOP_LEVEL_HELP);
+        out(&top_level_help());
         return Ok(ExitCode::SUCCESS);
     };
     let rest = &argv[1..];
     match command.to_str() {
         Some("-h" | "--help") => {
-            out(TOP_LEVEL_HELP);
+            out(&top_level_help());
             Ok(ExitCode::SUCCESS)
         }
-        Some("-v" | "--version") => {
+        Some("-v" | "-V" | "--version") => {
             out(concat!(env!("CARGO_PKG_VERSION"), "\n"));
             Ok(ExitCode::SUCCESS)
         }
@@ -74,12 +108,40 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
         Some("mcp") => mcp::run(rest, env),
         Some("demo") => demo::run(rest, env),
         Some("connect") => connect::run(rest, env),
-        _ => {
-            err_line(&format!("Unknown command: {}", command.to_string_lossy()));
-            out(TOP_LEVEL_HELP);
-            Ok(ExitCode::from(1))
-        }
+        Some("completions") => completions::run(rest),
+        Some("help") => help(rest, env),
+        _ => Ok(unknown_command(command)),
     }
+}
+
+/// `dotaios help [command …]`: the command's own `--help`, so each text has one home.
+fn help(rest: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
+    let Some(command) = rest.first() else {
+        out(&top_level_help());
+        return Ok(ExitCode::SUCCESS);
+    };
+    if command == "help" || command == "-h" || command == "--help" {
+        out(&HELP_SPEC.help());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !command_names().any(|name| command == name) {
+        return Ok(unknown_command(command));
+    }
+    let mut argv = rest.to_vec();
+    argv.push(OsString::from("--help"));
+    dispatch(&argv, env)
+}
+
+/// Spec 06 §1.1: the unknown name (with the closest command, §1.2) on stderr, the full
+/// top-level help on stdout, exit 1.
+fn unknown_command(command: &OsStr) -> ExitCode {
+    let name = command.to_string_lossy();
+    err_line(&format!(
+        "Unknown command: {name}{}",
+        did_you_mean(&name, command_names(), "")
+    ));
+    out(&top_level_help());
+    ExitCode::from(1)
 }
 
 /// The AIOS folder a command works on (spec 01 §1): `--path`, else `~/aios`, made absolute
@@ -109,5 +171,64 @@ pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(CliError::NoFolder(folder.to_path_buf()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::args::{Item, Scanner, Takes};
+
+    /// Every option of every table is read back by the scanner in both spellings, and shown
+    /// in its command's help (the integration tests check that each command handles it).
+    #[test]
+    fn every_table_option_scans_in_both_forms_and_is_in_the_help() {
+        for spec in COMMANDS {
+            let help = spec.help();
+            assert!(top_level_help().contains(spec.summary), "{}", spec.name);
+            for option in spec.options {
+                assert!(
+                    help.contains(&option.synopsis()),
+                    "{} {}",
+                    spec.name,
+                    option.name
+                );
+                let forms: Vec<Vec<OsString>> = match option.takes {
+                    Takes::Nothing => vec![vec![option.name.into()]],
+                    Takes::Value(_) | Takes::OptionalValue(_) => vec![
+                        vec![option.name.into(), "v".into()],
+                        vec![format!("{}=v", option.name).into()],
+                    ],
+                };
+                for args in forms {
+                    let mut scanner = Scanner::new(&args, spec);
+                    let item = scanner.next_item().map_err(|e| e.to_string());
+                    let expected = match option.takes {
+                        Takes::Nothing => Item::Flag(option.name),
+                        Takes::Value(_) => Item::Value(option.name, "v".into()),
+                        Takes::OptionalValue(_) => Item::MaybeValue(option.name, Some("v".into())),
+                    };
+                    assert_eq!(item, Ok(Some(expected)), "{} {args:?}", spec.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn top_level_help_keeps_the_contract_lines() {
+        let help = top_level_help();
+        assert!(help.starts_with("DotAIOS — local AIOS folder tools (read side)\n\nUsage:\n  dotaios <command> [options]\n\nCommands:\n  init              Create a new AIOS folder\n  brief --compact   Print the bounded working context\n"));
+        assert!(
+            help.contains("\n  --path <dir>      Use a non-default AIOS folder (default ~/aios)\n")
+        );
+        assert!(help.contains("\n  help [command]    "));
+        let commands = help.split("Commands:\n").nth(1);
+        let commands = commands.and_then(|rest| rest.split("\n\n").next());
+        for line in commands.unwrap_or_default().lines() {
+            assert!(
+                line[2..].contains("  "),
+                "label and summary run together: {line}"
+            );
+        }
     }
 }

@@ -19,6 +19,10 @@ use crate::{CliError, Env};
 /// The adapter's file name. This crate builds for Unix only (its writers use `*at` system
 /// calls), so there is no `.exe` suffix to add.
 const ADAPTER_NAME: &str = "dotaios-mcp";
+
+/// The one command that installs `dotaios` and `dotaios-mcp` side by side (run in a clone of
+/// the repository); every message that tells the user to install names it.
+pub(crate) const INSTALL_COMMAND: &str = "cargo install --locked --path crates/cli";
 /// The CLI's file name, looked up in `PATH`.
 const CLI_NAME: &str = "dotaios";
 
@@ -92,7 +96,8 @@ pub(crate) enum LauncherError {
     NotExecutable(PathBuf),
     /// No directory next to `dotaios` holds an executable adapter.
     #[error(
-        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together, or pass --launcher <path>."
+        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together ({} installs both), or pass --launcher <path>.",
+        INSTALL_COMMAND
     )]
     NotFound,
 }
@@ -138,7 +143,7 @@ pub(crate) fn resolve(
 pub(crate) fn refuse_disposable(launcher: &Launcher) -> Result<(), CliError> {
     if launcher.source == Source::Default && launcher.disposable {
         return Err(CliError::failed(format!(
-            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios (for example with cargo install), or pass --launcher <path> explicitly.",
+            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({INSTALL_COMMAND} installs both binaries), or pass --launcher <path> explicitly.",
             launcher.path.display()
         )));
     }

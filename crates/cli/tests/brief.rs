@@ -155,11 +155,38 @@ fn shared_mode_json_is_the_agent_hook_object() {
     assert_eq!(stdout.lines().count(), 1);
 }
 
+/// Spec 02 §14.2 (changed 2026-12): `--json` is the agent-hook JSON of the reference, byte for
+/// byte the same as `--hook-json`, so hooks written for the reference keep working.
 #[test]
-fn json_is_the_mcp_envelope() {
+fn json_is_the_agent_hook_json_and_hook_json_its_alias() {
+    let fixture = Fixture::new();
+    let json = fixture.brief(&["--compact", "--json"]);
+    let hook = fixture.brief(&["--compact", "--hook-json"]);
+    let equals = fixture.brief(&["--compact", "--json", "--project=proj-rust-001"]);
+    let spaced = fixture.brief(&["--compact", "--hook-json", "--project", "proj-rust-001"]);
+    if fixture.date_moved() {
+        return;
+    }
+    assert_eq!(json.status.code(), Some(0));
+    assert_eq!(json.stdout, hook.stdout);
+    assert!(texts(&json).0.starts_with("{\"systemMessage\":\"Memory: Shared\",\"hookSpecificOutput\":{\"hookEventName\":\"BeforeAgent\","));
+    assert_eq!(equals.status.code(), Some(0));
+    assert_eq!(equals.stdout, spaced.stdout);
+    let off = fixture.brief(&["--memory", "off", "--json"]);
+    let off_hook = fixture.brief(&["--memory", "off", "--hook-json"]);
+    assert_eq!(off.stdout, off_hook.stdout);
+    assert!(
+        texts(&off)
+            .0
+            .starts_with("{\"systemMessage\":\"Memory: Off — ")
+    );
+}
+
+#[test]
+fn envelope_is_the_mcp_payload() {
     let fixture = Fixture::new();
     let plain = fixture.brief(&["--compact"]);
-    let output = fixture.brief(&["--compact", "--json"]);
+    let output = fixture.brief(&["--compact", "--envelope"]);
     if fixture.date_moved() {
         return;
     }
@@ -357,7 +384,12 @@ fn usage_errors_in_order() {
     let fixture = Fixture::new();
     let cases: &[(&[&str], &str)] = &[
         (&["--compact", "--cwd", "/x"], "Unknown option: --cwd\n"),
-        (&["--compact", "--path=x"], "Unknown option: --path=x\n"),
+        (
+            &["--compact", "--pth=x"],
+            "Unknown option: --pth. Did you mean --path?\n",
+        ),
+        (&["--compact", "--json=1"], "--json does not take a value\n"),
+        (&["--compact", "--budget="], "--budget requires a value\n"),
         (&["weekly"], "Unknown option: weekly\n"),
         (
             &["--compact", "--budget", "-1"],
@@ -482,6 +514,7 @@ fn assert_read_refusal(setup: impl Fn(&Path)) {
         &["--compact"][..],
         &["--compact", "--json"],
         &["--compact", "--hook-json"],
+        &["--compact", "--envelope"],
     ] {
         let output = fixture.brief(args);
         assert_refusal(&fixture, &output, READ_FAILED);

@@ -440,7 +440,7 @@ fn c34_default_launcher_in_the_build_directory_is_refused() {
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
         stderr.starts_with(&format!(
-            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios (for example with cargo install), or pass --launcher <path> explicitly.",
+            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios (cargo install --locked --path crates/cli installs both binaries), or pass --launcher <path> explicitly.",
             adapter().display()
         )),
         "{stderr}"
@@ -578,8 +578,8 @@ fn c38_c39_option_errors() {
         "Unknown option: extra",
     );
     assert_refused(
-        &fixture.run_with_adapter(&["mcp", "--agent=codex"]),
-        "Unknown option: --agent=codex",
+        &fixture.run_with_adapter(&["mcp", "--agnet=codex"]),
+        "Unknown option: --agnet. Did you mean --agent?",
     );
     let output = fixture.command().args(["mcp", "--path"]).output().unwrap();
     assert_refused(&output, "--path requires a value");
@@ -609,7 +609,7 @@ fn mcp_help_lists_the_client_commands() {
         );
         assert!(
             stdout.contains(
-                "  --launcher <path>   Use this dotaios-mcp executable in client config\n"
+                "  --launcher <path>  Use this dotaios-mcp executable in client config\n"
             )
         );
     }
@@ -707,10 +707,12 @@ fn c28_status_against_the_real_adapter() {
     assert_eq!(
         stdout,
         format!(
-            "DotAIOS optional MCP adapter\nAIOS path: {}\n[ok] MCP server launcher: {}\n[info] Transport: stdio\n[ok] Adapter: dotaios-mcp {}, protocol 2025-11-25\n[ok] Read-only tools: read_working_context, search_aios, resolve_skill\n[next] Run `dotaios mcp install --dry-run --agent claude` to print client config.\n",
+            "DotAIOS optional MCP adapter\nAIOS path: {}\n[ok] MCP server launcher: {}\n[info] Transport: stdio\n[ok] Adapter: dotaios-mcp {}, protocol 2025-11-25\n[ok] Read-only tools: read_working_context, search_aios, resolve_skill\n[next] Run `dotaios mcp install --dry-run --agent claude --path {} --launcher {}` to print client config.\n",
             fixture.aios().display(),
             adapter().display(),
-            env!("CARGO_PKG_VERSION")
+            env!("CARGO_PKG_VERSION"),
+            fixture.aios().display(),
+            adapter().display(),
         )
     );
     assert_eq!(before, fingerprint(&fixture.aios()));
@@ -957,7 +959,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     assert_status_failure(
         &text,
         &json,
-        "no dotaios-mcp found next to dotaios (install both binaries together, or pass --launcher)",
+        "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path crates/cli, or pass --launcher)",
         &["launcher_not_found"],
     );
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -973,7 +975,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
         .unwrap();
     assert_refused(
         &install,
-        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together, or pass --launcher <path>.",
+        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together (cargo install --locked --path crates/cli installs both), or pass --launcher <path>.",
     );
 }
 

@@ -240,3 +240,36 @@ fn an_unreadable_working_context_is_diagnosed_with_its_code_and_source() {
         "{stdout}"
     );
 }
+
+/// Issue 12: a folder straight from `init` is not "Everything looks good" while the three
+/// context files are still templates; filling one in removes it from the warning.
+#[test]
+fn fresh_init_warns_that_the_context_is_still_the_template() {
+    let temp = sample_copy();
+    fs::remove_dir_all(temp.path().join("aios")).unwrap();
+    let init = run_on(&temp, &["init", "--yes"]);
+    assert_eq!(init.status.code(), Some(0), "{:?}", texts(&init));
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("[warn] Context filled in\n        Still the init template: context/identity.md, context/priorities.md, context/work.md\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("Everything looks good."), "{stdout}");
+    let work = temp.path().join("aios/context/work.md");
+    let text = fs::read_to_string(&work).unwrap();
+    fs::write(
+        &work,
+        text.replace(
+            "<!-- Add the active work threads agents should keep in mind. -->",
+            "Shipping the 1.0 release.",
+        ),
+    )
+    .unwrap();
+    let (stdout, _) = texts(&run_on(&temp, &["doctor"]));
+    assert!(
+        stdout.contains("Still the init template: context/identity.md, context/priorities.md\n"),
+        "{stdout}"
+    );
+}

@@ -243,7 +243,7 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     let out = stdout(&output);
     assert!(
         out.starts_with(&format!(
-            "\nDotAIOS initialized\nAIOS path: {shown}\nVault path: {shown}/vault\nFiles: 27 created, 0 updated, 0 kept\n"
+            "DotAIOS initialized\nAIOS path: {shown}\nVault path: {shown}/vault\nFiles: 27 created, 0 updated, 0 kept\n"
         )),
         "{out}"
     );
@@ -489,7 +489,10 @@ fn an_interrupted_migration_stops_init() {
     let output = world.init(&["--yes", "--force", "--path", "aios"]);
     assert_refused(
         &output,
-        "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover`.",
+        &format!(
+            "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover --path {}`.",
+            target.display()
+        ),
     );
     assert_eq!(tree(&target), before);
 }

@@ -1124,7 +1124,8 @@ fn transaction_refusals() {
     let preview = fixture.run(&[]);
     assert_eq!(preview.status.code(), Some(1));
     assert!(stdout(&preview).ends_with(&format!(
-        "[blocked] Interrupted migration: {a}, {b}\nRun `dotaios migrate --recover` before previewing or applying another plan.\n"
+        "[blocked] Interrupted migration: {a}, {b}\nRun `dotaios migrate --recover --path {}` before previewing or applying another plan.\n",
+        fixture.root().display()
     )));
     let id = fixture.plan_id();
     assert_refusal_changes_nothing(

@@ -88,7 +88,7 @@ fn empty_query_prints_the_usage_line() {
     assert_eq!(code(&output), 1);
     assert_eq!(
         texts(&output),
-        (String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|sessions|skills|references|plugins|all]\n".to_owned())
+        (String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|projects|decisions|skills|references|plugins|sessions|all]\n".to_owned())
     );
 }
 

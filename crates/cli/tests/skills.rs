@@ -95,20 +95,20 @@ fn readme_example_on_the_sample_folder() {
         lines[0].starts_with("plan-today \u{2014} Plan the day from priorities"),
         "{stdout}"
     );
-    assert_eq!(lines[1], "  dir:       plan-today");
+    assert_eq!(lines[1], "  dir:        plan-today");
     assert_eq!(
         lines[2],
         "  confidence: 1.00 (matched trigger \"plan my day\")"
     );
     assert_eq!(
         lines[3],
-        "  triggers:  plan my day \u{b7} what should I work on \u{b7} structure today \u{b7} \
+        "  triggers:   plan my day \u{b7} what should I work on \u{b7} structure today \u{b7} \
          what's my focus today"
     );
     assert_eq!(
         lines[4],
         format!(
-            "  run:       {}/skills/plan-today/SKILL.md",
+            "  run:        {}/skills/plan-today/SKILL.md",
             folder.display()
         )
     );
@@ -210,10 +210,21 @@ fn exact_name_and_unquoted_words() {
     assert!(stdout.starts_with("closeday \u{2014} "), "{stdout}");
     assert!(stdout.contains("  confidence: 1.00 (exact name match)\n"));
 
-    // Words that look like short options are intent words; unknown `--` options are ignored.
-    let output = run_unchanged(
+    // Words that look like short options are intent words, and so is everything after `--`;
+    // an unknown `--` option is refused (issue 12).
+    let refused = run_unchanged(
         &temp,
         &["skills", "resolve", "what", "-should", "I", "work", "--on"],
+    );
+    assert_eq!(status(&refused), Some(1));
+    assert_eq!(texts(&refused).1, "Unknown option: --on\n");
+    let aios = temp.path().join("aios");
+    let aios = aios.to_str().unwrap();
+    let output = run_unchanged(
+        &temp,
+        &[
+            "skills", "resolve", "--path", aios, "what", "-should", "I", "work", "--", "on",
+        ],
     );
     let (stdout, stderr) = texts(&output);
     assert_eq!(status(&output), Some(0), "{stderr}");
@@ -245,7 +256,7 @@ fn full_prints_the_skill_file_after_the_block() {
     let (stdout, _) = texts(&output);
     let skill = fs::read_to_string(aios(&temp).join("skills/plan-today/SKILL.md")).unwrap();
     let run_line = format!(
-        "  run:       {}/skills/plan-today/SKILL.md\n",
+        "  run:        {}/skills/plan-today/SKILL.md\n",
         aios(&temp).display()
     );
     assert!(
@@ -266,10 +277,13 @@ fn no_intent_and_no_match_exit_2() {
         let (stdout, stderr) = texts(&output);
         assert_eq!(status(&output), Some(2));
         assert_eq!(stdout, "");
+        let path = aios(&temp).display().to_string();
         assert_eq!(
             stderr,
-            "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\".\n\
-             Or print a boot block: dotaios skills resolve --boot-context.\n"
+            format!(
+                "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\" --path {path}.\n\
+                 Or print a boot block: dotaios skills resolve --boot-context --path {path}.\n"
+            )
         );
     }
 
@@ -279,7 +293,10 @@ fn no_intent_and_no_match_exit_2() {
     assert_eq!(stdout, "");
     assert_eq!(
         stderr,
-        "No skill matched: zzzzz qzzzz\nRun \"dotaios skills\" to list installed skills.\n"
+        format!(
+            "No skill matched: zzzzz qzzzz\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+            aios(&temp).display()
+        )
     );
 
     let output = run_unchanged(&temp, &["skills", "resolve", "zzzzz qzzzz", "--json"]);
@@ -348,7 +365,8 @@ fn missing_folder_is_reported_before_anything_else() {
     }
     assert!(!missing.exists());
 
-    // `--path=<dir>` is an unknown `--` argument here: ignored, so the default folder is used.
+    // `--path=<dir>` means `--path <dir>` (spec 06 §1.2, changed 2026-12): never a silent
+    // fall-back to the default folder.
     let output = dotaios(temp.path())
         .args(["skills", "resolve", "x"])
         .arg(format!("--path={}", missing.display()))
@@ -358,7 +376,7 @@ fn missing_folder_is_reported_before_anything_else() {
         texts(&output).1,
         format!(
             "No AIOS folder found at {}. Run dotaios init first, or pass --path.\n",
-            temp.path().join("aios").display()
+            missing.display()
         )
     );
 }
@@ -503,11 +521,15 @@ fn list_and_show() {
     let output = run_unchanged(&temp, &["skills"]);
     let (stdout, _) = texts(&output);
     assert_eq!(status(&output), Some(0));
+    let path = aios(&temp).display().to_string();
     assert_eq!(
         stdout,
-        "3 skills installed:\n\n  bare\n  closeday \u{2014} Close out today's note.\n  \
-         plan-today \u{2014} Plan the day from priorities and recent work.\n\nShow one with \
-         dotaios skills <name>, or match a request with dotaios skills resolve \"<intent>\".\n"
+        format!(
+            "3 skills installed:\n\n  bare\n  closeday \u{2014} Close out today's note.\n  \
+             plan-today \u{2014} Plan the day from priorities and recent work.\n\nShow one with \
+             dotaios skills <name> --path {path}, or match a request with dotaios skills resolve \
+             \"<intent>\" --path {path}.\n"
+        )
     );
 
     let skill = fs::read_to_string(aios(&temp).join("skills/closeday/SKILL.md")).unwrap();
@@ -523,8 +545,10 @@ fn list_and_show() {
         texts(&output),
         (
             String::new(),
-            "No skill found: nothing-here\nRun \"dotaios skills\" to list installed skills.\n"
-                .to_owned()
+            format!(
+                "No skill found: nothing-here\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+                aios(&temp).display()
+            )
         )
     );
 

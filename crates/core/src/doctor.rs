@@ -7,7 +7,9 @@
 //!
 //! Besides the spec's eleven checks, check 12 (`Reader limits and links`) walks the shelves
 //! the readers use and lists every link, special file and over-cap file that a reader would
-//! refuse or omit (issue 2 asks doctor to find them; `docs/decisions.md`).
+//! refuse or omit (issue 2 asks doctor to find them; `docs/decisions.md`), and check 13
+//! (`Context filled in`) warns while the three core context files are still `init`'s
+//! templates (issue 12).
 
 use std::time::SystemTime;
 
@@ -15,6 +17,7 @@ use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, Uns
 
 use crate::context::{ContextError, ContextRequest, ContextScope, project_working_context};
 use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config};
+use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
 use crate::folder::projects::read_catalog;
@@ -373,6 +376,60 @@ pub fn check_context_freshness(root: &Root, now: SystemTime) -> Check {
     }
 }
 
+/// The three context files `init` writes as templates.
+const CORE_CONTEXT: [&str; 3] = [
+    "context/identity.md",
+    "context/priorities.md",
+    "context/work.md",
+];
+
+/// Check 13: the three core context files still hold nothing but `init`'s
+/// template. A folder straight from `init` is healthy but tells agents nothing, so doctor
+/// warns instead of saying "Everything looks good". A file counts as unfilled when, past its
+/// frontmatter and with HTML comments removed, only headings and bare list labels
+/// (`- Name:`) remain. Missing or unreadable files are reported by other checks.
+pub fn check_context_filled(root: &Root) -> Check {
+    const NAME: &str = "Context filled in";
+    let mut ledger = metadata_ledger();
+    let unfilled: Vec<&str> = CORE_CONTEXT
+        .into_iter()
+        .filter(|path| match root.read_text(&rel(path), MIB, &mut ledger) {
+            Ok(Some(file)) => is_unfilled_template(&file.text),
+            _ => false,
+        })
+        .collect();
+    if unfilled.is_empty() {
+        Check::new(NAME, Status::Ok)
+    } else {
+        Check::new(NAME, Status::Warn)
+            .detail(format!("Still the init template: {}", unfilled.join(", ")))
+            .fix("Fill in these files (who you are, what matters now, what you work on) so agents get real context.")
+    }
+}
+
+/// True when `text` has no content of its own (see [`check_context_filled`]). Linear in the
+/// text: one pass to drop comments, one over the lines.
+fn is_unfilled_template(text: &str) -> bool {
+    let body = split_frontmatter(text).map_or(text, |frontmatter| frontmatter.body);
+    let mut visible = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(start) = rest.find("<!--") {
+        visible.push_str(&rest[..start]);
+        match rest[start..].find("-->") {
+            Some(end) => rest = &rest[start + end + 3..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    visible.push_str(rest);
+    visible.lines().map(str::trim).all(|line| {
+        line.is_empty()
+            || line.starts_with('#')
+            || ((line.starts_with("- ") || line.starts_with("* ")) && line.ends_with(':'))
+    })
+}
+
 /// A short, path-free description of a contained read error for detail lines.
 pub fn describe_read_error(error: ReadError) -> &'static str {
     match error {
@@ -551,6 +608,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     checks.push(check_memory_health(root));
     checks.push(check_context_freshness(root, inputs.now));
     checks.push(check_reader_limits(root));
+    checks.push(check_context_filled(root));
     Report { checks }
 }
 
@@ -698,6 +756,20 @@ pub fn check_project_catalog(root: &Root) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn init_templates_count_as_unfilled() {
+        let template = "---\nsource: dotaios init\nkind: context\n---\n# Identity\n\n## Basics\n\n- Name: <!-- Your Name -->\n- Role: <!-- Your Role -->\n\n## Background\n\n<!-- Two or three lines\non what you do. -->\n";
+        assert!(is_unfilled_template(template));
+        assert!(is_unfilled_template("# Work\n\n<!-- unterminated"));
+        assert!(!is_unfilled_template(
+            &template.replace("<!-- Your Name -->", "Ada")
+        ));
+        assert!(!is_unfilled_template("# Work\n\nShip the release.\n"));
+        assert!(!is_unfilled_template(
+            "# Work\n<!-- a -->Real text<!-- b -->\n"
+        ));
+    }
 
     #[test]
     fn summary_lines() {

@@ -18,6 +18,7 @@
 //!   [`js_string_of`]);
 //! - JavaScript `Date.parse` for the ECMAScript date-time string format (`js_date_parse`, crate-internal),
 //!   with the meaning of local time left to the caller;
+//! - the closest name for a typo ([`did_you_mean`]);
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).
 //!
@@ -31,6 +32,7 @@ mod json;
 mod nesting;
 mod number;
 mod space;
+mod suggest;
 mod utf16;
 mod value;
 
@@ -47,6 +49,7 @@ pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,
 };
 pub use self::space::{is_js_space, js_trim, js_trim_end, js_trim_start};
+pub use self::suggest::did_you_mean;
 pub use self::utf16::{
     ELLIPSIS, char_utf16_len, clip_code_points, clip_units, clip_units_trim_end, code_point_len,
     code_point_prefix, utf16_cmp, utf16_floor, utf16_len, utf16_prefix, utf16_slice,

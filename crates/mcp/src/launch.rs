@@ -2,17 +2,20 @@
 //! folder, the silent panic hook, and serving stdio until EOF. `dotaios-mcp` and
 //! `dotaios mcp serve` both enter here.
 //!
-//! **Invariant:** before serving, only `--help` writes to stdout and only a start-up failure
-//! writes to stderr (its message and a newline). After start-up nothing is written to stderr,
-//! and the folder path is never printed.
+//! **Invariant:** before serving, only `--help` and `--version` write to stdout, and stderr
+//! carries only a start-up failure (its message and a newline) or, when stdin is a terminal,
+//! the one line saying that the adapter waits for a client. After start-up nothing is written
+//! to stderr, and the folder path is never printed.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use std::ffi::OsString;
-use std::io::{self, BufReader, Write};
+use std::ffi::{OsStr, OsString};
+use std::io::{self, BufReader, IsTerminal, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::text::did_you_mean;
 
 use crate::server::Server;
 use crate::transport;
@@ -59,8 +62,11 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
     if args.iter().any(|arg| arg == "--help" || arg == "-h") {
         return print_and_exit(&usage(invocation));
     }
-    let path_flag = match parse_path(args) {
-        Ok(path_flag) => path_flag,
+    let path_flag = match parse_args(args) {
+        Ok(Parsed::Serve(path_flag)) => path_flag,
+        Ok(Parsed::Version) => {
+            return print_and_exit(concat!(env!("CARGO_PKG_VERSION"), "\n"));
+        }
         Err(message) => {
             let _ = writeln!(io::stderr().lock(), "{message}");
             return ExitCode::from(1);
@@ -74,6 +80,15 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
         cwd: &env.cwd,
     });
     install_silent_panic_hook();
+    if io::stdin().is_terminal() {
+        // Someone started the adapter by hand: say what it is waiting for, on stderr so
+        // that stdout stays the protocol stream.
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{} is waiting for an MCP client on stdin (an MCP client starts it; press Ctrl-D to stop).",
+            program(invocation)
+        );
+    }
     let server = Server::new(folder);
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
@@ -83,25 +98,61 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
     }
 }
 
-/// The usage text of §1.2 (it ends with an empty line).
-pub fn usage(invocation: Invocation) -> String {
-    let program = match invocation {
+fn program(invocation: Invocation) -> &'static str {
+    match invocation {
         Invocation::Adapter => "dotaios-mcp",
         Invocation::CliServe => "dotaios mcp serve",
-    };
+    }
+}
+
+/// The usage text: spec 05 §1.2's lines, then what the adapter is, where it finds the folder
+/// and what to run instead (issue 12). It ends with an empty line.
+pub fn usage(invocation: Invocation) -> String {
     format!(
-        "Usage:\n  {program} [options]\n\nOptions:\n  --path <dir>  Use a non-default AIOS folder\n\nThis starts the optional read-only DotAIOS stdio adapter.\n\n"
+        "Usage:\n  {} [options]\n\nOptions:\n  --path <dir>   Use a non-default AIOS folder\n  -V, --version  Show the version\n  -h, --help     Show this help\n\nThis starts the optional read-only DotAIOS stdio adapter: an MCP server that speaks\nJSON-RPC on stdin and stdout. An MCP client (Claude Code, Codex, Cursor, ...) starts it;\nthere is no need to run it by hand.\n\nAIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.\n\nCheck that it answers:   dotaios mcp status\nPrint a client's config: dotaios mcp install --dry-run --agent <agent>\n\n",
+        program(invocation)
     )
 }
 
-/// §1.1 step 2: `--path <value>` (the last one wins); anything else is an unknown option.
-fn parse_path(args: &[OsString]) -> Result<Option<OsString>, String> {
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+enum Parsed {
+    /// Serve, with this `--path` (the last one wins).
+    Serve(Option<OsString>),
+    /// `-V` or `--version`.
+    Version,
+}
+
+/// §1.1 step 2, with the option syntax of spec 06 §1.2 (changed 2026-12): `--path <value>`
+/// or `--path=<value>` (the last one wins), `-V`/`--version`; anything else is an unknown
+/// option.
+fn parse_args(args: &[OsString]) -> Result<Parsed, String> {
     let mut path = None;
     let mut position = 0;
     while let Some(arg) = args.get(position) {
         position += 1;
+        if arg == "--version" || arg == "-V" {
+            return Ok(Parsed::Version);
+        }
+        if let Some(value) = arg.as_encoded_bytes().strip_prefix(b"--path=") {
+            if value.is_empty() {
+                return Err("--path requires a value".to_owned());
+            }
+            path = Some(OsStr::from_bytes(value).to_os_string());
+            continue;
+        }
         if arg != "--path" {
-            return Err(format!("Unknown option: {}", arg.to_string_lossy()));
+            let shown = arg.to_string_lossy();
+            let (name, hint) = if shown.starts_with("--") {
+                let name = shown.split_once('=').map_or(&*shown, |(name, _)| name);
+                (
+                    name,
+                    did_you_mean(name, ["--path", "--version", "--help"], "--"),
+                )
+            } else {
+                (&*shown, String::new())
+            };
+            return Err(format!("Unknown option: {name}{hint}"));
         }
         match args.get(position) {
             Some(value) if !value.is_empty() && !value.as_encoded_bytes().starts_with(b"--") => {
@@ -111,7 +162,7 @@ fn parse_path(args: &[OsString]) -> Result<Option<OsString>, String> {
             _ => return Err("--path requires a value".to_owned()),
         }
     }
-    Ok(path)
+    Ok(Parsed::Serve(path))
 }
 
 fn print_and_exit(text: &str) -> ExitCode {
@@ -139,31 +190,39 @@ mod tests {
         items.iter().map(OsString::from).collect()
     }
 
+    fn serve(path: Option<&str>) -> Result<Parsed, String> {
+        Ok(Parsed::Serve(path.map(OsString::from)))
+    }
+
     #[test]
-    fn path_parsing() {
-        assert_eq!(parse_path(&os(&[])), Ok(None));
-        assert_eq!(parse_path(&os(&["--path", "-x"])), Ok(Some("-x".into())));
+    fn argument_parsing() {
+        assert_eq!(parse_args(&os(&[])), serve(None));
+        assert_eq!(parse_args(&os(&["--path", "-x"])), serve(Some("-x")));
+        assert_eq!(parse_args(&os(&["--path=/x"])), serve(Some("/x")));
         assert_eq!(
-            parse_path(&os(&["--path", "a", "--path", "b"])),
-            Ok(Some("b".into()))
+            parse_args(&os(&["--path", "a", "--path", "b"])),
+            serve(Some("b"))
         );
-        for args in [&["--path"][..], &["--path", ""], &["--path", "--x"]] {
-            assert_eq!(parse_path(&os(args)), Err("--path requires a value".into()));
+        for args in [
+            &["--path"][..],
+            &["--path", ""],
+            &["--path", "--x"],
+            &["--path="],
+        ] {
+            assert_eq!(parse_args(&os(args)), Err("--path requires a value".into()));
         }
         assert_eq!(
-            parse_path(&os(&["--bogus"])),
+            parse_args(&os(&["--bogus"])),
             Err("Unknown option: --bogus".into())
         );
         assert_eq!(
-            parse_path(&os(&["--path=/x"])),
-            Err("Unknown option: --path=/x".into())
+            parse_args(&os(&["--paht=/x"])),
+            Err("Unknown option: --paht. Did you mean --path?".into())
         );
+        assert_eq!(parse_args(&os(&["--version"])), Ok(Parsed::Version));
+        assert_eq!(parse_args(&os(&["-V"])), Ok(Parsed::Version));
         assert_eq!(
-            parse_path(&os(&["--version"])),
-            Err("Unknown option: --version".into())
-        );
-        assert_eq!(
-            parse_path(&os(&["serve"])),
+            parse_args(&os(&["serve"])),
             Err("Unknown option: serve".into())
         );
     }
@@ -174,6 +233,17 @@ mod tests {
             usage(Invocation::Adapter).starts_with("Usage:\n  dotaios-mcp [options]\n\nOptions:\n")
         );
         assert!(usage(Invocation::CliServe).contains("\n  dotaios mcp serve [options]\n"));
-        assert!(usage(Invocation::Adapter).ends_with("adapter.\n\n"));
+        let adapter = usage(Invocation::Adapter);
+        assert!(adapter.ends_with("\n\n") && !adapter.ends_with("\n\n\n"));
+        for needle in [
+            "This starts the optional read-only DotAIOS stdio adapter",
+            "An MCP client",
+            "--path if given, else $DOTAIOS_PATH, else ~/aios",
+            "dotaios mcp status",
+            "dotaios mcp install",
+            "--version",
+        ] {
+            assert!(adapter.contains(needle), "{needle}");
+        }
     }
 }

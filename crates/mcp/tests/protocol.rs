@@ -534,19 +534,33 @@ fn item_58_framing() {
 /// Item 59.
 #[test]
 fn item_59_command_line() {
-    let usage = "Usage:\n  dotaios-mcp [options]\n\nOptions:\n  --path <dir>  Use a non-default AIOS folder\n\nThis starts the optional read-only DotAIOS stdio adapter.\n\n";
+    let usage = dotaios_mcp::usage(dotaios_mcp::Invocation::Adapter);
+    assert!(usage.starts_with("Usage:\n  dotaios-mcp [options]\n\nOptions:\n  --path <dir> "));
     for args in [&["--help"][..], &["--path", "--help"], &["-h"]] {
         let output = Command::new(adapter()).args(args).output().unwrap();
         assert!(output.status.success());
         assert_eq!(String::from_utf8(output.stdout).unwrap(), usage);
         assert!(output.stderr.is_empty());
     }
-    let cases: [(&[&str], &str); 5] = [
+    for args in [&["--version"][..], &["-V"], &["--path", "/x", "--version"]] {
+        let output = Command::new(adapter()).args(args).output().unwrap();
+        assert!(output.status.success());
+        assert_eq!(
+            String::from_utf8(output.stdout).unwrap(),
+            format!("{}\n", env!("CARGO_PKG_VERSION"))
+        );
+        assert!(output.stderr.is_empty());
+    }
+    let cases: [(&[&str], &str); 6] = [
         (&["--path"], "--path requires a value\n"),
         (&["--path", "--x"], "--path requires a value\n"),
+        (&["--path="], "--path requires a value\n"),
         (&["--bogus"], "Unknown option: --bogus\n"),
-        (&["--path=/x"], "Unknown option: --path=/x\n"),
-        (&["--version"], "Unknown option: --version\n"),
+        (
+            &["--paht=/x"],
+            "Unknown option: --paht. Did you mean --path?\n",
+        ),
+        (&["serve"], "Unknown option: serve\n"),
     ];
     for (args, stderr) in cases {
         let output = Command::new(adapter()).args(args).output().unwrap();

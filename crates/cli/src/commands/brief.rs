@@ -16,29 +16,57 @@ use dotaios_core::context::{
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
 use super::checked_folder;
-use crate::args::{Arg, Scanner, unknown_option};
+use crate::args::{
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unexpected, unhandled,
+};
 use crate::output::out;
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios brief`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "brief",
+    label: "brief --compact",
+    summary: "Print the bounded working context",
+    usage: "\
 Usage: dotaios brief --compact [options]
 
 Print the bounded working context of the AIOS folder: identity, priorities, current work,
 recent decisions, today's plan, carry-overs, the active project and recent sessions, signals
 and events, fitted to a visible budget. Nothing is written.
-
-Options:
-  --compact              Print the working context (required)
-  --path <dir>           Use a non-default AIOS folder (default ~/aios)
-  --memory <mode>        shared, project or off (default: shared, or project with --project)
-  --project <selector>   Only this project's memory: its slug or stable id
-  --limit <n>            Recent sessions shown (default 3)
-  --budget <n>           Visible budget in UTF-16 code units (default 6000)
-  --json                 Print the envelope the MCP tool read_working_context returns
-  --hook-json            Print the one-line agent-hook JSON (BeforeAgent hooks)
-  --first-message <text> Let the user's first message choose the memory mode
-  -h, --help             Show this help
-";
+",
+    options: &[
+        OptionSpec::flag("--compact", "Print the working context (required)"),
+        PATH_OPTION,
+        MEMORY_OPTION,
+        OptionSpec::value(
+            "--project",
+            "<selector>",
+            "Only this project's memory: its slug or stable id",
+        ),
+        OptionSpec::value("--limit", "<n>", "Recent sessions shown (default 3)"),
+        OptionSpec::value(
+            "--budget",
+            "<n>",
+            "Visible budget in UTF-16 code units (default 6000)",
+        ),
+        OptionSpec::flag(
+            "--json",
+            "Print the one-line agent-hook JSON (BeforeAgent hooks)",
+        ),
+        OptionSpec::flag("--hook-json", "Same as --json"),
+        OptionSpec::flag(
+            "--envelope",
+            "Print the payload the MCP tool read_working_context returns",
+        ),
+        OptionSpec::value(
+            "--first-message",
+            "<text>",
+            "Let the user's first message choose the memory mode",
+        ),
+    ],
+    words: &[],
+    footer: "",
+};
 
 /// What `brief --compact` prints.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -46,10 +74,9 @@ enum OutputForm {
     /// The Markdown (with notices), spec 02 §14.1.
     #[default]
     Markdown,
-    /// The MCP `read_working_context` envelope, spec 02 §14.4 (issue 3: "`--json` is the
-    /// envelope the MCP tool will return").
+    /// The MCP `read_working_context` payload, spec 02 §14.4 (`--envelope`).
     Envelope,
-    /// The agent-hook JSON of spec 02 §14.2.
+    /// The agent-hook JSON of spec 02 §14.2 (`--json`, and its alias `--hook-json`).
     HookJson,
 }
 
@@ -69,7 +96,7 @@ struct Options {
 /// Runs `dotaios brief`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -144,31 +171,28 @@ fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
 /// Parses the options left to right (spec 02 §15.1 step 2); the first problem wins.
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut options = Options::default();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) => match flag.as_str() {
-                "--compact" => options.compact = true,
-                "--json" => options.output = OutputForm::Envelope,
-                "--hook-json" => options.output = OutputForm::HookJson,
-                "--path" => options.path = Some(scanner.value("--path")?),
-                "--project" => options.project = Some(scanner.text_value("--project")?),
-                "--memory" => options.memory = Some(scanner.text_value("--memory")?),
-                "--budget" => {
-                    options.budget =
-                        Some(whole_number(&scanner.text_value("--budget")?, "--budget")?)
-                }
-                "--limit" => {
-                    options.limit = Some(whole_number(&scanner.text_value("--limit")?, "--limit")?)
-                }
-                "--first-message" => {
-                    options.first_message = Some(scanner.text_value("--first-message")?);
-                }
-                _ => return Err(unknown_option(&flag)),
-            },
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Flag("--compact") => options.compact = true,
+            Item::Flag("--json" | "--hook-json") => options.output = OutputForm::HookJson,
+            Item::Flag("--envelope") => options.output = OutputForm::Envelope,
+            Item::Value("--path", value) => options.path = Some(value),
+            Item::Value("--project", value) => options.project = Some(text(value, "--project")?),
+            Item::Value("--memory", value) => options.memory = Some(text(value, "--memory")?),
+            Item::Value("--budget", value) => {
+                options.budget = Some(whole_number(&text(value, "--budget")?, "--budget")?);
+            }
+            Item::Value("--limit", value) => {
+                options.limit = Some(whole_number(&text(value, "--limit")?, "--limit")?);
+            }
+            Item::Value("--first-message", value) => {
+                options.first_message = Some(text(value, "--first-message")?);
+            }
             // `daily` is the reference's optional subcommand word; it changes nothing.
-            Arg::Positional(word) if word == "daily" => {}
-            Arg::Positional(word) => return Err(unknown_option(&word.to_string_lossy())),
+            Item::Positional(word) if word == "daily" => {}
+            Item::Positional(word) => return Err(unexpected(&word)),
+            other => return Err(unhandled(&other)),
         }
     }
     Ok(options)
@@ -219,7 +243,7 @@ mod tests {
         let parsed = parse(&os(&[
             "daily",
             "--compact",
-            "--json",
+            "--envelope",
             "--project",
             " p ",
             "--limit",
@@ -235,7 +259,8 @@ mod tests {
         assert_eq!(missing.err().as_deref(), Some("--project requires a value"));
         let positional = parse(&os(&["weekly"])).map_err(|e| e.to_string());
         assert_eq!(positional.err().as_deref(), Some("Unknown option: weekly"));
-        let equals = parse(&os(&["--path=x"])).map_err(|e| e.to_string());
-        assert_eq!(equals.err().as_deref(), Some("Unknown option: --path=x"));
+        let equals = parse(&os(&["--path=x", "--json"])).unwrap_or_default();
+        assert_eq!(equals.path.as_deref(), Some("x".as_ref()));
+        assert_eq!(equals.output, OutputForm::HookJson);
     }
 }

@@ -13,24 +13,32 @@ use dotaios_core::folder::location::absolutize;
 
 use super::checked_folder;
 use super::mcp_install::utf8_path;
-use crate::args::unknown_option;
+use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
 use crate::output::out;
 use crate::writers::connect as writer;
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios connect`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "connect",
+    label: "connect opencode",
+    summary: "Connect OpenCode MCP",
+    usage: "\
 Usage:
   dotaios connect opencode [options]
 
 Services:
   opencode    Connect OpenCode MCP
-
-Options:
-  --path <dir>       Use a non-default AIOS folder
-  --launcher <path>  Use this dotaios-mcp executable
-  --dry-run          Show what would be written, without writing
-";
+",
+    options: &[
+        OptionSpec::value("--path", "<dir>", "Use a non-default AIOS folder"),
+        OptionSpec::value("--launcher", "<path>", "Use this dotaios-mcp executable"),
+        OptionSpec::flag("--dry-run", "Show what would be written, without writing"),
+    ],
+    words: &["opencode"],
+    footer: "",
+};
 
 const USAGE: &str =
     "Usage: dotaios connect opencode [--dry-run] [--path <dir>] [--launcher <path>]";
@@ -45,8 +53,8 @@ struct Options {
 
 /// Runs `dotaios connect`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    if args.iter().any(|arg| arg == "-h" || arg == "--help") {
-        out(HELP);
+    if Scanner::wants_help(args) {
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -114,33 +122,20 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut options = Options::default();
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if !arg.as_encoded_bytes().starts_with(b"--") {
-            let text = arg.to_string_lossy();
-            if options.service.is_some() {
-                return Err(CliError::Usage(format!("Unexpected argument: {text}")));
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Flag("--dry-run") => options.dry_run = true,
+            Item::Value("--path", value) => options.path = Some(value),
+            Item::Value("--launcher", value) => options.launcher = Some(value),
+            Item::Positional(word) => {
+                let text = word.to_string_lossy();
+                if options.service.is_some() {
+                    return Err(CliError::Usage(format!("Unexpected argument: {text}")));
+                }
+                options.service = Some(text.to_lowercase());
             }
-            options.service = Some(text.to_lowercase());
-            continue;
-        }
-        let flag = arg.to_string_lossy();
-        let mut value = || -> Result<OsString, CliError> {
-            let value = args
-                .get(index)
-                .filter(|value| !value.is_empty() && !value.as_encoded_bytes().starts_with(b"--"));
-            index += 1;
-            value
-                .cloned()
-                .ok_or_else(|| CliError::Usage(format!("{flag} requires a value")))
-        };
-        match arg.to_str() {
-            Some("--dry-run") => options.dry_run = true,
-            Some("--path") => options.path = Some(value()?),
-            Some("--launcher") => options.launcher = Some(value()?),
-            _ => return Err(unknown_option(&flag)),
+            other => return Err(unhandled(&other)),
         }
     }
     Ok(options)

@@ -1,6 +1,7 @@
 //! `dotaios demo`: a guided tour of the adapter. It lays out the sample folder of
-//! `examples/aios/` (embedded in the binary, every date moved so that its latest day is today)
-//! in a temporary directory, starts the adapter on it as a child process, and speaks MCP to it
+//! `examples/aios/` (embedded in the binary through the package's `sample` link, so that the
+//! published crate carries it too; every date moved so that its latest day is today) in a
+//! temporary directory, starts the adapter on it as a child process, and speaks MCP to it
 //! over stdio exactly as a client does: `initialize`, `tools/list`, then one call of each
 //! tool, printing what the client sees. The temporary directory is removed afterwards.
 //!
@@ -16,304 +17,287 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use jiff::civil::Date;
 use serde_json::{Value, json};
 
-use crate::args::{Arg, Scanner, unknown_option};
+use super::{configured_folder, require_aios_json};
+use crate::args::{CommandSpec, Scanner, unhandled};
+use crate::launcher::{self, INSTALL_COMMAND, ProcessFacts};
 use crate::output::out;
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios demo`: its help and completions (it takes no options).
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "demo",
+    label: "demo",
+    summary: "Serve a sample folder through the MCP adapter and show a client's view",
+    usage: "\
 Usage:
   dotaios demo
 
 Creates a sample AIOS folder dated today in a temporary directory, starts the read-only MCP
 adapter on it, and shows what an MCP client sees: the handshake, the tool list, and one call
-of each tool. The sample folder is removed afterwards.
-";
+of each tool. The sample folder is removed afterwards, and the last line says what to run
+next on this machine.
+",
+    options: &[],
+    words: &[],
+    footer: "",
+};
 
 /// The latest day of the sample's own dates; it becomes today.
 const SAMPLE_ANCHOR: &str = "2026-11-27";
 
 /// The sample folder, `examples/aios/`, file by file (a test keeps this list complete).
 const SAMPLE: &[(&str, &[u8])] = &[
-    (
-        ".cursorrules",
-        include_bytes!("../../../../examples/aios/.cursorrules"),
-    ),
-    (
-        ".env.example",
-        include_bytes!("../../../../examples/aios/.env.example"),
-    ),
-    (
-        ".gitignore",
-        include_bytes!("../../../../examples/aios/.gitignore"),
-    ),
-    (
-        "AGENTS.md",
-        include_bytes!("../../../../examples/aios/AGENTS.md"),
-    ),
-    (
-        "CLAUDE.md",
-        include_bytes!("../../../../examples/aios/CLAUDE.md"),
-    ),
+    (".cursorrules", include_bytes!("../../sample/.cursorrules")),
+    (".env.example", include_bytes!("../../sample/.env.example")),
+    (".gitignore", include_bytes!("../../sample/.gitignore")),
+    ("AGENTS.md", include_bytes!("../../sample/AGENTS.md")),
+    ("CLAUDE.md", include_bytes!("../../sample/CLAUDE.md")),
     (
         "FIRST_SESSION.md",
-        include_bytes!("../../../../examples/aios/FIRST_SESSION.md"),
+        include_bytes!("../../sample/FIRST_SESSION.md"),
     ),
-    (
-        "README.md",
-        include_bytes!("../../../../examples/aios/README.md"),
-    ),
-    (
-        "aios.json",
-        include_bytes!("../../../../examples/aios/aios.json"),
-    ),
+    ("README.md", include_bytes!("../../sample/README.md")),
+    ("aios.json", include_bytes!("../../sample/aios.json")),
     (
         "archives/2026-bike-rental-site/README.md",
-        include_bytes!("../../../../examples/aios/archives/2026-bike-rental-site/README.md"),
+        include_bytes!("../../sample/archives/2026-bike-rental-site/README.md"),
     ),
     (
         "archives/README.md",
-        include_bytes!("../../../../examples/aios/archives/README.md"),
+        include_bytes!("../../sample/archives/README.md"),
     ),
     (
         "connections/apis/linear.md",
-        include_bytes!("../../../../examples/aios/connections/apis/linear.md"),
+        include_bytes!("../../sample/connections/apis/linear.md"),
     ),
     (
         "connections/registry.md",
-        include_bytes!("../../../../examples/aios/connections/registry.md"),
+        include_bytes!("../../sample/connections/registry.md"),
     ),
     (
         "context/domains/build.md",
-        include_bytes!("../../../../examples/aios/context/domains/build.md"),
+        include_bytes!("../../sample/context/domains/build.md"),
     ),
     (
         "context/domains/make.md",
-        include_bytes!("../../../../examples/aios/context/domains/make.md"),
+        include_bytes!("../../sample/context/domains/make.md"),
     ),
     (
         "context/domains/sell.md",
-        include_bytes!("../../../../examples/aios/context/domains/sell.md"),
+        include_bytes!("../../sample/context/domains/sell.md"),
     ),
     (
         "context/identity.md",
-        include_bytes!("../../../../examples/aios/context/identity.md"),
+        include_bytes!("../../sample/context/identity.md"),
     ),
     (
         "context/north-star.md",
-        include_bytes!("../../../../examples/aios/context/north-star.md"),
+        include_bytes!("../../sample/context/north-star.md"),
     ),
     (
         "context/preferences.md",
-        include_bytes!("../../../../examples/aios/context/preferences.md"),
+        include_bytes!("../../sample/context/preferences.md"),
     ),
     (
         "context/priorities.md",
-        include_bytes!("../../../../examples/aios/context/priorities.md"),
+        include_bytes!("../../sample/context/priorities.md"),
     ),
     (
         "context/work.md",
-        include_bytes!("../../../../examples/aios/context/work.md"),
+        include_bytes!("../../sample/context/work.md"),
     ),
     (
         "decisions/log.md",
-        include_bytes!("../../../../examples/aios/decisions/log.md"),
+        include_bytes!("../../sample/decisions/log.md"),
     ),
     (
         "memory/daily/2026-11-25.md",
-        include_bytes!("../../../../examples/aios/memory/daily/2026-11-25.md"),
+        include_bytes!("../../sample/memory/daily/2026-11-25.md"),
     ),
     (
         "memory/daily/2026-11-26.md",
-        include_bytes!("../../../../examples/aios/memory/daily/2026-11-26.md"),
+        include_bytes!("../../sample/memory/daily/2026-11-26.md"),
     ),
     (
         "memory/daily/2026-11-27.md",
-        include_bytes!("../../../../examples/aios/memory/daily/2026-11-27.md"),
+        include_bytes!("../../sample/memory/daily/2026-11-27.md"),
     ),
     (
         "memory/errors.jsonl",
-        include_bytes!("../../../../examples/aios/memory/errors.jsonl"),
+        include_bytes!("../../sample/memory/errors.jsonl"),
     ),
     (
         "memory/events.jsonl",
-        include_bytes!("../../../../examples/aios/memory/events.jsonl"),
+        include_bytes!("../../sample/memory/events.jsonl"),
     ),
     (
         "memory/inbox/2026-11-26-read-later.md",
-        include_bytes!("../../../../examples/aios/memory/inbox/2026-11-26-read-later.md"),
+        include_bytes!("../../sample/memory/inbox/2026-11-26-read-later.md"),
     ),
     (
         "memory/inbox/2026-11-27-tidepool-webhooks.md",
-        include_bytes!("../../../../examples/aios/memory/inbox/2026-11-27-tidepool-webhooks.md"),
+        include_bytes!("../../sample/memory/inbox/2026-11-27-tidepool-webhooks.md"),
     ),
     (
         "memory/sessions/2026-11-24/2026-11-24T15-05-12_claude-code_a3f9c1.md",
         include_bytes!(
-            "../../../../examples/aios/memory/sessions/2026-11-24/2026-11-24T15-05-12_claude-code_a3f9c1.md"
+            "../../sample/memory/sessions/2026-11-24/2026-11-24T15-05-12_claude-code_a3f9c1.md"
         ),
     ),
     (
         "memory/sessions/2026-11-25/2026-11-25T10-12-40_codex_7c0de4.md",
         include_bytes!(
-            "../../../../examples/aios/memory/sessions/2026-11-25/2026-11-25T10-12-40_codex_7c0de4.md"
+            "../../sample/memory/sessions/2026-11-25/2026-11-25T10-12-40_codex_7c0de4.md"
         ),
     ),
     (
         "memory/sessions/2026-11-26/2026-11-26T20-31-05_claude-code_e51b8a.md",
         include_bytes!(
-            "../../../../examples/aios/memory/sessions/2026-11-26/2026-11-26T20-31-05_claude-code_e51b8a.md"
+            "../../sample/memory/sessions/2026-11-26/2026-11-26T20-31-05_claude-code_e51b8a.md"
         ),
     ),
     (
         "memory/sessions/2026-11-27/2026-11-27T09-48-19_claude-code_f20a97.md",
         include_bytes!(
-            "../../../../examples/aios/memory/sessions/2026-11-27/2026-11-27T09-48-19_claude-code_f20a97.md"
+            "../../sample/memory/sessions/2026-11-27/2026-11-27T09-48-19_claude-code_f20a97.md"
         ),
     ),
     (
         "memory/sessions/index.jsonl",
-        include_bytes!("../../../../examples/aios/memory/sessions/index.jsonl"),
+        include_bytes!("../../sample/memory/sessions/index.jsonl"),
     ),
     (
         "memory/signals/2026-11-20.jsonl",
-        include_bytes!("../../../../examples/aios/memory/signals/2026-11-20.jsonl"),
+        include_bytes!("../../sample/memory/signals/2026-11-20.jsonl"),
     ),
     (
         "memory/signals/2026-11-24.jsonl",
-        include_bytes!("../../../../examples/aios/memory/signals/2026-11-24.jsonl"),
+        include_bytes!("../../sample/memory/signals/2026-11-24.jsonl"),
     ),
     (
         "memory/signals/2026-11-26.jsonl",
-        include_bytes!("../../../../examples/aios/memory/signals/2026-11-26.jsonl"),
+        include_bytes!("../../sample/memory/signals/2026-11-26.jsonl"),
     ),
     (
         "memory/signals/2026-11-27.jsonl",
-        include_bytes!("../../../../examples/aios/memory/signals/2026-11-27.jsonl"),
+        include_bytes!("../../sample/memory/signals/2026-11-27.jsonl"),
     ),
     (
         "memory/signals/laptop-2026-11-27.jsonl",
-        include_bytes!("../../../../examples/aios/memory/signals/laptop-2026-11-27.jsonl"),
+        include_bytes!("../../sample/memory/signals/laptop-2026-11-27.jsonl"),
     ),
     (
         "plugins/linear-sync/README.md",
-        include_bytes!("../../../../examples/aios/plugins/linear-sync/README.md"),
+        include_bytes!("../../sample/plugins/linear-sync/README.md"),
     ),
     (
         "plugins/linear-sync/manifest.json",
-        include_bytes!("../../../../examples/aios/plugins/linear-sync/manifest.json"),
+        include_bytes!("../../sample/plugins/linear-sync/manifest.json"),
     ),
     (
         "projects/acme-website/README.md",
-        include_bytes!("../../../../examples/aios/projects/acme-website/README.md"),
+        include_bytes!("../../sample/projects/acme-website/README.md"),
     ),
     (
         "projects/acme-website/sources/brand-guidelines.md",
-        include_bytes!(
-            "../../../../examples/aios/projects/acme-website/sources/brand-guidelines.md"
-        ),
+        include_bytes!("../../sample/projects/acme-website/sources/brand-guidelines.md"),
     ),
     (
         "projects/field-notes/README.md",
-        include_bytes!("../../../../examples/aios/projects/field-notes/README.md"),
+        include_bytes!("../../sample/projects/field-notes/README.md"),
     ),
     (
         "projects/tidepool/README.md",
-        include_bytes!("../../../../examples/aios/projects/tidepool/README.md"),
+        include_bytes!("../../sample/projects/tidepool/README.md"),
     ),
     (
         "references/tide-harmonics-primer.md",
-        include_bytes!("../../../../examples/aios/references/tide-harmonics-primer.md"),
+        include_bytes!("../../sample/references/tide-harmonics-primer.md"),
     ),
     (
         "references/wcag-22-quick-reference.md",
-        include_bytes!("../../../../examples/aios/references/wcag-22-quick-reference.md"),
+        include_bytes!("../../sample/references/wcag-22-quick-reference.md"),
     ),
     (
         "schedules.yml",
-        include_bytes!("../../../../examples/aios/schedules.yml"),
+        include_bytes!("../../sample/schedules.yml"),
     ),
     (
         "skills/INDEX.md",
-        include_bytes!("../../../../examples/aios/skills/INDEX.md"),
+        include_bytes!("../../sample/skills/INDEX.md"),
     ),
     (
         "skills/RESOLVER.md",
-        include_bytes!("../../../../examples/aios/skills/RESOLVER.md"),
+        include_bytes!("../../sample/skills/RESOLVER.md"),
     ),
     (
         "skills/_registry.json",
-        include_bytes!("../../../../examples/aios/skills/_registry.json"),
+        include_bytes!("../../sample/skills/_registry.json"),
     ),
     (
         "skills/client-update/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/client-update/SKILL.md"),
+        include_bytes!("../../sample/skills/client-update/SKILL.md"),
     ),
     (
         "skills/closeday/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/closeday/SKILL.md"),
+        include_bytes!("../../sample/skills/closeday/SKILL.md"),
     ),
     (
         "skills/plan-today/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/plan-today/SKILL.md"),
+        include_bytes!("../../sample/skills/plan-today/SKILL.md"),
     ),
     (
         "skills/release-tidepool/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/release-tidepool/SKILL.md"),
+        include_bytes!("../../sample/skills/release-tidepool/SKILL.md"),
     ),
     (
         "skills/today/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/today/SKILL.md"),
+        include_bytes!("../../sample/skills/today/SKILL.md"),
     ),
     (
         "skills/weekly-review/SKILL.md",
-        include_bytes!("../../../../examples/aios/skills/weekly-review/SKILL.md"),
+        include_bytes!("../../sample/skills/weekly-review/SKILL.md"),
     ),
     (
         "vault/org/companies/acme-outdoor.md",
-        include_bytes!("../../../../examples/aios/vault/org/companies/acme-outdoor.md"),
+        include_bytes!("../../sample/vault/org/companies/acme-outdoor.md"),
     ),
     (
         "vault/org/people/jonas-berg.md",
-        include_bytes!("../../../../examples/aios/vault/org/people/jonas-berg.md"),
+        include_bytes!("../../sample/vault/org/people/jonas-berg.md"),
     ),
     (
         "vault/org/people/priya-nair.md",
-        include_bytes!("../../../../examples/aios/vault/org/people/priya-nair.md"),
+        include_bytes!("../../sample/vault/org/people/priya-nair.md"),
     ),
     (
         "vault/outputs/2026-11-26-acme-page-inventory-summary.md",
-        include_bytes!(
-            "../../../../examples/aios/vault/outputs/2026-11-26-acme-page-inventory-summary.md"
-        ),
+        include_bytes!("../../sample/vault/outputs/2026-11-26-acme-page-inventory-summary.md"),
     ),
     (
         "vault/raw/2026-11-24-acme-kickoff-notes.md",
-        include_bytes!("../../../../examples/aios/vault/raw/2026-11-24-acme-kickoff-notes.md"),
+        include_bytes!("../../sample/vault/raw/2026-11-24-acme-kickoff-notes.md"),
     ),
     (
         "vault/wiki/fixed-scope-pricing.md",
-        include_bytes!("../../../../examples/aios/vault/wiki/fixed-scope-pricing.md"),
+        include_bytes!("../../sample/vault/wiki/fixed-scope-pricing.md"),
     ),
     (
         "vault/wiki/static-site-launch-checklist.md",
-        include_bytes!("../../../../examples/aios/vault/wiki/static-site-launch-checklist.md"),
+        include_bytes!("../../sample/vault/wiki/static-site-launch-checklist.md"),
     ),
 ];
 
 /// Runs `dotaios demo`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
-    let mut scanner = Scanner::new(args);
-    if let Some(arg) = scanner.next_arg() {
-        return Err(match arg {
-            Arg::Flag(flag) => unknown_option(&flag),
-            Arg::Positional(value) => unknown_option(&value.to_string_lossy()),
-        });
+    let mut scanner = Scanner::new(args, &SPEC);
+    if let Some(item) = scanner.next_item()? {
+        return Err(unhandled(&item));
     }
-    let _ = env;
     let today = jiff::Zoned::now().date();
     let workspace = TempFolder::create().map_err(|_| demo_failed())?;
     let aios = workspace.path.join("aios");
@@ -324,10 +308,32 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let outcome = converse(&aios);
     drop(workspace);
     outcome?;
-    out(
-        "\nThe sample folder has been removed. Connect a real client with: dotaios mcp install --dry-run --agent claude\n",
-    );
+    out(&format!(
+        "\nThe sample folder has been removed.\n{}\n",
+        next_step(env)
+    ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The one step that works next on this machine: install the binaries side by side, then
+/// create `~/aios`, then connect a client.
+fn next_step(env: &Env) -> String {
+    let facts = ProcessFacts::capture(env);
+    let installed = launcher::resolve(None, &facts).is_ok_and(|found| !found.disposable);
+    let has_folder = require_aios_json(&configured_folder(None, env)).is_ok();
+    next_step_text(installed, has_folder)
+}
+
+fn next_step_text(installed: bool, has_folder: bool) -> String {
+    if !installed {
+        return format!(
+            "Next: install dotaios and dotaios-mcp side by side (from this repository): {INSTALL_COMMAND}"
+        );
+    }
+    if !has_folder {
+        return "Next: create your AIOS folder: dotaios init".to_owned();
+    }
+    "Next: connect a client: dotaios mcp install --dry-run --agent claude".to_owned()
 }
 
 fn demo_failed() -> CliError {
@@ -560,6 +566,22 @@ mod tests {
         );
         assert_eq!(shift_dates("2026-12-31", 1), "2027-01-01");
         assert_eq!(shift_dates("short 2026-1", 1), "short 2026-1");
+    }
+
+    #[test]
+    fn the_next_step_follows_what_exists() {
+        assert_eq!(
+            next_step_text(false, true),
+            "Next: install dotaios and dotaios-mcp side by side (from this repository): cargo install --locked --path crates/cli"
+        );
+        assert_eq!(
+            next_step_text(true, false),
+            "Next: create your AIOS folder: dotaios init"
+        );
+        assert_eq!(
+            next_step_text(true, true),
+            "Next: connect a client: dotaios mcp install --dry-run --agent claude"
+        );
     }
 
     /// The embedded list is exactly the files of `examples/aios/`.

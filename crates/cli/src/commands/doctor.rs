@@ -12,41 +12,49 @@ use dotaios_core::doctor::{self, DoctorInputs, FOLDER_PLACEHOLDER, Report, Statu
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use serde_json::json;
 
-use crate::args::{Arg, Scanner, unknown_option};
+use crate::args::{CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, unexpected, unhandled};
 use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios doctor`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "doctor",
+    label: "doctor",
+    summary: "Report folder health without changing anything",
+    usage: "\
 Usage: dotaios doctor [--path <dir>] [--json]
 
 Report the health of an AIOS folder without changing anything: schema and migration state,
 starter files, the workspace ignore rule, the local secret file, whether the working context,
 project catalog and skills can be read, memory quarantine, context freshness, and links,
 special files or oversized files that readers would refuse.
-
-Options:
-  --path <dir>   Use a non-default AIOS folder (default ~/aios)
-  --json         Print the report as JSON (folder-relative, no machine paths)
-  -h, --help     Show this help
-
-Exit status: 0 when nothing blocks (warnings allowed), 1 when a check failed.
-";
+",
+    options: &[
+        PATH_OPTION,
+        OptionSpec::flag(
+            "--json",
+            "Print the report as JSON (folder-relative, no machine paths)",
+        ),
+    ],
+    words: &[],
+    footer: "\nExit status: 0 when nothing blocks (warnings allowed), 1 when a check failed.\n",
+};
 
 /// Runs `dotaios doctor`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let mut path_flag: Option<OsString> = None;
     let mut json = false;
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) if flag == "--path" => path_flag = Some(scanner.value("--path")?),
-            Arg::Flag(flag) if flag == "--json" => json = true,
-            Arg::Flag(flag) => return Err(unknown_option(&flag)),
-            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--path", value) => path_flag = Some(value),
+            Item::Flag("--json") => json = true,
+            Item::Positional(word) => return Err(unexpected(&word)),
+            other => return Err(unhandled(&other)),
         }
     }
     let home = env.home_or_root();

@@ -8,30 +8,51 @@ use std::time::SystemTime;
 
 use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
 
-use crate::args::{Arg, Scanner, unknown_option};
+use crate::args::{CommandSpec, Item, OptionSpec, Scanner, Takes, unexpected, unhandled};
 use crate::output::out;
 use crate::writers::init::{
     self as writer, Answers, DEFAULT_AI_TOOLS, InitReport, InitRequest, VaultRequest, shell_quote,
 };
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios init`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "init",
+    label: "init",
+    summary: "Create a new AIOS folder",
+    usage: "\
 Usage:
   dotaios init [--path <dir>] [--yes|-y] [--force] [--overwrite] [--vault-path <dir>]
 
 Create an AIOS folder (schema 1.2.0) with starter context files, bundled skills and their
 catalogs. Existing files are never replaced unless --overwrite is given, and even then
 aios.json and .gitignore are kept (dotaios migrate is their only writer).
-
-Options:
-  --path <dir>        Folder to create (default ~/aios)
-  -y, --yes           Use placeholder answers; required without an interactive terminal
-  --force             Add missing files to a non-empty folder, keeping every existing file
-  --overwrite         Like --force, and also replace generated files (README.md,
-                      FIRST_SESSION.md, agent instructions, bundled skills, skill catalogs)
-  --vault-path <dir>  Keep the vault in this folder, outside the AIOS folder
-  -h, --help          Show this help
-";
+",
+    options: &[
+        OptionSpec::value("--path", "<dir>", "Folder to create (default ~/aios)"),
+        OptionSpec {
+            name: "--yes",
+            short: Some("-y"),
+            takes: Takes::Nothing,
+            help: "Use placeholder answers; required without an interactive terminal",
+        },
+        OptionSpec::flag(
+            "--force",
+            "Add missing files to a non-empty folder, keeping every existing file",
+        ),
+        OptionSpec::flag(
+            "--overwrite",
+            "Like --force, and also replace generated files (README.md,\nFIRST_SESSION.md, agent instructions, bundled skills, skill catalogs)",
+        ),
+        OptionSpec::value(
+            "--vault-path",
+            "<dir>",
+            "Keep the vault in this folder, outside the AIOS folder",
+        ),
+    ],
+    words: &[],
+    footer: "",
+};
 
 const NO_TERMINAL: &str = "interactive terminal required (or pass --yes for non-interactive)";
 
@@ -47,7 +68,7 @@ struct Options {
 /// Runs `dotaios init`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -88,18 +109,16 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut options = Options::default();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) => match flag.as_str() {
-                "--path" => options.path = Some(scanner.value("--path")?),
-                "--vault-path" => options.vault_path = Some(scanner.value("--vault-path")?),
-                "--yes" | "-y" => options.yes = true,
-                "--force" => options.force = true,
-                "--overwrite" => options.overwrite = true,
-                _ => return Err(unknown_option(&flag)),
-            },
-            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--path", value) => options.path = Some(value),
+            Item::Value("--vault-path", value) => options.vault_path = Some(value),
+            Item::Flag("--yes") => options.yes = true,
+            Item::Flag("--force") => options.force = true,
+            Item::Flag("--overwrite") => options.overwrite = true,
+            Item::Positional(word) => return Err(unexpected(&word)),
+            other => return Err(unhandled(&other)),
         }
     }
     Ok(options)
@@ -174,7 +193,6 @@ fn summary(report: &InitReport, is_default_target: bool) -> String {
     };
     let command = |text: &str| format!("{text}{path_suffix}");
     let lines = [
-        String::new(),
         "DotAIOS initialized".to_owned(),
         format!("AIOS path: {}", report.target.display()),
         format!("Vault path: {}", report.vault.display()),
@@ -220,7 +238,12 @@ mod tests {
         assert_eq!(options.path, Some(OsString::from("b")));
         for (args, message) in [
             (vec!["--bogus"], "Unknown option: --bogus"),
-            (vec!["--path=x"], "Unknown option: --path=x"),
+            (
+                vec!["--pth=x"],
+                "Unknown option: --pth. Did you mean --path?",
+            ),
+            (vec!["--yes=1"], "--yes does not take a value"),
+            (vec!["--path="], "--path requires a value"),
             (vec!["stray"], "Unknown option: stray"),
             (vec!["--path"], "--path requires a value"),
             (
@@ -267,7 +290,7 @@ mod tests {
         };
         let text = summary(&report, false);
         assert!(text.starts_with(
-            "\nDotAIOS initialized\nAIOS path: /tmp/my aios\nVault path: /tmp/my aios/vault\nFiles: 27 created, 0 updated, 1 kept\n"
+            "DotAIOS initialized\nAIOS path: /tmp/my aios\nVault path: /tmp/my aios/vault\nFiles: 27 created, 0 updated, 1 kept\n"
         ));
         assert!(text.contains("dotaios doctor --path '/tmp/my aios'\n"));
         assert!(!summary(&report, true).contains("--path"));

@@ -6,36 +6,54 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use crate::args::Scanner;
+use crate::args::{CommandSpec, OptionSpec, Scanner, first_positional};
 use crate::output::out;
 use crate::{CliError, Env};
 
-const MCP_HELP: &str = "\
+/// `dotaios mcp`: its options (shared by `status`, `install` and `config`), help and
+/// completions. `serve` takes the adapter's own options (spec 05 §1.1).
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "mcp",
+    label: "mcp <cmd>",
+    summary: "Print local MCP server status and client config",
+    usage: "\
 Usage:
   dotaios mcp status [options]
   dotaios mcp install --dry-run --agent <agent> [options]
   dotaios mcp config --agent <agent> [options]
   dotaios mcp serve [--path <dir>]
-
-Options:
-  --path <dir>        Use a non-default AIOS folder
-  --agent <agent>     claude, codex, cursor, gemini, antigravity, kimi, or opencode
-  --dry-run           Preview install guidance without changing files
-  --home <dir>        Use a non-default home path for target hints
-  --launcher <path>   Use this dotaios-mcp executable in client config
-  --json              Print status as JSON (status only)
-
-DotAIOS does not mutate MCP client config automatically yet. This command prints the exact local stdio config to copy into a client.
-";
-
-/// Options of `dotaios mcp` whose value is the next argument (skipped when looking for the
-/// subcommand).
-const VALUE_OPTIONS: [&str; 4] = ["--agent", "--home", "--path", "--launcher"];
+",
+    options: &[
+        OptionSpec::value("--path", "<dir>", "Use a non-default AIOS folder"),
+        OptionSpec::value(
+            "--agent",
+            "<agent>",
+            "claude, codex, cursor, gemini, antigravity, kimi, or opencode",
+        ),
+        OptionSpec::flag(
+            "--dry-run",
+            "Preview install guidance without changing files",
+        ),
+        OptionSpec::value(
+            "--home",
+            "<dir>",
+            "Use a non-default home path for target hints",
+        ),
+        OptionSpec::value(
+            "--launcher",
+            "<path>",
+            "Use this dotaios-mcp executable in client config",
+        ),
+        OptionSpec::flag("--json", "Print status as JSON (status only)"),
+    ],
+    words: &["status", "install", "config", "serve"],
+    footer: "\nDotAIOS does not mutate MCP client config automatically yet. This command prints the exact local stdio config to copy into a client.\n",
+};
 
 /// Runs `dotaios mcp`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let subcommand = find_subcommand(args);
-    if let Some((index, "serve")) = subcommand {
+    let subcommand = first_positional(args, &SPEC);
+    if let Some(index) = subcommand.filter(|&index| args[index] == "serve") {
         let rest: Vec<OsString> = args
             .iter()
             .enumerate()
@@ -45,7 +63,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(serve(&rest, env));
     }
     if Scanner::wants_help(args) {
-        out(MCP_HELP);
+        out(&SPEC.help());
         out("\n");
         return Ok(ExitCode::SUCCESS);
     }
@@ -64,42 +82,25 @@ fn serve(args: &[OsString], env: &Env) -> ExitCode {
     dotaios_mcp::run(args, dotaios_mcp::Invocation::CliServe, &environment)
 }
 
-/// Spec 06 §3.1 step 1: scanning left to right and skipping the value after each value
-/// option, the first argument that does not start with `--` and is not `-h`. Returns its
-/// position and its text (a non-UTF-8 word is no known subcommand and reads as `?`).
-fn find_subcommand(args: &[OsString]) -> Option<(usize, &str)> {
-    let mut position = 0;
-    while let Some(arg) = args.get(position) {
-        if VALUE_OPTIONS.iter().any(|option| arg == option) {
-            position += 2;
-            continue;
-        }
-        if !arg.as_encoded_bytes().starts_with(b"--") && arg != "-h" {
-            return Some((position, arg.to_str().unwrap_or("?")));
-        }
-        position += 1;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn find(items: &[&str]) -> Option<(usize, String)> {
+    fn find(items: &[&str]) -> Option<usize> {
         let args: Vec<OsString> = items.iter().map(OsString::from).collect();
-        find_subcommand(&args).map(|(index, name)| (index, name.to_owned()))
+        first_positional(&args, &SPEC)
     }
 
+    /// Spec 06 §3.1 step 1, with the table's value options.
     #[test]
     fn subcommand_skips_option_values() {
-        assert_eq!(find(&["serve"]), Some((0, "serve".into())));
-        assert_eq!(find(&["--path", "/x", "serve"]), Some((2, "serve".into())));
+        assert_eq!(find(&["serve"]), Some(0));
+        assert_eq!(find(&["--path", "/x", "serve"]), Some(2));
+        assert_eq!(find(&["--path=/x", "serve"]), Some(1));
         assert_eq!(find(&["--path", "serve"]), None);
-        assert_eq!(
-            find(&["-h", "--json", "install"]),
-            Some((2, "install".into()))
-        );
+        assert_eq!(find(&["--agent", "status"]), None);
+        assert_eq!(find(&["-h", "--json", "install"]), Some(2));
+        assert_eq!(find(&["-x"]), Some(0));
         assert_eq!(find(&[]), None);
     }
 }

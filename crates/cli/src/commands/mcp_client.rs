@@ -13,11 +13,8 @@ use std::process::ExitCode;
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
 use super::checked_folder;
-use crate::args::unknown_option;
+use crate::args::{Item, Scanner, unhandled};
 use crate::{CliError, Env};
-
-/// The flags whose next argument is a value (§3.1 step 1).
-const VALUE_FLAGS: [&str; 4] = ["--agent", "--home", "--path", "--launcher"];
 
 /// A client the `install` fragments target, in the order of every listing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,6 +74,8 @@ pub(crate) struct McpOptions {
     pub(crate) json: bool,
     /// The absolute AIOS folder (lexical, as printed and written into client configuration).
     pub(crate) folder: PathBuf,
+    /// `--path` was given, so printed next steps repeat it.
+    pub(crate) path_given: bool,
 }
 
 /// Runs `dotaios mcp` for every subcommand but `serve`; `args` are the arguments after `mcp`.
@@ -89,59 +88,29 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
 }
 
-/// The index of the subcommand (§3.1 step 1): the first argument that does not start with
-/// `--` and is not `-h`, skipping the value after each value-taking flag.
-pub(crate) fn find_subcommand(args: &[OsString]) -> Option<usize> {
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        if VALUE_FLAGS.iter().any(|flag| arg == flag) {
-            index += 2;
-            continue;
-        }
-        if !starts_with_double_dash(arg) && arg != "-h" {
-            return Some(index);
-        }
-        index += 1;
-    }
-    None
-}
-
 /// Steps 4–9 of §3.1, up to (not including) the dispatch.
 fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliError> {
-    let subcommand_index = find_subcommand(args);
     let mut agent_value: Option<String> = None;
     let mut dry_run = false;
     let mut home_flag: Option<OsString> = None;
     let mut path_flag: Option<OsString> = None;
     let mut launcher: Option<OsString> = None;
     let mut json = false;
-    let mut index = 0;
-    while index < args.len() {
-        let arg = &args[index];
-        index += 1;
-        if Some(index - 1) == subcommand_index {
-            continue;
-        }
-        if !starts_with_double_dash(arg) {
-            return Err(unknown_option(&arg.to_string_lossy()));
-        }
-        let flag = arg.to_string_lossy();
-        let mut value = || -> Result<OsString, CliError> {
-            let value = args.get(index).filter(|value| is_usable_value(value));
-            index += 1;
-            value
-                .cloned()
-                .ok_or_else(|| CliError::Usage(format!("{flag} requires a value")))
-        };
-        match arg.to_str() {
-            Some("--agent") => agent_value = Some(value()?.to_string_lossy().to_lowercase()),
-            Some("--home") => home_flag = Some(value()?),
-            Some("--path") => path_flag = Some(value()?),
-            Some("--launcher") => launcher = Some(value()?),
-            Some("--dry-run") => dry_run = true,
-            Some("--json") => json = true,
-            _ => return Err(unknown_option(&flag)),
+    let mut subcommand_name: Option<OsString> = None;
+    let mut scanner = Scanner::new(args, &super::mcp::SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--agent", value) => {
+                agent_value = Some(value.to_string_lossy().to_lowercase());
+            }
+            Item::Value("--home", value) => home_flag = Some(value),
+            Item::Value("--path", value) => path_flag = Some(value),
+            Item::Value("--launcher", value) => launcher = Some(value),
+            Item::Flag("--dry-run") => dry_run = true,
+            Item::Flag("--json") => json = true,
+            // The first word is the subcommand; a second one is refused (§3.1 step 4).
+            Item::Positional(word) if subcommand_name.is_none() => subcommand_name = Some(word),
+            other => return Err(unhandled(&other)),
         }
     }
 
@@ -153,12 +122,13 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
             ))
         })?,
     };
-    let subcommand_name = subcommand_index.map(|index| args[index].as_os_str());
+    let subcommand_name = subcommand_name.as_deref();
     let is_status = subcommand_name.is_none_or(|name| name == "status");
     if json && !is_status {
-        return Err(unknown_option("--json"));
+        return Err(CliError::Usage("Unknown option: --json".to_owned()));
     }
 
+    let path_given = path_flag.is_some();
     let folder = checked_folder(path_flag.as_deref(), env)?;
     let subcommand = match subcommand_name.and_then(OsStr::to_str) {
         None | Some("status") => Subcommand::Status,
@@ -181,16 +151,9 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
             launcher,
             json,
             folder,
+            path_given,
         },
     ))
-}
-
-fn starts_with_double_dash(arg: &OsStr) -> bool {
-    arg.as_encoded_bytes().starts_with(b"--")
-}
-
-fn is_usable_value(value: &OsStr) -> bool {
-    !value.is_empty() && !starts_with_double_dash(value)
 }
 
 #[cfg(test)]
@@ -201,15 +164,6 @@ mod tests {
 
     fn os(items: &[&str]) -> Vec<OsString> {
         items.iter().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn subcommand_skips_flag_values() {
-        assert_eq!(find_subcommand(&os(&["--path", "x", "serve"])), Some(2));
-        assert_eq!(find_subcommand(&os(&["--agent", "status"])), None);
-        assert_eq!(find_subcommand(&os(&["-h", "--json", "install"])), Some(2));
-        assert_eq!(find_subcommand(&os(&["-x"])), Some(0));
-        assert_eq!(find_subcommand(&os(&[])), None);
     }
 
     #[test]
@@ -240,8 +194,12 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let env = env_at(temp.path());
         assert_eq!(
-            error_of(&["--agent=codex"], &env),
-            "Unknown option: --agent=codex"
+            error_of(&["--agnet=codex"], &env),
+            "Unknown option: --agnet. Did you mean --agent?"
+        );
+        assert_eq!(
+            error_of(&["--json=1"], &env),
+            "--json does not take a value"
         );
         assert_eq!(error_of(&["--path"], &env), "--path requires a value");
         assert_eq!(

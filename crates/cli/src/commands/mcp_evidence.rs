@@ -7,8 +7,10 @@
 
 use super::mcp_client::Agent;
 
-/// The evidence table, compiled in so the binary states what the release was checked with.
-const COMPATIBILITY: &str = include_str!("../../../../docs/compatibility.md");
+/// The evidence table, compiled in so the binary states what the release was checked with
+/// (through `crates/cli/compatibility.md`, a link to `docs/compatibility.md` that the packaged
+/// crate carries).
+const COMPATIBILITY: &str = include_str!("../../compatibility.md");
 
 /// One table row: host name, version and level (`None` version: not tested).
 #[derive(Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::mcp_client::McpOptions;
 use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
-use crate::output::{err_line, out};
+use crate::output::{err_line, out, shell_quote};
 use crate::{CliError, Env};
 
 /// The whole exchange, from spawn to the second answer.
@@ -61,7 +61,7 @@ impl Failure {
     fn text(self) -> &'static str {
         match self {
             Failure::LauncherNotFound => {
-                "no dotaios-mcp found next to dotaios (install both binaries together, or pass --launcher)"
+                "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path crates/cli, or pass --launcher)"
             }
             Failure::SpawnFailed => "could not start the adapter",
             Failure::Timeout => "the adapter did not answer within 10 seconds",
@@ -119,7 +119,13 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     if options.json {
         out(&render_json(&options.folder, launcher.as_ref(), &probe));
     } else {
-        out(&render_text(&options.folder, launcher.as_ref(), &probe));
+        let next = next_step(options, launcher.as_ref());
+        out(&render_text(
+            &options.folder,
+            launcher.as_ref(),
+            &probe,
+            &next,
+        ));
         if !ok {
             err_line("MCP adapter check failed.");
         }
@@ -329,7 +335,23 @@ fn finish(child: &mut Child) {
     let _ = child.wait();
 }
 
-fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> String {
+/// The `[next]` line (spec 06 §4.2): always `--agent claude`, and the `--path` and launcher
+/// that were used, so the printed command works where it is printed (issue 12). A default
+/// launcher inside a build directory would be refused by `install`, so it is named too.
+fn next_step(options: &McpOptions, launcher: Option<&Launcher>) -> String {
+    let mut command = String::from("dotaios mcp install --dry-run --agent claude");
+    if options.path_given {
+        command.push_str(&format!(" --path {}", shell_quote(&options.folder)));
+    }
+    if let Some(launcher) =
+        launcher.filter(|launcher| launcher.source == Source::Flag || launcher.disposable)
+    {
+        command.push_str(&format!(" --launcher {}", shell_quote(&launcher.path)));
+    }
+    format!("[next] Run `{command}` to print client config.")
+}
+
+fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe, next: &str) -> String {
     let mut lines = vec![
         "DotAIOS optional MCP adapter".to_owned(),
         format!("AIOS path: {}", folder.display()),
@@ -350,10 +372,7 @@ fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> Str
                 lines.push(version_warning(probe));
             }
             lines.push(format!("[ok] Read-only tools: {}", TOOLS.join(", ")));
-            lines.push(
-                "[next] Run `dotaios mcp install --dry-run --agent claude` to print client config."
-                    .to_owned(),
-            );
+            lines.push(next.to_owned());
         }
         Some(failure) => {
             lines.push(format!("[fail] Adapter: {}", failure.text()));
@@ -509,7 +528,7 @@ mod tests {
             tools_list(vec![tool("search_aios", true)]),
         );
         probe.started = true;
-        let text = render_text(Path::new("/a"), Some(&launcher), &probe);
+        let text = render_text(Path::new("/a"), Some(&launcher), &probe, "[next]");
         assert_eq!(
             text,
             "DotAIOS optional MCP adapter\nAIOS path: /a\n[ok] MCP server launcher: /opt/bin/dotaios-mcp\n[info] Transport: stdio\n[fail] Adapter: the adapter does not list the three read-only tools\n[fail] Read-only tools: search_aios\n"
@@ -518,10 +537,51 @@ mod tests {
             Path::new("/a"),
             None,
             &Probe::failed(Failure::LauncherNotFound),
+            "[next]",
         );
         assert!(
             missing.contains("[fail] MCP server launcher: not found\n[info] Transport: stdio\n[fail] Adapter: no dotaios-mcp found next to dotaios"),
             "{missing}"
+        );
+    }
+
+    #[test]
+    fn next_step_keeps_the_path_and_launcher_given() {
+        let mut options = McpOptions {
+            agent: super::super::mcp_client::Agent::Codex,
+            dry_run: false,
+            home: None,
+            launcher: None,
+            json: false,
+            folder: "/srv/my aios".into(),
+            path_given: false,
+        };
+        let launcher = Launcher {
+            path: "/opt/bin/dotaios-mcp".into(),
+            source: Source::Default,
+            disposable: false,
+        };
+        assert_eq!(
+            next_step(&options, Some(&launcher)),
+            "[next] Run `dotaios mcp install --dry-run --agent claude` to print client config."
+        );
+        options.path_given = true;
+        let explicit = Launcher {
+            source: Source::Flag,
+            ..launcher
+        };
+        assert_eq!(
+            next_step(&options, Some(&explicit)),
+            "[next] Run `dotaios mcp install --dry-run --agent claude --path '/srv/my aios' --launcher /opt/bin/dotaios-mcp` to print client config."
+        );
+        let built = Launcher {
+            path: "/src/target/debug/dotaios-mcp".into(),
+            source: Source::Default,
+            disposable: true,
+        };
+        assert!(
+            next_step(&options, Some(&built))
+                .contains(" --launcher /src/target/debug/dotaios-mcp`")
         );
     }
 
@@ -532,7 +592,7 @@ mod tests {
         let probe = check(answer, tools_list(three()));
         assert_eq!(probe.failure, None);
         assert_eq!(probe.version_matches(), Some(false));
-        let text = render_text(Path::new("/a"), None, &probe);
+        let text = render_text(Path::new("/a"), None, &probe, "[next]");
         assert!(
             text.contains(&format!(
                 "[ok] Adapter: dotaios-mcp 0.0.1-old, protocol 2025-11-25\n[warn] Adapter version 0.0.1-old differs from dotaios {OWN_VERSION}\n[ok] Read-only tools"

@@ -9,14 +9,21 @@ use std::process::ExitCode;
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
 
 use super::{configured_folder, require_aios_json};
-use crate::args::{Arg, Scanner, unknown_option};
+use crate::args::{
+    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, Takes, text, unexpected, unhandled,
+};
 use crate::output::{out, shell_quote};
 use crate::writers::migrate::{
     self as writer, ApplyOutcome, MigrateError, PreviewOutcome, RecoverOutcome,
 };
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios migrate`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "migrate",
+    label: "migrate",
+    summary: "Preview or apply folder schema migrations",
+    usage: "\
 Usage:
   dotaios migrate [--path <dir>]                        Preview the plan; never writes
   dotaios migrate --apply <plan-id> [--path <dir>]      Apply exactly this plan
@@ -27,14 +34,20 @@ its plan id; --apply recomputes the plan, refuses if the folder changed since th
 writes through a journal under .dotaios/migrations/ so that an interruption can always be
 rolled back with --recover. Only aios.json and .gitignore are ever written; context/,
 projects/, memory/ and vault/ are never touched.
-
-Options:
-  --path <dir>           Use a non-default AIOS folder (default ~/aios)
-  --apply <plan-id>      Apply the plan the preview printed
-  --recover [<plan-id>]  Roll back an interrupted migration (the id is needed only when
-                         more than one exists)
-  -h, --help             Show this help
-";
+",
+    options: &[
+        PATH_OPTION,
+        OptionSpec::value("--apply", "<plan-id>", "Apply the plan the preview printed"),
+        OptionSpec {
+            name: "--recover",
+            short: None,
+            takes: Takes::OptionalValue("<plan-id>"),
+            help: "Roll back an interrupted migration (the id is needed only when\nmore than one exists)",
+        },
+    ],
+    words: &[],
+    footer: "",
+};
 
 /// What the user asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +67,7 @@ struct Options {
 /// Runs `dotaios migrate`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let (path, mode) = parse(args)?;
@@ -70,21 +83,16 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
 fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
     let mut options = Options::default();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) if flag == "--path" => options.path = Some(scanner.value("--path")?),
-            Arg::Flag(flag) if flag == "--apply" => {
-                options.apply = Some(scanner.text_value("--apply")?);
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--path", value) => options.path = Some(value),
+            Item::Value("--apply", value) => options.apply = Some(text(value, "--apply")?),
+            Item::MaybeValue("--recover", id) => {
+                options.recover = Some(id.map(|id| id.to_string_lossy().into_owned()));
             }
-            Arg::Flag(flag) if flag == "--recover" => {
-                let id = scanner
-                    .optional_value()
-                    .map(|id| id.to_string_lossy().into_owned());
-                options.recover = Some(id);
-            }
-            Arg::Flag(flag) => return Err(unknown_option(&flag)),
-            Arg::Positional(value) => return Err(unknown_option(&value.to_string_lossy())),
+            Item::Positional(word) => return Err(unexpected(&word)),
+            other => return Err(unhandled(&other)),
         }
     }
     let mode = match (options.apply, options.recover) {
@@ -106,6 +114,12 @@ fn failed(error: MigrateError) -> CliError {
 
 fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
     let outcome = writer::preview(folder).map_err(failed)?;
+    // Every printed next step keeps a non-default folder (issue 12).
+    let suffix = if is_default {
+        String::new()
+    } else {
+        format!(" --path {}", shell_quote(folder))
+    };
     let mut text = format!(
         "DotAIOS migration preview for {}\n",
         folder.to_string_lossy()
@@ -116,9 +130,9 @@ fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
                 "[blocked] Interrupted migration: {}\n",
                 ids.join(", ")
             ));
-            text.push_str(
-                "Run `dotaios migrate --recover` before previewing or applying another plan.\n",
-            );
+            text.push_str(&format!(
+                "Run `dotaios migrate --recover{suffix}` before previewing or applying another plan.\n"
+            ));
             ExitCode::from(1)
         }
         PreviewOutcome::Current => {
@@ -126,11 +140,6 @@ fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
             ExitCode::SUCCESS
         }
         PreviewOutcome::Plan(plan) => {
-            let suffix = if is_default {
-                String::new()
-            } else {
-                format!(" --path {}", shell_quote(folder))
-            };
             text.push_str(&render_plan(&plan, &suffix));
             ExitCode::SUCCESS
         }
@@ -231,8 +240,12 @@ mod tests {
             Err("Choose either --apply or --recover, not both.".into())
         );
         assert_eq!(
-            parsed(&["--path=x"]),
-            Err("Unknown option: --path=x".into())
+            parsed(&["--path=x", "--apply=id"]),
+            Ok(Mode::Apply("id".into()))
+        );
+        assert_eq!(
+            parsed(&["--recover=id"]),
+            Ok(Mode::Recover(Some("id".into())))
         );
         assert_eq!(parsed(&["extra"]), Err("Unknown option: extra".into()));
         assert_eq!(parsed(&["--path"]), Err("--path requires a value".into()));

@@ -20,34 +20,55 @@ use dotaios_core::text::{
 use serde_json::{Map, Value};
 
 use super::checked_folder;
-use crate::args::{Arg, Scanner};
+use crate::args::{
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled,
+};
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
 
-const HELP: &str = "\
+/// `dotaios search`: its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "search",
+    label: "search <query>",
+    summary: "Search the AIOS folder",
+    usage: "\
 Usage: dotaios search <query> [options]
 
 Search the AIOS folder's content: sessions, context, memory, vault, decisions, skills,
 references and plugins (and one project's files with --project). Results are ranked per
 scope; anything that could not be searched whole is reported on stderr. Nothing is written.
-
-Options:
-  --scope <scope>          memory, vault, context, projects, decisions, skills, references,
-                           plugins, sessions or all (default all)
-  --limit <n>              Results per scope (default 20)
-  --memory <mode>          shared, project or off (default: shared, or project with --project)
-  --project <selector>     Search one project's memory and files: its slug or stable id
-  --agent <name>           Sessions: only this agent
-  --session-project <tag>  Sessions: only entries tagged with this project
-  --since <spec>           Sessions: captured since 7d, 12h, 2w, 1m or an ISO date
-  --json                   Print the result as JSON
-  --path <dir>             Use a non-default AIOS folder (default ~/aios)
-  -h, --help               Show this help
-
-Exit status: 0 complete (also with no results), 2 incomplete (a scope was omitted), 1 error.
-";
-
-const USAGE: &str = "Usage: dotaios search <query> [--scope memory|vault|context|sessions|skills|references|plugins|all]";
+Words after -- are query words even when they start with -.
+",
+    options: &[
+        OptionSpec::value(
+            "--scope",
+            "<scope>",
+            "memory, vault, context, projects, decisions, skills, references,\nplugins, sessions or all (default all)",
+        ),
+        OptionSpec::value("--limit", "<n>", "Results per scope (default 20)"),
+        MEMORY_OPTION,
+        OptionSpec::value(
+            "--project",
+            "<selector>",
+            "Search one project's memory and files: its slug or stable id",
+        ),
+        OptionSpec::value("--agent", "<name>", "Sessions: only this agent"),
+        OptionSpec::value(
+            "--session-project",
+            "<tag>",
+            "Sessions: only entries tagged with this project",
+        ),
+        OptionSpec::value(
+            "--since",
+            "<spec>",
+            "Sessions: captured since 7d, 12h, 2w, 1m or an ISO date",
+        ),
+        OptionSpec::flag("--json", "Print the result as JSON"),
+        PATH_OPTION,
+    ],
+    words: &[],
+    footer: "\nExit status: 0 complete (also with no results), 2 incomplete (a scope was omitted), 1 error.\n",
+};
 
 /// The options of one invocation, as given.
 #[derive(Debug, Default)]
@@ -65,13 +86,16 @@ struct Options {
 /// Runs `dotaios search`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
     let query = options.words.join(" ");
     if query.is_empty() {
-        return Err(CliError::Usage(USAGE.to_owned()));
+        return Err(CliError::Usage(format!(
+            "Usage: dotaios search <query> [--scope {}]",
+            ScopeRequest::NAMES.join("|")
+        )));
     }
     let scope_name = options.scope.as_deref().unwrap_or("all");
     let scope = ScopeRequest::parse(scope_name).ok_or_else(|| {
@@ -153,31 +177,27 @@ fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
 /// Parses the arguments left to right (§17.1, §17.2 step 1); the first problem wins.
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut options = Options::default();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) => match flag.as_str() {
-                "--scope" => options.scope = Some(scanner.text_value("--scope")?),
-                "--limit" => options.limit = Some(limit(&scanner.text_value("--limit")?)?),
-                "--memory" => options.memory = Some(scanner.text_value("--memory")?),
-                "--project" => options.project = Some(scanner.text_value("--project")?),
-                "--agent" => options.filters.agent = Some(scanner.text_value("--agent")?),
-                "--session-project" => {
-                    options.filters.session_project =
-                        Some(scanner.text_value("--session-project")?);
-                }
-                "--since" => options.filters.since = Some(scanner.text_value("--since")?),
-                "--path" => options.path = Some(scanner.value("--path")?),
-                "--json" => options.json = true,
-                "--follow" | "--budget" => {
-                    return Err(CliError::Usage(
-                        "--follow and --budget are not supported.".to_owned(),
-                    ));
-                }
-                // Every other argument, unknown dashes included, is a query word (§17.1).
-                _ => options.words.push(flag),
-            },
-            Arg::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+    let mut scanner = Scanner::new(args, &SPEC).refusing(
+        &["--follow", "--budget"],
+        "--follow and --budget are not supported.",
+    );
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--scope", value) => options.scope = Some(text(value, "--scope")?),
+            Item::Value("--limit", value) => options.limit = Some(limit(&text(value, "--limit")?)?),
+            Item::Value("--memory", value) => options.memory = Some(text(value, "--memory")?),
+            Item::Value("--project", value) => options.project = Some(text(value, "--project")?),
+            Item::Value("--agent", value) => options.filters.agent = Some(text(value, "--agent")?),
+            Item::Value("--session-project", value) => {
+                options.filters.session_project = Some(text(value, "--session-project")?);
+            }
+            Item::Value("--since", value) => options.filters.since = Some(text(value, "--since")?),
+            Item::Value("--path", value) => options.path = Some(value),
+            Item::Flag("--json") => options.json = true,
+            // Every other argument is a query word, `-x` and words after `--` included;
+            // an unknown `--name` was refused by the scanner (§17.1, changed 2026-12).
+            Item::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+            other => return Err(unhandled(&other)),
         }
     }
     Ok(options)

@@ -19,11 +19,18 @@ use dotaios_core::skills::{
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
 use super::checked_folder;
-use crate::args::{Arg, Scanner, unknown_option};
-use crate::output::{err_line, out};
+use crate::args::{
+    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, first_positional, text, unhandled,
+};
+use crate::output::{err_line, out, shell_quote};
 use crate::{CliError, Env};
 
-const SKILLS_HELP: &str = "\
+/// `dotaios skills` (list or show one skill): its options, help and completions.
+pub(crate) static SPEC: CommandSpec = CommandSpec {
+    name: "skills",
+    label: "skills resolve",
+    summary: "Match a request to an installed workflow",
+    usage: "\
 Usage:
   dotaios skills [--path <dir>]
   dotaios skills <name> [--path <dir>]
@@ -32,13 +39,18 @@ Usage:
 
 List the workflows installed under skills/, print one skill's SKILL.md (matched by name or
 directory, ignoring case), or match a request to a skill (see dotaios skills resolve --help).
+",
+    options: &[PATH_OPTION],
+    words: &["resolve"],
+    footer: "",
+};
 
-Options:
-  --path <dir>   Use a non-default AIOS folder (default ~/aios)
-  -h, --help     Show this help
-";
-
-const RESOLVE_HELP: &str = "\
+/// `dotaios skills resolve`: its options, help and completions.
+pub(crate) static RESOLVE_SPEC: CommandSpec = CommandSpec {
+    name: "skills resolve",
+    label: "",
+    summary: "Match a request to an installed workflow",
+    usage: "\
 Usage:
   dotaios skills resolve \"<intent>\" [--json] [--full] [--all] [--limit <n>] [--path <dir>]
   dotaios skills resolve --boot-context [--path <dir>]
@@ -46,18 +58,25 @@ Usage:
 Match a request to an installed workflow before hand-rolling the work. Ranking is lexical and
 deterministic: trigger phrases first, then the description; an exact skill name wins.
 The intent may be quoted or given as several words.
-
-Options:
-  --limit <n>      Show the best <n> matches with --json (default 1)
-  --all            Show every match
-  --full           Also print the top skill's SKILL.md
-  --json           Print the matches as JSON
-  --boot-context   Print a Markdown table of every skill, to paste into an agent prompt
-  --path <dir>     Use a non-default AIOS folder (default ~/aios)
-  -h, --help       Show this help
-
-Exit status: 0 when a skill matched, 2 when none did (or no intent was given), 1 on errors.
-";
+",
+    options: &[
+        OptionSpec::value(
+            "--limit",
+            "<n>",
+            "Show the best <n> matches with --json (default 1)",
+        ),
+        OptionSpec::flag("--all", "Show every match"),
+        OptionSpec::flag("--full", "Also print the top skill's SKILL.md"),
+        OptionSpec::flag("--json", "Print the matches as JSON"),
+        OptionSpec::flag(
+            "--boot-context",
+            "Print a Markdown table of every skill, to paste into an agent prompt",
+        ),
+        PATH_OPTION,
+    ],
+    words: &[],
+    footer: "\nExit status: 0 when a skill matched, 2 when none did (or no intent was given), 1 on errors.\n",
+};
 
 /// Runs `dotaios skills …`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
@@ -67,23 +86,24 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return resolve(&rest, env);
     }
     if Scanner::wants_help(args) {
-        out(SKILLS_HELP);
+        out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let mut path_flag: Option<OsString> = None;
     let mut words: Vec<String> = Vec::new();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) if flag == "--path" => path_flag = Some(scanner.value("--path")?),
-            Arg::Flag(flag) => return Err(unknown_option(&flag)),
-            Arg::Positional(word) => words.push(word.to_string_lossy().into_owned()),
+    let mut scanner = Scanner::new(args, &SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--path", value) => path_flag = Some(value),
+            Item::Positional(word) => words.push(word.to_string_lossy().into_owned()),
+            other => return Err(unhandled(&other)),
         }
     }
     let folder = checked_folder(path_flag.as_deref(), env)?;
+    let path = path_suffix(path_flag.is_some(), &folder);
     let catalog = load_catalog(&folder)?;
     if words.is_empty() {
-        out(&render_list(&catalog));
+        out(&render_list(&catalog, &path));
         return Ok(ExitCode::SUCCESS);
     }
     // A skill name may hold spaces, so the words form one name, as intent words do.
@@ -93,7 +113,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         .find(|skill| skill.name.to_lowercase() == wanted || skill.dir.to_lowercase() == wanted)
     else {
         return Err(CliError::failed(format!(
-            "No skill found: {}\nRun \"dotaios skills\" to list installed skills.",
+            "No skill found: {}\nRun \"dotaios skills{path}\" to list installed skills.",
             words.join(" ")
         )));
     };
@@ -103,19 +123,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 }
 
 /// Where the word `resolve` selects the subcommand: the first argument that is neither an
-/// option nor the value of `--path` (so `skills --path DIR resolve …` works too).
+/// option nor an option's value (so `skills --path DIR resolve …` works too).
 fn resolve_position(args: &[OsString]) -> Option<usize> {
-    let mut index = 0;
-    while let Some(arg) = args.get(index) {
-        if arg == "--path" {
-            index += 2;
-        } else if arg.as_encoded_bytes().starts_with(b"-") {
-            index += 1;
-        } else {
-            return (arg == "resolve").then_some(index);
-        }
-    }
-    None
+    first_positional(args, &SPEC).filter(|&index| args[index] == "resolve")
 }
 
 /// The options of `skills resolve`, read left to right (spec 04 §5.1).
@@ -132,27 +142,33 @@ struct ResolveOptions {
 
 fn parse_resolve(args: &[OsString]) -> Result<ResolveOptions, CliError> {
     let mut options = ResolveOptions::default();
-    let mut scanner = Scanner::new(args);
-    while let Some(arg) = scanner.next_arg() {
-        match arg {
-            Arg::Flag(flag) if flag == "--path" => {
-                options.path_flag = Some(scanner.value("--path")?);
+    let mut scanner = Scanner::new(args, &RESOLVE_SPEC);
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Value("--path", value) => options.path_flag = Some(value),
+            Item::Value("--limit", value) => {
+                options.limit = Some(parse_limit(&text(value, "--limit")?)?);
             }
-            Arg::Flag(flag) if flag == "--limit" => {
-                options.limit = Some(parse_limit(&scanner.text_value("--limit")?)?);
-            }
-            Arg::Flag(flag) if flag == "--all" => options.all = true,
-            Arg::Flag(flag) if flag == "--full" => options.full = true,
-            Arg::Flag(flag) if flag == "--json" => options.json = true,
-            Arg::Flag(flag) if flag == "--boot-context" => options.boot_context = true,
-            // Unknown `--` arguments are ignored, as in the reference (spec 04 §5.1).
-            Arg::Flag(flag) if flag.starts_with("--") => {}
-            // Only `--` marks an option here: `-x` is an intent word like any other.
-            Arg::Flag(word) => options.words.push(word),
-            Arg::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+            Item::Flag("--all") => options.all = true,
+            Item::Flag("--full") => options.full = true,
+            Item::Flag("--json") => options.json = true,
+            Item::Flag("--boot-context") => options.boot_context = true,
+            // Unknown `--name` options are refused by the scanner (issue 12 overrides the
+            // reference's silent ignore, spec 04 §5.1); `-x` is an intent word like any other.
+            Item::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
+            other => return Err(unhandled(&other)),
         }
     }
     Ok(options)
+}
+
+/// ` --path <folder>` for printed next steps when `--path` was given (issue 12), else nothing.
+fn path_suffix(given: bool, folder: &Path) -> String {
+    if given {
+        format!(" --path {}", shell_quote(folder))
+    } else {
+        String::new()
+    }
 }
 
 /// `^\d+$` and at least 1. A value too large for memory means "no limit", as a JavaScript
@@ -169,11 +185,12 @@ fn parse_limit(value: &str) -> Result<usize, CliError> {
 
 fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(RESOLVE_HELP);
+        out(&RESOLVE_SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse_resolve(args)?;
     let folder = checked_folder(options.path_flag.as_deref(), env)?;
+    let path = path_suffix(options.path_flag.is_some(), &folder);
     let catalog = load_catalog(&folder)?;
     let folder_text = folder.to_string_lossy();
 
@@ -186,8 +203,12 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let intent = text::js_trim(&options.words.join(" ")).to_owned();
     if intent.is_empty() {
-        err_line("Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\".");
-        err_line("Or print a boot block: dotaios skills resolve --boot-context.");
+        err_line(&format!(
+            "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}."
+        ));
+        err_line(&format!(
+            "Or print a boot block: dotaios skills resolve --boot-context{path}."
+        ));
         return Ok(ExitCode::from(2));
     }
 
@@ -197,7 +218,9 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
         } else {
             err_line(&format!("No skill matched: {intent}"));
-            err_line("Run \"dotaios skills\" to list installed skills.");
+            err_line(&format!(
+                "Run \"dotaios skills{path}\" to list installed skills."
+            ));
         }
         return Ok(ExitCode::from(2));
     }
@@ -251,7 +274,7 @@ fn skill_path(folder: &str, skill: &Skill) -> String {
 }
 
 /// `dotaios skills`: a count line, the skills in catalog order, a hint (spec 04 §5.5).
-fn render_list(catalog: &[Skill]) -> String {
+fn render_list(catalog: &[Skill], path: &str) -> String {
     if catalog.is_empty() {
         return "No skills installed.\n\
                 Add one as skills/<name>/SKILL.md, with name, description and triggers in its \
@@ -274,10 +297,10 @@ fn render_list(catalog: &[Skill]) -> String {
             ));
         }
     }
-    text.push_str(
-        "\nShow one with dotaios skills <name>, or match a request with dotaios skills resolve \
-         \"<intent>\".\n",
-    );
+    text.push_str(&format!(
+        "\nShow one with dotaios skills <name>{path}, or match a request with dotaios skills resolve \
+         \"<intent>\"{path}.\n"
+    ));
     text
 }
 
@@ -295,7 +318,7 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
         matched.score.min(1.0)
     };
     let mut block = format!(
-        "{} \u{2014} {description}\n  dir:       {}\n  confidence: {} ({})\n",
+        "{} \u{2014} {description}\n  dir:        {}\n  confidence: {} ({})\n",
         skill.name,
         skill.dir,
         text::js_to_fixed(confidence, 2),
@@ -303,11 +326,11 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
     );
     if !skill.triggers.is_empty() {
         block.push_str(&format!(
-            "  triggers:  {}\n",
+            "  triggers:   {}\n",
             skill.triggers.join(" \u{b7} ")
         ));
     }
-    block.push_str(&format!("  run:       {}\n", skill_path(folder, skill)));
+    block.push_str(&format!("  run:        {}\n", skill_path(folder, skill)));
     block
 }
 
@@ -402,22 +425,24 @@ mod tests {
     }
 
     #[test]
-    fn resolve_options_keep_words_and_ignore_unknown_flags() {
-        let args: Vec<OsString> = [
-            "plan",
-            "--verbose",
-            "-x",
-            "my",
-            "--path=/x",
-            "day",
-            "--json",
-        ]
-        .iter()
-        .map(OsString::from)
-        .collect();
+    fn resolve_options_keep_words_and_refuse_unknown_flags() {
+        let args: Vec<OsString> = ["plan", "-x", "my", "--path=/x", "day", "--json"]
+            .iter()
+            .map(OsString::from)
+            .collect();
         let options = parse_resolve(&args).unwrap();
         assert_eq!(options.words, ["plan", "-x", "my", "day"]);
-        assert!(options.json && options.path_flag.is_none());
+        assert!(options.json && options.path_flag.as_deref() == Some("/x".as_ref()));
+        let unknown: Vec<OsString> = vec!["x".into(), "--verbsoe".into()];
+        assert_eq!(
+            parse_resolve(&unknown).unwrap_err().to_string(),
+            "Unknown option: --verbsoe"
+        );
+        let typo: Vec<OsString> = vec!["x".into(), "--jsno".into()];
+        assert_eq!(
+            parse_resolve(&typo).unwrap_err().to_string(),
+            "Unknown option: --jsno. Did you mean --json?"
+        );
         let missing: Vec<OsString> = vec!["x".into(), "--limit".into()];
         assert_eq!(
             parse_resolve(&missing).unwrap_err().to_string(),

@@ -143,9 +143,10 @@ pub(crate) enum InitError {
     )]
     SchemaOutdated { from: String, target: PathBuf },
     #[error(
-        "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover`."
+        "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover --path {target}`.",
+        target = shell_quote(.target)
     )]
-    TransactionPresent,
+    TransactionPresent { target: PathBuf },
     #[error(
         "Existing AIOS folder failed its migration inspection ({code}); init changes nothing.\nRun `dotaios doctor --path {target}` for details.",
         target = shell_quote(.target)
@@ -197,7 +198,11 @@ pub(crate) fn check(request: &InitRequest) -> Result<(), InitError> {
                     target: request.target.clone(),
                 });
             }
-            Inspection::TransactionPresent => return Err(InitError::TransactionPresent),
+            Inspection::TransactionPresent => {
+                return Err(InitError::TransactionPresent {
+                    target: request.target.clone(),
+                });
+            }
             Inspection::Failed { code } => {
                 return Err(InitError::InspectionFailed {
                     code,

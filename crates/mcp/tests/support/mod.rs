@@ -9,15 +9,26 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-/// The adapter under test.
+/// The adapter under test: the `dotaios-mcp` binary of the `dotaios` package, built into the
+/// same target directory (`cargo test --workspace` builds every binary before running tests;
+/// `scripts/test.sh` builds them first).
 pub fn adapter() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dotaios-mcp"))
+    built("dotaios-mcp")
 }
 
-/// The `dotaios` CLI of the same build (`cargo test --workspace` builds every binary before
-/// running tests; `scripts/test.sh` builds them first).
+/// The `dotaios` CLI of the same build.
 pub fn cli() -> PathBuf {
-    let path = adapter().with_file_name("dotaios");
+    built("dotaios")
+}
+
+/// `<target>/<profile>/<name>`: this test runs from `<target>/<profile>/deps/`.
+fn built(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary knows its path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("test binaries live in <target>/<profile>/deps");
+    let path = profile_dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.exists(),
         "{} is missing: build the workspace binaries first (cargo build --workspace --bins)",

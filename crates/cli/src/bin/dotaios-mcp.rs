@@ -1,4 +1,6 @@
-//! `dotaios-mcp`: the adapter binary that MCP client configurations launch.
+//! `dotaios-mcp`: the adapter binary that MCP client configurations launch. It lives in the
+//! `dotaios` package so that one `cargo install` puts it next to `dotaios` (spec 06 §2.1
+//! looks for it there); all of its code is the `dotaios-mcp` library.
 #![forbid(unsafe_code)]
 
 use std::ffi::OsString;

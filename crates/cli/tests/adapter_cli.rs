@@ -1,0 +1,96 @@
+//! The `dotaios-mcp` binary's own command line (issue 12): it ships in this package, says what
+//! it is, prints its version, and tells a person who starts it at a terminal what it waits for.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ADAPTER: &str = env!("CARGO_BIN_EXE_dotaios-mcp");
+
+#[test]
+fn help_says_what_it_is_and_version_prints_the_version() {
+    let help = Command::new(ADAPTER).arg("--help").output().unwrap();
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8(help.stdout).unwrap();
+    for needle in [
+        "Usage:\n  dotaios-mcp [options]\n",
+        "This starts the optional read-only DotAIOS stdio adapter",
+        "An MCP client",
+        "AIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.",
+        "dotaios mcp status",
+        "dotaios mcp install --dry-run --agent <agent>",
+        "-V, --version",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    for flag in ["--version", "-V"] {
+        let version = Command::new(ADAPTER).arg(flag).output().unwrap();
+        assert_eq!(version.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&version.stdout),
+            format!("{}\n", env!("CARGO_PKG_VERSION"))
+        );
+        assert!(version.stderr.is_empty());
+    }
+}
+
+/// Started by hand (stdin is a terminal): one line on stderr, nothing on stdout; closing the
+/// terminal ends it. With a pipe as stdin (every other test) stderr stays empty.
+#[test]
+fn at_a_terminal_it_says_it_waits_for_a_client() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    // The child must not inherit the terminal's other end.
+    rustix::io::fcntl_setfd(&master, rustix::io::FdFlags::CLOEXEC).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(ADAPTER)
+        .env("HOME", home.path())
+        .env_remove("DOTAIOS_PATH")
+        .stdin(Stdio::from(slave))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        "dotaios-mcp is waiting for an MCP client on stdin (an MCP client starts it; press Ctrl-D to stop).\n"
+    );
+    // Ctrl-D, as the line says, ends the adapter's input: exit 0 at end of input.
+    let mut terminal = std::fs::File::from(master);
+    std::io::Write::write_all(&mut terminal, b"\x04").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the adapter did not stop at Ctrl-D");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    drop(terminal);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert_eq!(rest, "");
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert_eq!(stdout, "");
+
+    let piped = Command::new(ADAPTER)
+        .env("HOME", home.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(piped.stderr.is_empty() && piped.stdout.is_empty());
+}
