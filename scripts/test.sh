@@ -23,3 +23,7 @@ if [ -f tests/node/package.json ]; then
   (cd tests/node && npm ci --no-audit --no-fund --silent)
   (cd tests/node && node --test --test-reporter=tap)
 fi
+
+# Release evidence from real AI hosts (docs/compatibility.md): the pinned clients of
+# tests/hosts/package-lock.json, offline, against a scripted model endpoint on loopback.
+bash scripts/test-hosts.sh

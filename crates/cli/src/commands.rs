@@ -15,6 +15,7 @@ mod doctor;
 mod init;
 mod mcp;
 mod mcp_client;
+mod mcp_evidence;
 mod mcp_install;
 mod mcp_status;
 mod migrate;

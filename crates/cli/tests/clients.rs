@@ -297,6 +297,70 @@ fn c04_c08_opencode_fragment_parses_with_exact_command() {
     );
 }
 
+/// The `Evidence:` line states the level recorded for the client version pinned in
+/// `tests/hosts/package.json` (so a pin bumped without a new `scripts/test-hosts.sh
+/// --write-docs` run fails here), and "configured only" for the clients no run covers.
+#[test]
+fn install_states_the_recorded_evidence_for_the_pinned_client() {
+    let fixture = Fixture::new();
+    let hosts: Value = serde_json::from_str(
+        &fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/hosts/package.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let pinned = |package: &str| {
+        hosts["devDependencies"][package]
+            .as_str()
+            .or_else(|| hosts["optionalDependencies"][package].as_str())
+            .unwrap_or_else(|| panic!("{package} is not pinned"))
+            .to_owned()
+    };
+    let expected = [
+        (
+            "claude",
+            format!(
+                "produced with Claude Code {}",
+                pinned("@anthropic-ai/claude-code")
+            ),
+        ),
+        (
+            "codex",
+            format!("produced with Codex CLI {}", pinned("@openai/codex")),
+        ),
+        (
+            "cursor",
+            "configured only (not tested with a real Cursor)".to_owned(),
+        ),
+        (
+            "gemini",
+            format!("produced with Gemini CLI {}", pinned("@google/gemini-cli")),
+        ),
+        (
+            "antigravity",
+            "configured only (not tested with a real Antigravity)".to_owned(),
+        ),
+        (
+            "kimi",
+            "configured only (not tested with a real Kimi Code)".to_owned(),
+        ),
+        (
+            "opencode",
+            format!("produced with OpenCode {}", pinned("opencode-linux-x64")),
+        ),
+    ];
+    for (agent, evidence) in expected {
+        let output = fixture.run_with_adapter(&["mcp", "install", "--dry-run", "--agent", agent]);
+        assert_eq!(code(&output), Some(0), "{agent}");
+        assert_eq!(
+            line_value(&texts(&output).0, "Evidence: "),
+            evidence,
+            "{agent}"
+        );
+    }
+}
+
 #[test]
 fn every_agent_output_has_the_exact_layout() {
     let fixture = Fixture::new();
@@ -307,10 +371,11 @@ fn every_agent_output_has_the_exact_layout() {
         let fragment = fragment_of(&stdout);
         let format = if agent == "codex" { "TOML" } else { "JSON" };
         let target = line_value(&stdout, "Suggested target: ").to_owned();
+        let evidence = line_value(&stdout, "Evidence: ").to_owned();
         assert_eq!(
             stdout,
             format!(
-                "DotAIOS MCP dry run\nAgent: {agent}\nAIOS path: {aios}\nLauncher: {}\nSuggested target: {target}\nFormat: {format}\n\nMCP server config fragment:\n{fragment}\n\nDotAIOS does not edit MCP client config automatically yet.\nMerge the fragment into the existing client config, then restart that client.\n",
+                "DotAIOS MCP dry run\nAgent: {agent}\nAIOS path: {aios}\nLauncher: {}\nSuggested target: {target}\nFormat: {format}\nEvidence: {evidence}\n\nMCP server config fragment:\n{fragment}\n\nDotAIOS does not edit MCP client config automatically yet.\nMerge the fragment into the existing client config, then restart that client.\n",
                 adapter_text()
             )
         );

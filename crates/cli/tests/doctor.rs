@@ -5,7 +5,7 @@ mod support;
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 
-use support::{fingerprint, run_on, sample_copy, texts};
+use support::{doctor_fix, doctor_json, fingerprint, run_on, sample_copy, texts};
 
 #[test]
 fn healthy_sample_folder_is_all_ok() {
@@ -86,15 +86,9 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
         "doctor wrote to the folder"
     );
 
-    let output = run_on(&temp, &["doctor", "--json"]);
-    let (stdout, _) = texts(&output);
-    assert_eq!(output.status.code(), Some(1));
-    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let (report, code) = doctor_json(&temp.path().join("home"), &temp.path().join("aios"));
+    assert_eq!(code, Some(1));
     assert_eq!(report["summary"]["fail"], 1);
-    assert!(
-        !stdout.contains(temp.path().to_str().unwrap()),
-        "a machine path leaked: {stdout}"
-    );
     assert_eq!(before, fingerprint(temp.path()));
 }
 
@@ -136,6 +130,13 @@ fn outdated_schema_is_a_warning_naming_the_plan() {
         !stdout.contains("Workspace ignore rule"),
         "only checked at 1.2.0: {stdout}"
     );
+    // The JSON report names the folder by the placeholder only (it printed the absolute path
+    // here before).
+    let (report, _) = doctor_json(&temp.path().join("home"), &temp.path().join("aios"));
+    assert_eq!(
+        doctor_fix(&report, "Migration state").as_deref(),
+        Some("Run `dotaios migrate --path <this-aios-folder>` to preview it.")
+    );
 }
 
 #[test]
@@ -160,6 +161,11 @@ fn future_schema_and_interrupted_transactions_block() {
     let (stdout, _) = texts(&output);
     assert_eq!(output.status.code(), Some(1));
     assert!(stdout.contains("[fail] Migration state\n        Interrupted plan: migrate-1_1_0-to-1_2_0-0123456789abcdef\n        Fix: Run `dotaios migrate --recover --path "), "{stdout}");
+    let (report, _) = doctor_json(&temp.path().join("home"), &temp.path().join("aios"));
+    assert_eq!(
+        doctor_fix(&report, "Migration state").as_deref(),
+        Some("Run `dotaios migrate --recover --path <this-aios-folder>`.")
+    );
 }
 
 #[test]

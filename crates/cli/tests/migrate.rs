@@ -4,6 +4,8 @@
 //! whole tree is compared with a snapshot (names, kinds, bytes, modes, link targets), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::os::unix::process::ExitStatusExt;
@@ -221,14 +223,7 @@ fn status_of(inspection: &Inspection) -> MigrationStatus {
 
 /// `doctor --json`'s `Migration state` check: its status and details.
 fn doctor_migration(fixture: &Fixture) -> (String, Vec<String>) {
-    let output = Command::new(BIN)
-        .args(["doctor", "--json", "--path"])
-        .arg(fixture.root())
-        .env("HOME", fixture._home.path())
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("doctor --json: {}", stdout(&output)));
+    let (report, _) = support::doctor_json(fixture._home.path(), fixture.root());
     let check = report["checks"]
         .as_array()
         .unwrap()

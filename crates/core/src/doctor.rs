@@ -122,7 +122,9 @@ impl Report {
 pub struct DoctorInputs<'a> {
     /// The folder, opened; `None` when it does not exist or is not a directory.
     pub root: Option<&'a Root>,
-    /// The folder argument to put in fixes (`--path <folder>`), `None` for the default folder.
+    /// The folder argument (`--path <folder>`) fixes must carry, `None` for the default folder.
+    /// Fixes name it only by [`FOLDER_PLACEHOLDER`], which the renderer replaces (text) or
+    /// keeps (JSON); the text itself never enters the report.
     pub path_suffix: Option<&'a str>,
     /// The current time (for freshness).
     pub now: SystemTime,
@@ -596,9 +598,13 @@ pub fn check_config(root: &Root) -> Check {
 /// Check 3: the migration state of spec 01 §8, with the plan id when a migration is due.
 pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
     const NAME: &str = "Migration state";
-    let path = path_suffix
-        .map(|folder| format!(" --path {folder}"))
-        .unwrap_or_default();
+    // The folder is named by the placeholder, as in every other fix: the JSON report is
+    // path-free (spec 01 §10), and the text renderer puts the folder back.
+    let path = if path_suffix.is_some() {
+        format!(" --path {FOLDER_PLACEHOLDER}")
+    } else {
+        String::new()
+    };
     match inspect_migrations(root) {
         Inspection::Inspected(state) => match state.status {
             MigrationStatus::Current => Check::new(NAME, Status::Ok)
@@ -727,5 +733,53 @@ mod tests {
         for name in ["tokens.md", "notes.md", "credentialsx.md"] {
             assert!(!is_skipped_name(name), "{name}");
         }
+    }
+
+    /// Issue 11: the migration fixes put the folder in as the placeholder, never as the path
+    /// the caller passed, so the JSON report stays path-free (spec 01 §10).
+    #[test]
+    fn migration_fixes_name_the_folder_by_placeholder() {
+        let temp = tempfile::tempdir().unwrap();
+        let folder = temp.path().join("my aios");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(
+            folder.join("aios.json"),
+            r#"{"schema_version":"1.1.0","created_at":"2026-11-20T09:02:11.482Z","ai_tools":[],"vault_path":null}"#,
+        )
+        .unwrap();
+        let root = Root::open(&folder).unwrap();
+        let suffix = folder.to_str().unwrap();
+        let outdated = check_migration_state(&root, Some(suffix));
+        assert_eq!(outdated.status, Status::Warn);
+        assert_eq!(
+            outdated.fix.as_deref(),
+            Some("Run `dotaios migrate --path <folder>` to preview it.")
+        );
+        let default = check_migration_state(&root, None);
+        assert_eq!(
+            default.fix.as_deref(),
+            Some("Run `dotaios migrate` to preview it.")
+        );
+
+        let transactions = folder.join(".dotaios/migrations/transactions");
+        std::fs::create_dir_all(transactions.join("migrate-1_1_0-to-1_2_0-0123456789abcdef"))
+            .unwrap();
+        std::fs::write(
+            folder.join(".dotaios/migrations/owner.json"),
+            "{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n",
+        )
+        .unwrap();
+        let interrupted = check_migration_state(&root, Some(suffix));
+        assert_eq!(interrupted.status, Status::Fail);
+        assert_eq!(
+            interrupted.fix.as_deref(),
+            Some("Run `dotaios migrate --recover --path <folder>`.")
+        );
+        let checks = [outdated, default, interrupted];
+        assert!(
+            checks
+                .iter()
+                .all(|check| { !format!("{check:?}").contains(temp.path().to_str().unwrap()) })
+        );
     }
 }

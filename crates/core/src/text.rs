@@ -28,6 +28,7 @@ mod collate;
 mod js_date;
 mod js_string;
 mod json;
+mod nesting;
 mod number;
 mod space;
 mod utf16;
@@ -41,6 +42,7 @@ pub use self::json::{
     push_json_string, replace_lone_surrogate_escapes, to_json, to_json_canonical, to_json_compact,
     to_json_pretty,
 };
+pub use self::nesting::{MAX_NESTING, json_nesting_ok};
 pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,
 };

@@ -8,15 +8,25 @@
 //! and a duplicate member name keeps its first position with the last value (JavaScript's
 //! object model).
 //!
-//! **Invariant:** parsing never recurses deeper than [`MAX_DEPTH`] containers, so no request
-//! can exhaust the stack (while parsing, echoing or dropping a value); a deeper document is
-//! refused as unparseable. Nothing here allocates more than a small multiple of the line.
+//! **Invariant:** parsing does not recurse: containers being built sit on an explicit stack,
+//! at most [`MAX_DEPTH`] deep, so the recursive walks over a finished value (echoing,
+//! converting, dropping) are bounded too. A line holding more than [`MAX_VALUES`] values is
+//! refused before it is built (a 16 MiB line of `{"a":0},` would otherwise become about 1 GB
+//! of maps). Both refusals are `Parse error` (`-32700`, spec 05 §2.3); `docs/security.md`
+//! gives the reasons for the numbers.
 
 use indexmap::IndexMap;
 
 /// Containers nested deeper than this make the line unparseable (`-32700`). JavaScript has no
-/// such limit; a JSON-RPC request never needs more than a handful of levels.
-pub(crate) const MAX_DEPTH: usize = 256;
+/// such limit; a JSON-RPC request never needs more than a handful of levels. The workspace's
+/// one nesting limit (`docs/security.md`): it keeps the recursive walks over a parsed value
+/// (the `id` echo, conversion, drop) within a small stack.
+pub(crate) const MAX_DEPTH: usize = dotaios_core::text::MAX_NESTING;
+
+/// Values (scalars, containers and member names) beyond this make the line unparseable
+/// (`-32700`). A real request holds a few dozen; at the worst shape (one-member objects) this
+/// many cost about 20 MiB, so a line's peak stays far below 128 MiB.
+pub(crate) const MAX_VALUES: usize = 100_000;
 
 /// A parsed JSON value with JavaScript semantics.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +104,8 @@ pub(crate) enum ParseError {
     Control,
     #[error("nesting too deep")]
     TooDeep,
+    #[error("too many values")]
+    TooMany,
     #[error("trailing characters")]
     Trailing,
 }
@@ -105,9 +117,10 @@ pub(crate) fn parse(text: &str) -> Result<Json, ParseError> {
         bytes: text.as_bytes(),
         text,
         position: 0,
+        values: 0,
     };
     parser.skip_whitespace();
-    let value = parser.value(0)?;
+    let value = parser.document()?;
     parser.skip_whitespace();
     if parser.position != parser.bytes.len() {
         return Err(ParseError::Trailing);
@@ -119,6 +132,15 @@ struct Parser<'a> {
     bytes: &'a [u8],
     text: &'a str,
     position: usize,
+    /// Values read so far, against [`MAX_VALUES`].
+    values: usize,
+}
+
+/// A container being built.
+enum Open {
+    Array(Vec<Json>),
+    /// The members so far and the name waiting for its value.
+    Object(IndexMap<String, Json>, String),
 }
 
 impl Parser<'_> {
@@ -141,82 +163,116 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
-        match self.peek().ok_or(ParseError::Eof)? {
-            b'{' => self.object(depth + 1),
-            b'[' => self.array(depth + 1),
-            b'"' => self.string().map(Json::String),
-            b't' => self.expect_literal(b"true").map(|()| Json::Bool(true)),
-            b'f' => self.expect_literal(b"false").map(|()| Json::Bool(false)),
-            b'n' => self.expect_literal(b"null").map(|()| Json::Null),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => Err(ParseError::Unexpected),
+    /// Counts one more value against the budget, before it is built.
+    fn count(&mut self) -> Result<(), ParseError> {
+        self.values += 1;
+        if self.values > MAX_VALUES {
+            return Err(ParseError::TooMany);
+        }
+        Ok(())
+    }
+
+    /// One value and everything inside it, iteratively: each container opened goes on
+    /// `stack`, each value finished is handed to the container on top.
+    fn document(&mut self) -> Result<Json, ParseError> {
+        let mut stack: Vec<Open> = Vec::new();
+        loop {
+            // Read the start of a value: a scalar, an empty container, or an opened one.
+            self.count()?;
+            let mut value = match self.peek().ok_or(ParseError::Eof)? {
+                open @ (b'{' | b'[') => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(ParseError::TooDeep);
+                    }
+                    self.position += 1;
+                    self.skip_whitespace();
+                    if open == b'[' {
+                        if self.peek() == Some(b']') {
+                            self.position += 1;
+                            Json::Array(Vec::new())
+                        } else {
+                            stack.push(Open::Array(Vec::new()));
+                            continue;
+                        }
+                    } else if self.peek() == Some(b'}') {
+                        self.position += 1;
+                        Json::Object(IndexMap::new())
+                    } else {
+                        let name = self.member_name()?;
+                        stack.push(Open::Object(IndexMap::new(), name));
+                        continue;
+                    }
+                }
+                b'"' => Json::String(self.string()?),
+                b't' => self.expect_literal(b"true").map(|()| Json::Bool(true))?,
+                b'f' => self.expect_literal(b"false").map(|()| Json::Bool(false))?,
+                b'n' => self.expect_literal(b"null").map(|()| Json::Null)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return Err(ParseError::Unexpected),
+            };
+            // Hand the finished value to its container; close containers that end here.
+            loop {
+                self.skip_whitespace();
+                match stack.last_mut() {
+                    None => return Ok(value),
+                    Some(Open::Array(items)) => {
+                        items.push(value);
+                        match self.peek().ok_or(ParseError::Eof)? {
+                            b',' => {
+                                self.position += 1;
+                                self.skip_whitespace();
+                                break;
+                            }
+                            b']' => {
+                                self.position += 1;
+                                let Some(Open::Array(items)) = stack.pop() else {
+                                    unreachable!("the top is an array")
+                                };
+                                value = Json::Array(items);
+                            }
+                            _ => return Err(ParseError::Unexpected),
+                        }
+                    }
+                    Some(Open::Object(members, name)) => {
+                        // `IndexMap::insert` keeps an existing name at its first position and
+                        // replaces the value: JavaScript's rule for duplicate names.
+                        members.insert(std::mem::take(name), value);
+                        match self.peek().ok_or(ParseError::Eof)? {
+                            b',' => {
+                                self.position += 1;
+                                *name = self.member_name()?;
+                                break;
+                            }
+                            b'}' => {
+                                self.position += 1;
+                                let Some(Open::Object(members, _)) = stack.pop() else {
+                                    unreachable!("the top is an object")
+                                };
+                                value = Json::Object(members);
+                            }
+                            _ => return Err(ParseError::Unexpected),
+                        }
+                    }
+                }
+            }
         }
     }
 
-    fn object(&mut self, depth: usize) -> Result<Json, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(ParseError::TooDeep);
+    /// `"name"` and its `:`, leaving the position at the member's value.
+    fn member_name(&mut self) -> Result<String, ParseError> {
+        self.skip_whitespace();
+        if self.peek().ok_or(ParseError::Eof)? != b'"' {
+            return Err(ParseError::Unexpected);
+        }
+        self.count()?;
+        let name = self.string()?;
+        self.skip_whitespace();
+        if self.peek().ok_or(ParseError::Eof)? != b':' {
+            return Err(ParseError::Unexpected);
         }
         self.position += 1;
-        let mut members = IndexMap::new();
         self.skip_whitespace();
-        if self.peek() == Some(b'}') {
-            self.position += 1;
-            return Ok(Json::Object(members));
-        }
-        loop {
-            self.skip_whitespace();
-            if self.peek().ok_or(ParseError::Eof)? != b'"' {
-                return Err(ParseError::Unexpected);
-            }
-            let name = self.string()?;
-            self.skip_whitespace();
-            if self.peek().ok_or(ParseError::Eof)? != b':' {
-                return Err(ParseError::Unexpected);
-            }
-            self.position += 1;
-            self.skip_whitespace();
-            let value = self.value(depth)?;
-            // `IndexMap::insert` keeps an existing name at its first position and replaces
-            // the value: JavaScript's rule for duplicate names in `JSON.parse`.
-            members.insert(name, value);
-            self.skip_whitespace();
-            match self.peek().ok_or(ParseError::Eof)? {
-                b',' => self.position += 1,
-                b'}' => {
-                    self.position += 1;
-                    return Ok(Json::Object(members));
-                }
-                _ => return Err(ParseError::Unexpected),
-            }
-        }
-    }
-
-    fn array(&mut self, depth: usize) -> Result<Json, ParseError> {
-        if depth > MAX_DEPTH {
-            return Err(ParseError::TooDeep);
-        }
-        self.position += 1;
-        let mut items = Vec::new();
-        self.skip_whitespace();
-        if self.peek() == Some(b']') {
-            self.position += 1;
-            return Ok(Json::Array(items));
-        }
-        loop {
-            self.skip_whitespace();
-            items.push(self.value(depth)?);
-            self.skip_whitespace();
-            match self.peek().ok_or(ParseError::Eof)? {
-                b',' => self.position += 1,
-                b']' => {
-                    self.position += 1;
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(ParseError::Unexpected),
-            }
-        }
+        Ok(name)
     }
 
     fn number(&mut self) -> Result<Json, ParseError> {
@@ -432,6 +488,54 @@ mod tests {
         assert_eq!(parse(&too_deep), Err(ParseError::TooDeep));
         let unclosed = "{\"a\":".repeat(100_000);
         assert_eq!(parse(&unclosed), Err(ParseError::TooDeep));
+        let mixed = format!(
+            "{}0{}",
+            "[{\"a\":".repeat(MAX_DEPTH / 2),
+            "}]".repeat(MAX_DEPTH / 2)
+        );
+        assert!(parse(&mixed).is_ok());
+    }
+
+    /// Far deeper input than the limit, on a thread with a 256 KiB stack: refused, no crash;
+    /// and a value at the limit is parsed, converted and dropped there too.
+    #[test]
+    fn deep_input_on_a_small_stack() {
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let refused = parse(&"[".repeat(1_000_000));
+                let at_limit = format!(
+                    "{}0{}",
+                    "[{\"a\":".repeat(MAX_DEPTH / 2),
+                    "}]".repeat(MAX_DEPTH / 2)
+                );
+                let value = parse(&at_limit).map(|value| value.to_value());
+                (refused, value.is_ok())
+            })
+            .unwrap();
+        let (refused, at_limit_ok) = handle.join().expect("no stack overflow");
+        assert_eq!(refused, Err(ParseError::TooDeep));
+        assert!(at_limit_ok);
+    }
+
+    #[test]
+    fn the_value_count_is_bounded() {
+        // One-member objects: each costs two values (its name and its value) plus itself.
+        let objects = |count: usize| format!("[{}{{\"a\":0}}]", "{\"a\":0},".repeat(count - 1));
+        assert!(parse(&objects((MAX_VALUES - 1) / 3)).is_ok());
+        assert_eq!(
+            parse(&objects(MAX_VALUES / 3 + 1)),
+            Err(ParseError::TooMany)
+        );
+        let scalars = |count: usize| format!("[{}0]", "0,".repeat(count - 1));
+        assert!(parse(&scalars(MAX_VALUES - 1)).is_ok());
+        assert_eq!(parse(&scalars(MAX_VALUES)), Err(ParseError::TooMany));
+        // The 16 MiB line of the issue is refused without building it.
+        let line = format!("[{}{{\"a\":0}}]", "{\"a\":0},".repeat(2_000_000));
+        assert_eq!(parse(&line), Err(ParseError::TooMany));
+        // Long strings are not many values: a 4 MiB string is fine.
+        let long = format!("{{\"s\":\"{}\"}}", "x".repeat(4 << 20));
+        assert!(parse(&long).is_ok());
     }
 
     #[test]

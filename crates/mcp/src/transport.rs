@@ -13,6 +13,10 @@ use crate::server::Server;
 /// The longest line buffered (16 MiB); the reference had no limit, the spec recommends this one.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
+/// A line buffer larger than this is freed once its line is answered, so one big request does
+/// not keep its memory for the rest of the session.
+const KEPT_LINE_CAPACITY: usize = 64 * 1024;
+
 /// Serves `input` until EOF, writing each answer to `output`. Returns `Ok` at end of input and
 /// the error of a failed write (the client has gone). A read error counts as end of input.
 pub fn serve(server: &Server, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
@@ -46,6 +50,9 @@ pub fn serve(server: &Server, mut input: impl BufRead, mut output: impl Write) -
         if end.is_some() {
             answer(server, &line, oversized, &mut output)?;
             line.clear();
+            if line.capacity() > KEPT_LINE_CAPACITY {
+                line = Vec::new();
+            }
             oversized = false;
         }
     }

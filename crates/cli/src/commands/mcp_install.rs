@@ -1,6 +1,6 @@
 //! `dotaios mcp install --dry-run --agent <agent>` and its alias `mcp config` (spec 06 §5):
-//! the client-specific fragment that starts the adapter, the suggested target file and merge
-//! instructions.
+//! the client-specific fragment that starts the adapter, the suggested target file, the release
+//! evidence for that client (`mcp_evidence`) and merge instructions.
 //!
 //! What it must never do: write or create a file, with or without `--dry-run` (users merge the
 //! fragment themselves; only `connect opencode` writes a client configuration), or put a
@@ -13,6 +13,7 @@ use dotaios_core::text::{push_json_string, to_json_pretty};
 use serde_json::json;
 
 use super::mcp_client::{Agent, McpOptions};
+use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::out;
 use crate::{CliError, Env};
@@ -52,6 +53,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
                 Format::Toml => "TOML",
             }
         ),
+        mcp_evidence::line(options.agent),
         String::new(),
         "MCP server config fragment:".to_owned(),
         fragment,

@@ -92,6 +92,45 @@ pub fn texts(output: &Output) -> (String, String) {
     )
 }
 
+/// `dotaios doctor --json --path <folder>` with `home` as home: the parsed report and the
+/// exit code. Every `doctor --json` run of the tests goes through here, so each one is checked
+/// to be path-free (spec 01 §10): neither the folder's absolute path (as given or resolved)
+/// nor the home directory appears anywhere in the output.
+pub fn doctor_json(home: &Path, folder: &Path) -> (serde_json::Value, Option<i32>) {
+    let output = dotaios(home)
+        .args(["doctor", "--json", "--path"])
+        .arg(folder)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let mut paths = vec![
+        folder.to_string_lossy().into_owned(),
+        home.to_string_lossy().into_owned(),
+    ];
+    if let Ok(resolved) = fs::canonicalize(folder) {
+        paths.push(resolved.to_string_lossy().into_owned());
+    }
+    for path in paths {
+        assert!(
+            !stdout.contains(&path),
+            "doctor --json leaked {path}: {stdout}"
+        );
+    }
+    let report = serde_json::from_str(&stdout)
+        .unwrap_or_else(|_| panic!("doctor --json is not JSON: {stdout}"));
+    (report, output.status.code())
+}
+
+/// The `fix` of the check named `name` in a `doctor --json` report.
+pub fn doctor_fix(report: &serde_json::Value, name: &str) -> Option<String> {
+    report["checks"]
+        .as_array()?
+        .iter()
+        .find(|check| check["name"] == name)?["fix"]
+        .as_str()
+        .map(str::to_owned)
+}
+
 /// Makes a FIFO with mode 0644 (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
 pub fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo")

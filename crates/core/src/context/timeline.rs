@@ -15,8 +15,8 @@ use serde_json::{Map, Value};
 use super::date::date_parse_ms;
 use crate::folder::attribution::Attribution;
 use crate::text::{
-    collate, js_string_of, js_trim, js_truthy, push_json_string, replace_lone_surrogate_escapes,
-    utf16_cmp,
+    collate, js_string_of, js_trim, js_truthy, json_nesting_ok, push_json_string,
+    replace_lone_surrogate_escapes, utf16_cmp,
 };
 
 /// Parses one JSONL line as `JSON.parse` would, returning only objects and arrays (JavaScript:
@@ -26,6 +26,11 @@ pub(crate) fn parse_line(line: &str) -> Option<Value> {
 }
 
 fn parse_any(line: &str) -> Option<Value> {
+    // Deeper than the nesting limit is a line Rust does not hold (spec 03 §10.2): skipped
+    // before `serde_json` recurses into it.
+    if !json_nesting_ok(line) {
+        return None;
+    }
     serde_json::from_str(&without_lone_surrogates(line)).ok()
 }
 
@@ -136,6 +141,9 @@ fn probe_ts(line: &str) -> Option<TsProbe> {
         }
     }
 
+    if !json_nesting_ok(line) {
+        return None;
+    }
     let text = without_lone_surrogates(line);
     let mut deserializer = serde_json::Deserializer::from_str(&text);
     let probe = deserializer.deserialize_any(Top).ok()?;

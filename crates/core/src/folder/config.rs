@@ -13,7 +13,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::folder::inspection::InspectionCode;
-use crate::text::replace_lone_surrogate_escapes;
+use crate::text::{json_nesting_ok, replace_lone_surrogate_escapes};
 
 /// The file's path below the root.
 pub const CONFIG_PATH: &str = "aios.json";
@@ -77,6 +77,9 @@ fn config_read_code(error: ReadError) -> InspectionCode {
 /// text is not JSON or not an object. Escapes that make lone surrogates (valid for
 /// JavaScript) become U+FFFD first.
 pub fn parse_config_object(text: &str) -> Option<Map<String, Value>> {
+    if !json_nesting_ok(text) {
+        return None;
+    }
     match serde_json::from_str::<Value>(&replace_lone_surrogate_escapes(text)) {
         Ok(Value::Object(object)) => Some(object),
         _ => None,
@@ -223,6 +226,9 @@ impl ConfigProblem {
 /// `created_at` canonical; `ai_tools` an array of strings; `vault_path` a string or `null`;
 /// `skills_first`, when present, a boolean. Returns the first failure.
 pub fn check_config_identity(text: &str) -> Result<(), ConfigProblem> {
+    if !json_nesting_ok(text) {
+        return Err(ConfigProblem::NotObject);
+    }
     let text = replace_lone_surrogate_escapes(text);
     let keys = match serde_json::from_str::<TopLevelKeys>(&text) {
         Ok(TopLevelKeys::Object(keys)) => keys,

@@ -6,10 +6,15 @@
 //! duplicate key, an unknown alias, a value that fails its explicit core tag (`!!int abc`) or a
 //! second document is an error. Core schema means: `yes`/`no`/`on` stay strings, `123` is an
 //! integer, `2026-08-29` stays a string (there is no timestamp type), `~`/`null`/empty are null.
+//! Bounded means: nesting deeper than [`MAX_DEPTH`] and alias copies beyond a budget linear in
+//! the text are errors too, and no step recurses per nesting level of the text
+//! (`docs/security.md`).
 //!
 //! Nothing here reads files; a `FrontmatterError` carries no content of the document.
 
-use saphyr::{LoadableYamlNode, Scalar, Yaml};
+mod load;
+
+pub use load::MAX_DEPTH;
 
 /// The pieces of a text that starts with a frontmatter block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,8 +170,8 @@ pub enum YamlError {
         /// 1-based column.
         column: usize,
     },
-    /// A mapping repeats a key. The position is 0, 0 when only the converted keys collide
-    /// (keys that differ by a tag alone).
+    /// A mapping repeats a key (also keys that differ by a tag alone); the position is the
+    /// repeated key's.
     #[error("duplicate key at line {line}, column {column}")]
     DuplicateKey {
         /// 1-based line.
@@ -180,6 +185,12 @@ pub enum YamlError {
     /// The text holds more than one document.
     #[error("more than one YAML document")]
     MultipleDocuments,
+    /// Collections nest deeper than [`MAX_DEPTH`].
+    #[error("YAML nested too deeply")]
+    TooDeep,
+    /// Anchors and aliases would copy more than the document's budget (an alias bomb).
+    #[error("too much YAML alias expansion")]
+    AliasBudget,
 }
 
 /// Why frontmatter YAML is not a usable mapping.
@@ -196,22 +207,7 @@ pub enum FrontmatterError {
 /// Parses one YAML 1.2 document strictly under the core schema. An empty document (or one
 /// holding only comments) is [`YamlValue::Null`].
 pub fn parse_yaml(text: &str) -> Result<YamlValue, YamlError> {
-    let documents = Yaml::load_from_str(text).map_err(|error| {
-        let marker = error.marker();
-        let (line, column) = (marker.line(), marker.col() + 1);
-        // The loader reports duplicates (mandated by YAML 1.2) as a scan error with this text;
-        // a test pins it so an upgrade that rewords it cannot go unnoticed.
-        if error.info().contains("duplicated key") {
-            YamlError::DuplicateKey { line, column }
-        } else {
-            YamlError::Syntax { line, column }
-        }
-    })?;
-    match documents.as_slice() {
-        [] => Ok(YamlValue::Null),
-        [document] => convert(document),
-        _ => Err(YamlError::MultipleDocuments),
-    }
+    load::load(text)
 }
 
 /// Parses frontmatter YAML that must be a mapping (spec 01 §3.7).
@@ -220,41 +216,6 @@ pub fn parse_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
         YamlValue::Mapping(mapping) => Ok(mapping),
         _ => Err(FrontmatterError::NotMapping),
     }
-}
-
-fn convert(node: &Yaml<'_>) -> Result<YamlValue, YamlError> {
-    Ok(match node {
-        Yaml::Value(Scalar::Null) => YamlValue::Null,
-        Yaml::Value(Scalar::Boolean(value)) => YamlValue::Bool(*value),
-        Yaml::Value(Scalar::Integer(value)) => YamlValue::Int(*value),
-        Yaml::Value(Scalar::FloatingPoint(value)) => YamlValue::Float(value.into_inner()),
-        Yaml::Value(Scalar::String(text)) => YamlValue::String(text.to_string()),
-        Yaml::Sequence(items) => {
-            YamlValue::Sequence(items.iter().map(convert).collect::<Result<_, _>>()?)
-        }
-        Yaml::Mapping(mapping) => {
-            let entries: Vec<(YamlValue, YamlValue)> = mapping
-                .iter()
-                .map(|(key, value)| Ok((convert(key)?, convert(value)?)))
-                .collect::<Result<_, YamlError>>()?;
-            // The loader compares keys with their tags, so `a` and `! a` pass it; once the tag
-            // is dropped they are the same key, which YAML's unique-key rule (and spec 01 §3.7)
-            // refuses. Found by the `frontmatter` fuzz target.
-            let repeated = entries.iter().enumerate().any(|(index, (key, _))| {
-                entries[..index].iter().any(|(earlier, _)| earlier == key)
-            });
-            if repeated {
-                return Err(YamlError::DuplicateKey { line: 0, column: 0 });
-            }
-            YamlValue::Mapping(YamlMapping { entries })
-        }
-        // A collection with an application tag (`!thing {a: 1}`): the tag carries no meaning
-        // for readers, as for JavaScript's `yaml`, which resolves unknown tags to plain data.
-        Yaml::Tagged(_, inner) => convert(inner)?,
-        Yaml::Representation(..) | Yaml::Alias(_) | Yaml::BadValue => {
-            return Err(YamlError::BadValue);
-        }
-    })
 }
 
 #[cfg(test)]
@@ -446,5 +407,213 @@ mod tests {
             parse_mapping("!thing {a: 1}").unwrap().get("a"),
             Some(&YamlValue::Int(1))
         );
+    }
+
+    /// `depth` nested block sequences (`- - - x`) under a key.
+    fn nested_blocks(depth: usize) -> String {
+        format!("nest:\n{}x\n", "- ".repeat(depth))
+    }
+
+    #[test]
+    fn nesting_is_bounded_without_recursion() {
+        // At the limit: the key's mapping plus MAX_DEPTH - 1 sequences.
+        let at_limit = parse_mapping(&nested_blocks(MAX_DEPTH - 1)).unwrap();
+        let mut value = at_limit.get("nest").unwrap();
+        for _ in 1..MAX_DEPTH - 1 {
+            let YamlValue::Sequence(items) = value else {
+                panic!("a sequence");
+            };
+            value = &items[0];
+        }
+        assert_eq!(
+            value,
+            &YamlValue::Sequence(vec![YamlValue::String("x".into())])
+        );
+        assert_eq!(
+            parse_mapping(&nested_blocks(MAX_DEPTH)),
+            Err(FrontmatterError::InvalidYaml(YamlError::TooDeep))
+        );
+        // Flow collections count the same way, mappings too.
+        let flow = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(parse_yaml(&flow(MAX_DEPTH)).is_ok());
+        assert_eq!(parse_yaml(&flow(MAX_DEPTH + 1)), Err(YamlError::TooDeep));
+        let maps = |depth: usize| format!("{}1{}", "{a: ".repeat(depth), "}".repeat(depth));
+        assert!(parse_yaml(&maps(MAX_DEPTH)).is_ok());
+        assert_eq!(parse_yaml(&maps(MAX_DEPTH + 1)), Err(YamlError::TooDeep));
+    }
+
+    /// The crash of issue 11: ~17,000 levels overflowed the main thread's stack. Far deeper
+    /// input, on a thread with a 256 KiB stack, is now an ordinary error.
+    #[test]
+    fn deep_nesting_on_a_small_stack_is_an_error_not_a_crash() {
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let blocks = parse_mapping(&nested_blocks(100_000));
+                let flow = parse_yaml(&format!("{}{}", "[{a: ".repeat(100), "}]".repeat(100)));
+                let unclosed = parse_yaml(&"[{a: ".repeat(100_000));
+                (blocks, flow, unclosed)
+            })
+            .unwrap();
+        let (blocks, flow, unclosed) = handle.join().expect("no stack overflow");
+        assert_eq!(
+            blocks,
+            Err(FrontmatterError::InvalidYaml(YamlError::TooDeep))
+        );
+        assert_eq!(flow, Err(YamlError::TooDeep));
+        // Past 256 flow levels the scanner, which reads ahead of the events, refuses the text
+        // first (a syntax error); either way it is an error, not a crash.
+        assert!(
+            matches!(unclosed, Err(YamlError::TooDeep | YamlError::Syntax { .. })),
+            "{unclosed:?}"
+        );
+    }
+
+    /// Tens of thousands of distinct keys: linear with the hash check (a few milliseconds);
+    /// the pairwise check this replaced needed about 10^9 comparisons here.
+    #[test]
+    fn many_distinct_keys_parse_and_a_late_duplicate_is_found() {
+        const KEYS: usize = 50_000;
+        let mut text: String = (0..KEYS).map(|i| format!("k{i}: {i}\n")).collect();
+        let mapping = parse_mapping(&text).unwrap();
+        assert_eq!(mapping.len(), KEYS);
+        assert_eq!(mapping.get("k49999"), Some(&YamlValue::Int(49_999)));
+        text.push_str("k17: again\n");
+        assert_eq!(
+            parse_mapping(&text),
+            Err(FrontmatterError::InvalidYaml(YamlError::DuplicateKey {
+                line: KEYS + 1,
+                column: 1
+            }))
+        );
+    }
+
+    #[test]
+    fn keys_equal_once_converted_are_duplicates() {
+        for text in [
+            "a:\n! a:\n",
+            "a: 1\n!foo a: 2\n",
+            "{a: 1, ! a: 2}",
+            "1: a\n0x1: b\n",
+            ".nan: a\n.NaN: b\n",
+            "0.0: a\n-0.0: b\n",
+            "? [a, {b: 1}]\n: x\n? !t [a, {b: 1}]\n: y\n",
+        ] {
+            assert!(
+                matches!(parse_yaml(text), Err(YamlError::DuplicateKey { .. })),
+                "{text:?}: {:?}",
+                parse_yaml(text)
+            );
+        }
+        for text in [
+            "1: a\n1.0: b\n",
+            "'1': a\n1: b\n",
+            "? [a]\n: x\n? [b]\n: y\n",
+        ] {
+            assert!(parse_yaml(text).is_ok(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn alias_expansion_is_budgeted() {
+        // Nine levels of nine-fold aliasing would be 9^9 nodes.
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..9 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 9].join(", ");
+            bomb.push_str(&format!("a{level}: &a{level} [{items}]\n"));
+        }
+        assert_eq!(parse_yaml(&bomb), Err(YamlError::AliasBudget));
+        // A long string aliased many times is budgeted by its bytes, not as one node.
+        let long = format!(
+            "s: &s {}\nt: [{}]\n",
+            "y".repeat(60_000),
+            vec!["*s"; 2_000].join(", ")
+        );
+        assert_eq!(parse_yaml(&long), Err(YamlError::AliasBudget));
+        // Ordinary aliasing is fine.
+        let ordinary = parse_mapping("base: &b {k: v}\nx: *b\ny: *b\n").unwrap();
+        assert_eq!(ordinary.get("x"), ordinary.get("base"));
+    }
+
+    /// The loader this replaced (saphyr's recursive loader and a recursive conversion), kept
+    /// here only to show the iterative loader gives the same answers on ordinary documents.
+    fn reference(text: &str) -> Result<YamlValue, ()> {
+        use saphyr::{LoadableYamlNode, Scalar, Yaml};
+        fn convert(node: &Yaml<'_>) -> Result<YamlValue, ()> {
+            Ok(match node {
+                Yaml::Value(Scalar::Null) => YamlValue::Null,
+                Yaml::Value(Scalar::Boolean(value)) => YamlValue::Bool(*value),
+                Yaml::Value(Scalar::Integer(value)) => YamlValue::Int(*value),
+                Yaml::Value(Scalar::FloatingPoint(value)) => YamlValue::Float(value.into_inner()),
+                Yaml::Value(Scalar::String(text)) => YamlValue::String(text.to_string()),
+                Yaml::Sequence(items) => {
+                    YamlValue::Sequence(items.iter().map(convert).collect::<Result<_, _>>()?)
+                }
+                Yaml::Mapping(mapping) => {
+                    let entries: Vec<(YamlValue, YamlValue)> = mapping
+                        .iter()
+                        .map(|(key, value)| Ok((convert(key)?, convert(value)?)))
+                        .collect::<Result<_, ()>>()?;
+                    let repeated = entries.iter().enumerate().any(|(index, (key, _))| {
+                        entries[..index].iter().any(|(earlier, _)| earlier == key)
+                    });
+                    if repeated {
+                        return Err(());
+                    }
+                    YamlValue::Mapping(YamlMapping { entries })
+                }
+                Yaml::Tagged(_, inner) => convert(inner)?,
+                _ => return Err(()),
+            })
+        }
+        match Yaml::load_from_str(text).map_err(|_| ())?.as_slice() {
+            [] => Ok(YamlValue::Null),
+            [document] => convert(document),
+            _ => Err(()),
+        }
+    }
+
+    #[test]
+    fn same_answers_as_the_recursive_loader() {
+        let seeds = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds");
+        let mut texts: Vec<String> = Vec::new();
+        for target in ["frontmatter", "project_readme"] {
+            for entry in std::fs::read_dir(format!("{seeds}/{target}")).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                if let Some(block) = split_frontmatter(&text) {
+                    texts.push(block.yaml.to_owned());
+                }
+                texts.push(text);
+            }
+        }
+        texts.extend(
+            [
+                "a: &x [1, {b: *x}]\nc: *x\n",
+                "!!map {a: !!seq [1, !!str 2], !!str b: !!null ~}",
+                "? - a\n  - b\n: c\n",
+                "a: |\n  x\n  y\nb: >-\n  z\n   w\n",
+                "- ! x\n- !local 12\n- !!float 1\n- !!bool true\n- 0o17\n- +.inf\n",
+                "a: \"\\u00e9\\t\"\nb: 'it''s'\n",
+                "---\na: 1\n...\n",
+                "a: b\n  c: d\n",
+                "",
+                "# c\n",
+                "a:\n  - x\n  -\n  - {y: }\n",
+            ]
+            .map(str::to_owned),
+        );
+        for text in &texts {
+            let new = parse_yaml(text);
+            match reference(text) {
+                // Compared as text: `.nan` is not equal to itself.
+                Ok(value) => assert_eq!(
+                    format!("{new:?}"),
+                    format!("{:?}", Ok::<_, YamlError>(value)),
+                    "{text:?}"
+                ),
+                Err(()) => assert!(new.is_err(), "{text:?}: {new:?}"),
+            }
+        }
     }
 }

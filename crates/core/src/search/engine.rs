@@ -393,6 +393,9 @@ impl<'r> Engine<'r> {
             Err(error) => return Err(fatal(fixed_location_error(error))),
         };
         self.files.push((RootId::Aios, path, file.identity));
+        if !crate::text::json_nesting_ok(&file.text) {
+            return Err(EvidenceError::ConfigInvalid.into());
+        }
         let value: Value = serde_json::from_str(&replace_lone_surrogate_escapes(&file.text))
             .map_err(|_| EvidenceError::ConfigInvalid)?;
         let vault_path = match value.get("vault_path") {

@@ -79,6 +79,9 @@ pub(crate) fn parse(text: &str) -> Parsed {
 
 /// Parses one line into an entry; `None` for anything that is not a JSON object Rust can hold.
 pub(crate) fn parse_entry(line: &str) -> Option<Entry> {
+    if !crate::text::json_nesting_ok(line) {
+        return None;
+    }
     let mut value: Value = serde_json::from_str(line).ok()?;
     apply_js_key_order(&mut value);
     let Value::Object(object) = value else {

@@ -11,9 +11,10 @@
 
 use dotaios_core::text::push_json_string;
 
-/// Nesting deeper than this is refused as invalid rather than risking the stack. A real
-/// configuration file is a handful of levels deep.
-const MAX_DEPTH: usize = 256;
+/// Nesting deeper than this is refused as invalid rather than risking the stack: the
+/// workspace's one nesting limit, which bounds this reader's recursion and the printer's. A
+/// real configuration file is a handful of levels deep.
+const MAX_DEPTH: usize = dotaios_core::text::MAX_NESTING;
 
 /// A parsed JSON value.
 #[derive(Debug, Clone, PartialEq)]
@@ -440,5 +441,28 @@ mod tests {
         assert_eq!(parse(b"[\"\xff\"]"), Err(Invalid));
         let deep = "[".repeat(MAX_DEPTH + 2) + &"]".repeat(MAX_DEPTH + 2);
         assert_eq!(parse(deep.as_bytes()), Err(Invalid));
+    }
+
+    /// The reader and printer recurse once per level; at the limit that fits a 256 KiB stack,
+    /// and far deeper input is refused there without overflowing.
+    #[test]
+    fn nesting_fits_a_small_stack() {
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(|| {
+                let at_limit = format!(
+                    "{}1{}",
+                    "[{\"a\":".repeat(MAX_DEPTH / 2),
+                    "}]".repeat(MAX_DEPTH / 2)
+                );
+                let printed = parse(at_limit.as_bytes()).map(|value| to_pretty(&value));
+                let refused = parse("[".repeat(1_000_000).as_bytes());
+                (printed.is_ok(), refused)
+            })
+            .unwrap();
+        assert_eq!(
+            handle.join().expect("no stack overflow"),
+            (true, Err(Invalid))
+        );
     }
 }

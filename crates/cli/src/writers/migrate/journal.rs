@@ -155,6 +155,10 @@ impl Journal {
     /// `0..=0o777` with `before_mode` null exactly for a create. Journals without any mode
     /// fields (older writers) are accepted. `None` when anything fails.
     pub(crate) fn parse(text: &str, dir_name: &str) -> Option<Journal> {
+        // The journal lies inside the folder: bounded before `serde_json` recurses.
+        if !dotaios_core::text::json_nesting_ok(text) {
+            return None;
+        }
         let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
             return None;
         };

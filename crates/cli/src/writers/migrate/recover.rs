@@ -226,7 +226,9 @@ impl Recovery<'_> {
         let mut ledger = ledger();
         match self.folder.root.read_text(&path, FILE_CAP, &mut ledger) {
             Ok(Some(file)) => {
-                if serde_json::from_str::<serde_json::Value>(&file.text).is_err() {
+                if !dotaios_core::text::json_nesting_ok(&file.text)
+                    || serde_json::from_str::<serde_json::Value>(&file.text).is_err()
+                {
                     return JournalRead::Unreadable;
                 }
                 match Journal::parse(&file.text, self.id) {

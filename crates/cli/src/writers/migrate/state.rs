@@ -191,6 +191,9 @@ pub(crate) fn read_receipt(
         Err(ReadError::Unsafe(UnsafeKind::NotDirectory)) => return Ok(None),
         Err(_) => return Err(invalid()),
     };
+    if !dotaios_core::text::json_nesting_ok(&file.text) {
+        return Err(invalid());
+    }
     let Ok(Value::Object(receipt)) = serde_json::from_str::<Value>(&file.text) else {
         return Err(invalid());
     };

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Release evidence from real AI hosts (docs/compatibility.md): runs the four pinned hosts of
+# tests/hosts/package-lock.json one after another against a scripted model endpoint on
+# 127.0.0.1, each wired with exactly the fragment `dotaios mcp install --dry-run --agent X`
+# prints, and prints one line per host with the level it reached and its version. Then a
+# negative control: the adapter pointed at a copy of examples/aios without the marker must not
+# reach "produced". Exit 0 only if all four hosts reach "produced" and the control does not.
+#
+#   bash scripts/test-hosts.sh [--write-docs]
+#
+# --write-docs regenerates docs/compatibility.md from this run (then rebuild dotaios: the
+# `Evidence:` line of `mcp install` is compiled in from that file).
+#
+# Needs cargo, python3, node and npm; installs the pinned hosts with `npm ci` into
+# tests/hosts/node_modules (about 1 GB) when the lock file changed. Each host is bounded to
+# 120 s, runs in a sandbox of its own (fresh HOME and XDG_* directories, an environment built
+# from nothing, npm registry and proxies on a dead loopback port) and, where the kernel allows
+# unprivileged namespaces, in a network namespace holding only loopback and a PID namespace
+# whose processes all die with the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+write_docs=0
+for arg in "$@"; do
+  case "$arg" in
+    --write-docs) write_docs=1 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "Unknown option: $arg" >&2; exit 1 ;;
+  esac
+done
+
+for tool in cargo python3 node npm; do
+  command -v "$tool" >/dev/null || { echo "test-hosts: $tool is required" >&2; exit 1; }
+done
+
+# The content the host must bring back: the query matches one line of examples/aios, and the
+# marker is a part of that line the query does not contain (so echoing the prompt proves nothing).
+query="nodal corrections"
+marker="37 constituents"
+marker_file="examples/aios/references/tide-harmonics-primer.md"
+host_timeout=120
+hosts=(claude gemini codex opencode)
+control_host=claude
+
+cargo build --quiet -p dotaios -p dotaios-mcp --bins
+target_dir="${CARGO_TARGET_DIR:-target}"
+bin_dir="$(cd "$target_dir/debug" && pwd)"
+# The endpoint and the runner first (the runner with stand-in hosts that hang or escape).
+unit="$(DOTAIOS_BIN_DIR="$bin_dir" python3 -m unittest discover -s tests/hosts -p 'test_*.py' 2>&1)" \
+  || { echo "$unit" >&2; exit 1; }
+echo "test-hosts: endpoint and runner unit tests: $(tail -n 1 <<<"$unit")"
+out_dir="$target_dir/hosts"
+rm -rf "$out_dir"
+mkdir -p "$out_dir"
+out_dir="$(cd "$out_dir" && pwd)"
+
+# Install the pinned hosts only when the lock file differs from the one last installed.
+stamp=tests/hosts/node_modules/.dotaios-installed-lock
+if ! cmp -s tests/hosts/package-lock.json "$stamp" 2>/dev/null; then
+  started=$(date +%s)
+  (cd tests/hosts && npm ci --no-audit --no-fund --silent)
+  cp tests/hosts/package-lock.json "$stamp"
+  echo "test-hosts: npm ci of the pinned hosts took $(( $(date +%s) - started )) s ($(du -sh tests/hosts/node_modules | cut -f1))"
+fi
+
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/dotaios-hosts.XXXXXX")"
+trap 'rm -rf "$scratch"' EXIT
+positive="$(pwd)/examples/aios"
+negative="$scratch/aios-without-marker"
+cp -R examples/aios "$negative"
+grep -v -F "$marker" "$marker_file" > "$negative/${marker_file#examples/aios/}"
+grep -q -F "$marker" "$marker_file" || { echo "test-hosts: $marker_file lost the marker" >&2; exit 1; }
+if grep -r -q -F "$marker" "$negative"; then
+  echo "test-hosts: the negative folder still holds the marker" >&2
+  exit 1
+fi
+
+# A network namespace with only loopback, and a PID namespace that takes every process of the
+# run with it, where unprivileged user namespaces are allowed (Linux); elsewhere the sandbox's
+# environment alone keeps traffic on loopback and run_host.py reaps what it started.
+# DOTAIOS_HOSTS_ISOLATION=env forces the environment-only mode (to try what CI without user
+# namespaces does).
+isolate=()
+isolation="environment only"
+if [ "${DOTAIOS_HOSTS_ISOLATION:-}" != env ] && command -v unshare >/dev/null \
+  && command -v ip >/dev/null \
+  && unshare --user --map-root-user --net --pid --fork --mount-proc --kill-child \
+    ip link set lo up >/dev/null 2>&1; then
+  isolate=(unshare --user --map-root-user --net --pid --fork --mount-proc --kill-child
+    sh -c 'ip link set lo up && exec "$@"' sh)
+  isolation="loopback-only network namespace"
+  # The claim checked: from inside, an address off the machine is unreachable.
+  if "${isolate[@]}" python3 -c 'import socket; socket.create_connection(("192.0.2.1", 443), timeout=3)' \
+    >/dev/null 2>&1; then
+    echo "test-hosts: the network namespace reaches off loopback" >&2
+    exit 1
+  fi
+fi
+echo "test-hosts: isolation: $isolation"
+
+# The outer bound; run_host.py also stops its host 10 s before it (macOS has no `timeout`).
+bound=()
+if command -v timeout >/dev/null; then
+  bound=(timeout -k 5 "$host_timeout")
+fi
+
+results="$out_dir/results.jsonl"
+: > "$results"
+
+# Runs one host; appends its JSON line to $2 and prints the human line.
+run_host() {
+  local host="$1" folder="$2" sink="$3" line
+  line="$("${bound[@]}" "${isolate[@]}" python3 tests/hosts/run_host.py \
+    --host "$host" --dotaios "$bin_dir/dotaios" --launcher "$bin_dir/dotaios-mcp" \
+    --folder "$folder" --bins "$(pwd)/tests/hosts/node_modules/.bin" \
+    --query "$query" --marker "$marker" --timeout $(( host_timeout - 10 )) \
+    --log-dir "$out_dir/$(basename "$sink" .jsonl)" | tail -n 1)" || true
+  if [ -z "$line" ]; then
+    line="{\"host\":\"$host\",\"level\":\"none\",\"version\":null,\"detail\":\"no result within ${host_timeout} s\"}"
+  fi
+  printf '%s\n' "$line" >> "$sink"
+  python3 tests/hosts/compat_doc.py --line "$line"
+}
+
+for host in "${hosts[@]}"; do
+  run_host "$host" "$positive" "$results"
+done
+
+control="$out_dir/control.jsonl"
+: > "$control"
+echo "test-hosts: negative control ($control_host, folder without the marker):"
+run_host "$control_host" "$negative" "$control"
+
+status=0
+python3 tests/hosts/compat_doc.py --check "$results" --control "$control" || status=1
+if [ "$write_docs" = 1 ]; then
+  python3 tests/hosts/compat_doc.py --write docs/compatibility.md "$results"
+  echo "test-hosts: wrote docs/compatibility.md"
+fi
+exit "$status"
