@@ -34,12 +34,12 @@ pub(crate) struct Totals {
     pub(crate) bytes: u64,
 }
 
-/// A note found by the walk: its directory (index into the walk's directories), its name and
-/// its enumeration identity.
+/// A note found by the walk: its directory (index into the walk's directories), its name and,
+/// once its batch was read, its enumeration identity.
 struct Note {
     dir: usize,
     name: String,
-    identity: Identity,
+    identity: Option<Identity>,
 }
 
 /// Reads `aios/vault` as described above, on `workers` threads.
@@ -93,17 +93,17 @@ pub(crate) fn read_vault(aios: &Path, workers: usize) -> Result<Totals, String> 
             &mut batch,
         )?;
         if batch.len() >= BATCH {
-            read_batch(&batch, &notes, workers, &mut totals)?;
+            read_batch(&batch, &mut notes, workers, &mut totals)?;
             batch.clear();
         }
     }
-    read_batch(&batch, &notes, workers, &mut totals)?;
+    read_batch(&batch, &mut notes, workers, &mut totals)?;
     drop(batch);
-    revalidate(&root, &root_identity, &directories, &notes)?;
+    revalidate(&root, &root_identity, &directories, &notes, workers)?;
     Ok(totals)
 }
 
-/// Lists `dir`: notes are stat'ed by name and queued, subdirectories pushed for later.
+/// Lists `dir`: notes are queued for the next batch, subdirectories pushed for later.
 fn visit(
     dir: Arc<Dir>,
     index: usize,
@@ -124,17 +124,10 @@ fn visit(
         match entry.kind {
             EntryKind::Directory => subdirectories.push(name.to_owned()),
             EntryKind::File if name.to_ascii_lowercase().ends_with(".md") => {
-                let found = dir
-                    .stat(name)
-                    .map_err(text)?
-                    .ok_or("a listed note vanished")?;
-                if found.kind != EntryKind::File {
-                    return Err("a listed note is no longer a file".to_owned());
-                }
                 notes.push(Note {
                     dir: index,
                     name: name.to_owned(),
-                    identity: found.identity,
+                    identity: None,
                 });
                 batch.push((dir.clone(), notes.len() - 1));
             }
@@ -148,14 +141,16 @@ fn visit(
     Ok(())
 }
 
-/// Reads one batch of notes in parallel, each through its directory's handle.
+/// Stats and reads one batch of notes in parallel, each by name through its directory's
+/// handle, and records their identities.
 fn read_batch(
     batch: &[(Arc<Dir>, usize)],
-    notes: &[Note],
+    notes: &mut [Note],
     workers: usize,
     totals: &mut Totals,
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
+    let shared: &[Note] = notes;
     let results = on_threads(workers, || {
         let mut ledger = Ledger::new(Limits {
             files: u64::MAX,
@@ -163,28 +158,38 @@ fn read_batch(
             entries: 0,
         });
         let mut read = Totals::default();
+        let mut seen = Vec::new();
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some((dir, note)) = batch.get(index) else {
                 break;
             };
-            let note = &notes[*note];
+            let name = &shared[*note].name;
+            // The enumeration identity (rule 1), then the open that must match it (rule 2).
+            let found = dir
+                .stat(name)
+                .map_err(text)?
+                .ok_or("a listed note vanished")?;
             let options = ReadOptions::new(MAX_FILE_BYTES)
-                .expecting(note.identity)
+                .expecting(found.identity)
                 .caller_revalidates();
             let file = dir
-                .read_text_with(&note.name, &options, &mut ledger)
+                .read_text_with(name, &options, &mut ledger)
                 .map_err(text)?
                 .ok_or("a listed note vanished")?;
             read.files += 1;
             read.bytes += file.text.len() as u64;
+            seen.push((*note, found.identity));
         }
-        Ok(read)
+        Ok((read, seen))
     });
     for result in results {
-        let read = result?;
+        let (read, seen) = result?;
         totals.files += read.files;
         totals.bytes += read.bytes;
+        for (note, identity) in seen {
+            notes[note].identity = Some(identity);
+        }
     }
     Ok(())
 }
@@ -196,6 +201,7 @@ fn revalidate(
     root_identity: &Identity,
     directories: &[(RelPath, Identity)],
     notes: &[Note],
+    workers: usize,
 ) -> Result<(), String> {
     if root.restat().map_err(text)? != *root_identity {
         return Err(text(ReadError::Changed));
@@ -204,24 +210,31 @@ fn revalidate(
     for note in notes {
         by_directory[note.dir].push(note);
     }
-    for ((path, identity), notes) in directories.iter().zip(by_directory) {
-        let dir = root
-            .open_dir(path)
-            .map_err(text)?
-            .ok_or("a directory vanished")?;
-        if dir.identity() != *identity {
-            return Err(text(ReadError::Changed));
-        }
-        for note in notes {
-            if !dir
-                .still_matches(&note.name, &note.identity)
+    let next = AtomicUsize::new(0);
+    let results = on_threads(workers, || {
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let (Some((path, identity)), Some(notes)) =
+                (directories.get(index), by_directory.get(index))
+            else {
+                return Ok(());
+            };
+            let dir = root
+                .open_dir(path)
                 .map_err(text)?
-            {
+                .ok_or("a directory vanished")?;
+            if dir.identity() != *identity {
                 return Err(text(ReadError::Changed));
             }
+            for note in notes {
+                let identity = note.identity.ok_or("a note was never read")?;
+                if !dir.still_matches(&note.name, &identity).map_err(text)? {
+                    return Err(text(ReadError::Changed));
+                }
+            }
         }
-    }
-    Ok(())
+    });
+    results.into_iter().collect()
 }
 
 fn text(error: ReadError) -> String {
