@@ -27,5 +27,5 @@ for target in aarch64-apple-darwin x86_64-apple-darwin; do
     echo "check-macos: $target" >&2
     RUSTC="$DEBIAN_RUSTC" RUSTC_BOOTSTRAP=1 "$DEBIAN_CARGO" check \
         -Zbuild-std=std,panic_abort --target "$target" \
-        --workspace --all-targets --target-dir target/macos-check
+        --workspace --all-targets --target-dir "${CARGO_TARGET_DIR:-target}/macos-check"
 done
