@@ -1,4 +1,4 @@
-//! Deep nesting (issue 11): the input chooses, level by level, block sequences, block mappings,
+//! Deep nesting (contract 01 §5.7): the input chooses, level by level, block sequences, block mappings,
 //! flow sequences and flow mappings, up to 400 levels, and the same shape as JSON.
 //!
 //! Checks: no crash or stack overflow anywhere; YAML within `MAX_NESTING` levels parses and
