@@ -1,14 +1,15 @@
-//! `dotaios-bench extra`: start-up measures outside contract 07's search table (contract 07 §3.7, §4.1).
-//! Two rows, each a fresh process per sample on the sample folder (`examples/aios`):
+//! `dotaios-bench extra`: start-up measures outside contract 07's search table (contract 07 §3.7,
+//! §4.1). Two rows, each a fresh process per sample on the sample folder (`examples/aios`):
 //!
 //! - `brief`: `dotaios brief --compact --path <aios>`, spawn to exit with all output read;
 //! - `mcp-startup`: spawn `dotaios-mcp --path <aios>` → `initialize` → `notifications/initialized`
 //!   → `tools/list` → `read_working_context`, timed until that last answer has arrived.
 //!
-//! - `worst case …` (contract 07 §4.1 target w): `dotaios search <query> --path <folder>` on a generated folder of
-//!   8 vault notes of 4 MiB (the per-file limit of contract 03 §13) of the one letter `a`, with a query
-//!   of 30 overlapping distinct terms (`a aa … a×30`) and one of 250 repeats of `a`; each must
-//!   answer in ≤ 2 s. The folder is written below the system temporary directory and removed.
+//! - `worst case …` (contract 07 §4.1 target w): `dotaios search <query> --path <folder>` on a
+//!   generated folder of 8 vault notes of 4 MiB (the per-file limit of contract 03 §13) of the one
+//!   letter `a`, with a query of 30 overlapping distinct terms (`a aa … a×30`) and one of 250
+//!   repeats of `a`; each must answer in ≤ 2 s. The folder is written below the system temporary
+//!   directory and removed.
 //!
 //! Each phase is 3 discarded warm-ups then the measured samples; every sample is checked
 //! (exit status 0 and non-empty stdout with empty stderr for `brief`; well-formed, successful

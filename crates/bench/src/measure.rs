@@ -3,7 +3,8 @@
 //! discarded warm-up + 20 measured samples, and the correctness checks that make a sample
 //! count. `safe-walk` is ours, not contract 07's: the contained reader's walk-relative handles
 //! alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
-//! sample) runs in the same rounds when `rg` is on `PATH` (contract 07 §3.7), as an outside control.
+//! sample) runs in the same rounds when `rg` is on `PATH` (contract 07 §3.7), as an outside
+//! control.
 //!
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.

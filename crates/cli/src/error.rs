@@ -1,6 +1,6 @@
 //! The CLI error boundary: every failure of every command ends here as one stderr line and a
-//! non-zero exit code (contract 06 §1.3). Commands build a [`CliError`] from their typed errors; this
-//! module is the only place that prints one.
+//! non-zero exit code (contract 06 §1.3). Commands build a [`CliError`] from their typed errors;
+//! this module is the only place that prints one.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

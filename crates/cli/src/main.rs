@@ -1,9 +1,9 @@
 //! `dotaios`, the command line.
 //!
 //! `main` captures the process environment once ([`Env`]), dispatches on the first argument and
-//! is the single place where a [`CliError`] becomes a stderr line and an exit code (contract 06 §1.3).
-//! Read commands live in [`commands`]; the only code that writes to an AIOS folder or a client
-//! configuration lives in [`writers`].
+//! is the single place where a [`CliError`] becomes a stderr line and an exit code (contract 06
+//! §1.3). Read commands live in [`commands`]; the only code that writes to an AIOS folder or a
+//! client configuration lives in [`writers`].
 #![forbid(unsafe_code)]
 
 mod args;

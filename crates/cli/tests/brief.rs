@@ -1,6 +1,6 @@
-//! `dotaios brief --compact` end to end (contract 02 §15.1): the worked fixture of contract 02 §17 with its
-//! dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the zone),
-//! Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
+//! `dotaios brief --compact` end to end (contract 02 §15.1): the worked fixture of contract 02 §17
+//! with its dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the
+//! zone), Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
 //! the exact message, the exit code, no machine path in the output and an unchanged tree.
 
 #[path = "../../core/tests/wc_support/mod.rs"]

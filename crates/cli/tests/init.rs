@@ -171,7 +171,8 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     assert_eq!(dirs, DIRECTORIES);
     assert_eq!(files, FILES);
 
-    // aios.json: 2-space pretty JSON, keys in the contract's order, created_at in ISO ms, one newline.
+    // aios.json: 2-space pretty JSON, keys in the contract's order, created_at in ISO ms, one
+    // newline.
     let config = text(&target, "aios.json");
     let value: serde_json::Value = serde_json::from_str(&config).unwrap();
     let created_at = value["created_at"].as_str().unwrap();

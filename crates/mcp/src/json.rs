@@ -4,8 +4,8 @@
 //! Why not `serde_json::Value`: request numbers are IEEE doubles in the reference, so `1e400` is
 //! a valid number (Infinity) there, `-0` is a number, and `12345678901234567890` is echoed as
 //! `12345678901234567000`. `serde_json` refuses the first and keeps integers exact. Here every
-//! number is an `f64`, an escaped lone surrogate becomes U+FFFD (the contract's recommended choice),
-//! and a duplicate member name keeps its first position with the last value (JavaScript's
+//! number is an `f64`, an escaped lone surrogate becomes U+FFFD (the contract's recommended
+//! choice), and a duplicate member name keeps its first position with the last value (JavaScript's
 //! object model).
 //!
 //! **Invariant:** parsing does not recurse: containers being built sit on an explicit stack,

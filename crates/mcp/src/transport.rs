@@ -10,7 +10,8 @@ use std::io::{self, BufRead, Write};
 
 use crate::server::Server;
 
-/// The longest line buffered (16 MiB); the reference had no limit, the contract recommends this one.
+/// The longest line buffered (16 MiB); the reference had no limit, the contract recommends this
+/// one.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A line buffer larger than this is freed once its line is answered, so one big request does

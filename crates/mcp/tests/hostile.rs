@@ -1,6 +1,7 @@
-//! Hostile folder content and requests (contract 01 §5.7, contract 05 §2.7, `docs/security.md`): frontmatter nested far
-//! past the limit, a 16 MiB request line of tiny objects, and deep JSON; each is answered
-//! with the contract's error or omission, the adapter keeps serving, and nothing is written.
+//! Hostile folder content and requests (contract 01 §5.7, contract 05 §2.7, `docs/security.md`):
+//! frontmatter nested far past the limit, a 16 MiB request line of tiny objects, and deep JSON;
+//! each is answered with the contract's error or omission, the adapter keeps serving, and nothing
+//! is written.
 
 mod support;
 

@@ -1,6 +1,6 @@
 //! Contract 05 §14 acceptance items about the protocol, Off mode and input validation (items 1–3,
-//! 13, 32–35, 41, 43, 46–61, 63), plus the bad-input cases of contract 05 §2.3 (D3d), each against the built
-//! `dotaios-mcp` spawned as a child process, responses matched by position.
+//! 13, 32–35, 41, 43, 46–61, 63), plus the bad-input cases of contract 05 §2.3 (D3d), each against
+//! the built `dotaios-mcp` spawned as a child process, responses matched by position.
 
 mod support;
 

@@ -1,6 +1,6 @@
-//! `dotaios search` (contract 03 §17): options in the contract's validation order, the memory policy
-//! before anything touches the filesystem, the folder check, one call of the core search, and
-//! the human rendering (or `--json`).
+//! `dotaios search` (contract 03 §17): options in the contract's validation order, the memory
+//! policy before anything touches the filesystem, the folder check, one call of the core search,
+//! and the human rendering (or `--json`).
 //!
 //! Results go to stdout, one warning per omission to stderr; the exit code is 0 when the
 //! search is complete (zero hits included), 2 when a scope was omitted, 1 on failure. This

@@ -1,5 +1,5 @@
-//! The guarded merge of the `dotaios` MCP entry into OpenCode's `opencode.json` (contract 06 §6.3 to
-//! §6.6), and its atomic private write.
+//! The guarded merge of the `dotaios` MCP entry into OpenCode's `opencode.json` (contract 06 §6.3
+//! to §6.6), and its atomic private write.
 //!
 //! [`plan`] reads and validates everything and computes the new bytes without writing; the
 //! dry run stops there, so it refuses exactly what the real run refuses. [`write()`] then

@@ -72,8 +72,8 @@ pub(crate) fn read_subsection<'a>(text: &'a str, heading: &str) -> &'a str {
     })
 }
 
-/// `stripFrontmatter(text)`: drops a leading `---` block, normalising the rest to LF (contract 02 §5).
-/// A text starting with a BOM, or whose block never closes, is returned unchanged.
+/// `stripFrontmatter(text)`: drops a leading `---` block, normalising the rest to LF (contract 02
+/// §5). A text starting with a BOM, or whose block never closes, is returned unchanged.
 pub(crate) fn strip_frontmatter(text: &str) -> Cow<'_, str> {
     if !text.starts_with("---\n") && !text.starts_with("---\r\n") {
         return Cow::Borrowed(text);

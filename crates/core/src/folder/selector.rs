@@ -34,8 +34,8 @@ pub enum WorkingContextSelectorError {
     Blank,
 }
 
-/// Checks a working-context project filter (contract 01 §6.4.1) in the contract's order and returns it
-/// JS-trimmed. Opaque ids such as `café:client/01` pass; this check is deliberately looser than
+/// Checks a working-context project filter (contract 01 §6.4.1) in the contract's order and returns
+/// it JS-trimmed. Opaque ids such as `café:client/01` pass; this check is deliberately looser than
 /// [`check_canonical_selector`].
 pub fn check_working_context_selector(raw: &str) -> Result<&str, WorkingContextSelectorError> {
     if code_point_len(raw) > MAX_SELECTOR_CODE_POINTS {
@@ -84,7 +84,8 @@ pub fn check_canonical_selector(value: &str) -> Result<(), SelectorError> {
     }
     // A Rust string cannot hold a lone surrogate, so that clause of the contract is vacuous here;
     // the JSON layer replaces such escapes before a selector reaches this check. The explicit
-    // clauses below are implied by the grammar, and are kept so the rule reads as the contract does.
+    // clauses below are implied by the grammar, and are kept so the rule reads as the contract
+    // does.
     let unsafe_selector = js_trim(value) != value
         || value.chars().any(|c| is_cc(c) || c == '/' || c == '\\')
         || value == "."

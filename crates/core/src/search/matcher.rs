@@ -77,9 +77,9 @@ pub(crate) struct Term {
 
 /// The distinct terms of a query and the searchers that scan a haystack once for all of them.
 ///
-/// Matching costs one pass per haystack whatever the number of terms (contract 03 §19 rule 6): each distinct
-/// term is counted once and weighted by how often the query repeats it, counting stops at the
-/// score caps of §6, and all terms are found by one Aho-Corasick automaton. Token hits (§9.2)
+/// Matching costs one pass per haystack whatever the number of terms (contract 03 §19 rule 6): each
+/// distinct term is counted once and weighted by how often the query repeats it, counting stops at
+/// the score caps of §6, and all terms are found by one Aho-Corasick automaton. Token hits (§9.2)
 /// and inflection hits (§7) are likewise one pass each over the haystack.
 #[derive(Debug)]
 struct Distinct {

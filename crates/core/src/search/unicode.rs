@@ -1,4 +1,5 @@
-//! Unicode general categories and the UTF-16 offset conversion that search needs (contract 03 §0, §7).
+//! Unicode general categories and the UTF-16 offset conversion that search needs (contract 03 §0,
+//! §7).
 //!
 //! `char::is_alphabetic` is the `Alphabetic` property, which also covers combining marks and
 //! letter numbers; the contract asks for general category `L*` (letters) and `N*` (numbers), so

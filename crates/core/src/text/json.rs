@@ -47,8 +47,8 @@ pub fn to_json_pretty(value: &Value) -> String {
     to_json(value, JsonLayout::Pretty)
 }
 
-/// Canonical compact JSON (contract 01 §8.3 plan body): object names sorted in UTF-16 order at every
-/// depth, arrays in order. As in JavaScript, where an object rebuilt with sorted names still
+/// Canonical compact JSON (contract 01 §8.3 plan body): object names sorted in UTF-16 order at
+/// every depth, arrays in order. As in JavaScript, where an object rebuilt with sorted names still
 /// lists array-index names first, such names come first.
 pub fn to_json_canonical(value: &Value) -> String {
     to_json_compact(&sorted_keys(value))

@@ -92,8 +92,8 @@ pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
 /// fits.
 ///
 /// Returns `None` when `text` already fits (the caller keeps `text`). Otherwise the prefix is the
-/// longest one of at most `max_units − len16(marker)` units (contract 03 §10.3 `truncate` with `...`;
-/// contract 05 §9 sanitisation with `\n[truncated]`).
+/// longest one of at most `max_units − len16(marker)` units (contract 03 §10.3 `truncate` with
+/// `...`; contract 05 §9 sanitisation with `\n[truncated]`).
 pub fn clip_units(text: &str, max_units: usize, marker: &str) -> Option<String> {
     if utf16_len(text) <= max_units {
         return None;
