@@ -1,4 +1,4 @@
-//! `aios.json` parsing (spec 01 §3.1, §8.1): the `JSON.parse`-like object reader, the strict
+//! `aios.json` parsing (contract 01 §3.1, §8.1): the `JSON.parse`-like object reader, the strict
 //! identity check `doctor` grades the file with, and the schema version.
 //!
 //! Checks: no panic; the two readers agree on what is an object; a config that passes the

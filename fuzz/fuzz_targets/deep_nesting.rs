@@ -1,5 +1,5 @@
-//! Deep nesting (issue 11): the input chooses, level by level, block sequences, block mappings,
-//! flow sequences and flow mappings, up to 400 levels, and the same shape as JSON.
+//! Deep nesting (contract 01 §5.7): the input chooses, level by level, block sequences, block
+//! mappings, flow sequences and flow mappings, up to 400 levels, and the same shape as JSON.
 //!
 //! Checks: no crash or stack overflow anywhere; YAML within `MAX_NESTING` levels parses and
 //! deeper YAML is refused (`TooDeep`, or a syntax error when the scanner's own flow limit

@@ -1,4 +1,4 @@
-//! Frontmatter split (spec 01 §3.7) and strict YAML parsing on arbitrary UTF-8.
+//! Frontmatter split (contract 01 §3.7) and strict YAML parsing on arbitrary UTF-8.
 //!
 //! Checks: no panic; the block is a `---` header with a suffix body; the whole-text split and
 //! the end-of-file prefix split agree; a block closed inside a shorter prefix is the block of

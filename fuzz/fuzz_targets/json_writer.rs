@@ -1,4 +1,4 @@
-//! The `JSON.stringify`-identical writer (spec 05 §10) on arbitrary parsed JSON.
+//! The `JSON.stringify`-identical writer (contract 05 §10) on arbitrary parsed JSON.
 //!
 //! Checks: no panic; compact and pretty output both parse back to a value `JSON.parse`-equal
 //! to the input (numbers compared as doubles, as JavaScript has only doubles); writing the

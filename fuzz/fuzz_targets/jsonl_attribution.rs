@@ -1,4 +1,4 @@
-//! JSONL timeline rows (spec 02 §7.1) and project attribution (spec 01 §6.6).
+//! JSONL timeline rows (contract 02 §7.1) and project attribution (contract 01 §6.6).
 //!
 //! Each input line is read as the readers read it (`\r?\n` split, blank lines skipped,
 //! `JSON.parse` with lone surrogates replaced, objects and arrays kept) and attributed under

@@ -1,4 +1,4 @@
-//! Project README → catalog record (spec 01 §3.7, §6.2): frontmatter, headings, description and
+//! Project README → catalog record (contract 01 §3.7, §6.2): frontmatter, headings, description and
 //! the bounded context excerpt.
 //!
 //! Checks: no panic; an error happens exactly when the frontmatter is unusable; a record keeps

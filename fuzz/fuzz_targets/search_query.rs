@@ -1,4 +1,4 @@
-//! Search (spec 03) over a private copy of the sample folder: query normalisation, the four
+//! Search (contract 03) over a private copy of the sample folder: query normalisation, the four
 //! matching tiers, ranking, snippets, the JSONL memory entries and the session filters, through
 //! the one public entry point, `dotaios_core::search::search`. (The query normaliser and
 //! matcher themselves are crate-private.)

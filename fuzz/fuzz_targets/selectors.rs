@@ -1,4 +1,4 @@
-//! Project selectors (spec 01 §6.4) and the memory policy (spec 01 §7).
+//! Project selectors (contract 01 §6.4) and the memory policy (contract 01 §7).
 //!
 //! Input: `<kinds byte><mode>\n<project>\n<first user message>`; the first byte chooses, for
 //! each of the three policy inputs, absent, text or not-text.

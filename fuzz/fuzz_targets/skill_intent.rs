@@ -1,4 +1,4 @@
-//! Skill routing (spec 04 §3) and the `resolve_skill` payload fit (spec 04 §6.5).
+//! Skill routing (contract 04 §3) and the `resolve_skill` payload fit (contract 04 §6.5).
 //!
 //! Input: `<intent>\n<trigger>\n<trigger>…`: the first line is the intent; the other lines
 //! become the triggers (and the description) of one extra skill beside a fixed catalog

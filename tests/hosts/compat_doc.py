@@ -20,7 +20,7 @@ import json
 import sys
 
 LEVELS = ["none", "configured", "discoverable", "invoked", "produced"]
-# Agents in the order of `mcp install --agent` (spec 06 §5.2).
+# Agents in the order of `mcp install --agent` (contract 06 §5.2).
 TESTED = ["claude", "codex", "gemini", "opencode"]
 UNTESTED = {
     "cursor": (

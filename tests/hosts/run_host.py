@@ -39,7 +39,7 @@ PROMPT = (
 TAIL_CHARS = 600
 READ_CAP = 1024 * 1024
 
-# The adapter's tools (spec 05), and per host the name its model sees for a tool (`{}`).
+# The adapter's tools (contract 05), and per host the name its model sees for a tool (`{}`).
 TOOLS = ["read_working_context", "search_aios", "resolve_skill"]
 HOSTS = {
     "claude": {"name": "Claude Code", "bin": "claude", "tool": "mcp__dotaios__{}",
@@ -65,7 +65,7 @@ def host_binary(bins: Path, host: str) -> Path | None:
 
 
 def fragment_of(install_stdout: str) -> tuple[str, str, str]:
-    """(target, format, fragment) from `mcp install` output, split as spec 06 §5.4 says tests split it."""
+    """(target, format, fragment) from `mcp install` output, split as contract 06 §5.4 says tests split it."""
     lines = install_stdout.split("\n")
     target = next(line.split(": ", 1)[1] for line in lines if line.startswith("Suggested target: "))
     form = next(line.split(": ", 1)[1] for line in lines if line.startswith("Format: "))

@@ -1,4 +1,4 @@
-// Shared fixture for the real-client tests (spec 05 §13): a fresh AIOS folder, a launcher that
+// Shared fixture for the real-client tests (contract 05 §13): a fresh AIOS folder, a launcher that
 // records what crosses the adapter's stdio and its exit status, and the expectations every
 // client shares. It only spawns processes and reads the files it created; it never talks
 // JSON-RPC itself, so each test's verdict comes from the client under test.

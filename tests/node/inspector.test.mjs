@@ -1,7 +1,7 @@
 // The adapter driven by the MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`) in each
-// protocol era it offers (spec 05 §13, checklist item 62). The Inspector runs as a subprocess
-// through `npx --no-install`, which puts this package's `node_modules/.bin` first on PATH, so
-// its `node` is the Node 22 this package installs where the system Node is older.
+// protocol era it offers (contract 05 §13, contract 05 §14 item 62). The Inspector runs as a
+// subprocess through `npx --no-install`, which puts this package's `node_modules/.bin` first on
+// PATH, so its `node` is the Node 22 this package installs where the system Node is older.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

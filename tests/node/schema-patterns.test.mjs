@@ -1,5 +1,5 @@
-// The `project` patterns the adapter publishes in `tools/list` (spec 05 §5, checklist items 4
-// and 7), compiled the way a JavaScript client compiles JSON Schema patterns: `new RegExp(p, 'u')`.
+// The `project` patterns the adapter publishes in `tools/list` (contract 05 §5, contract 05 §14
+// items 4 and 7), compiled the way a JavaScript client compiles JSON Schema patterns: `new RegExp(p, 'u')`.
 // The tool list comes through the TypeScript SDK v1 client, so the schemas are what a real
 // client receives.
 
@@ -42,7 +42,7 @@ test('project patterns compile with the Unicode flag and accept and reject as th
   const rwc = projectSchema(tools, 'read_working_context');
   assert.equal(rwc.minLength, 1);
   assert.ok(accepts(rwc, 'demo-id'));
-  assert.ok(accepts(rwc, 'café:client/01'), 'opaque ids are allowed here (spec 01 §6.4.1)');
+  assert.ok(accepts(rwc, 'café:client/01'), 'opaque ids are allowed here (contract 01 §6.4.1)');
   assert.ok(!accepts(rwc, '   '));
   assert.ok(!accepts(rwc, 'demo\n'));
 

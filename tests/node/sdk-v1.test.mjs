@@ -1,5 +1,5 @@
 // The adapter driven by the TypeScript SDK v1 client (`@modelcontextprotocol/sdk`), which knows
-// only the legacy `initialize` handshake (spec 05 §13, checklist item 62).
+// only the legacy `initialize` handshake (contract 05 §13, contract 05 §14 item 62).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

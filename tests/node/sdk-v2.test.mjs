@@ -1,5 +1,5 @@
 // The adapter driven by the TypeScript SDK v2 client (`@modelcontextprotocol/client`) in its
-// three negotiation modes (spec 05 §13, checklist item 62).
+// three negotiation modes (contract 05 §13, contract 05 §14 item 62).
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-"""The adapter driven by Python's official `mcp` client (spec 05 §13), in the legacy
+"""The adapter driven by Python's official `mcp` client (contract 05 §13), in the legacy
 handshake, auto (probe `server/discover`, fall back to `initialize`) and pinned 2026-07-28
 modes: three tools in order with their annotations, an Off call, a search, a skill, an unknown
 tool failing with -32602, the negotiated version, and exit status 0 after the client closes.

@@ -1,4 +1,4 @@
-//! The corpus generator `dotaios-search-fixture-v1` (spec 07 §1): byte-compatible with the
+//! The corpus generator `dotaios-search-fixture-v1` (contract 07 §1): byte-compatible with the
 //! reference's fixture generator, proven by the inventory digests of §1.9.
 //!
 //! One pseudo-random generator per file (mulberry32 seeded from a SHA-256 of the seed text),

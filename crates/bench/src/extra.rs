@@ -1,14 +1,15 @@
-//! `dotaios-bench extra`: start-up measures outside spec 07's search table (issues 3 and 6).
-//! Two rows, each a fresh process per sample on the sample folder (`examples/aios`):
+//! `dotaios-bench extra`: start-up measures outside contract 07's search table (contract 07 §3.7,
+//! §4.1). Two rows, each a fresh process per sample on the sample folder (`examples/aios`):
 //!
 //! - `brief`: `dotaios brief --compact --path <aios>`, spawn to exit with all output read;
 //! - `mcp-startup`: spawn `dotaios-mcp --path <aios>` → `initialize` → `notifications/initialized`
 //!   → `tools/list` → `read_working_context`, timed until that last answer has arrived.
 //!
-//! - `worst case …` (issue 14): `dotaios search <query> --path <folder>` on a generated folder of
-//!   8 vault notes of 4 MiB (the per-file limit of spec 03 §13) of the one letter `a`, with a query
-//!   of 30 overlapping distinct terms (`a aa … a×30`) and one of 250 repeats of `a`; each must
-//!   answer in ≤ 2 s. The folder is written below the system temporary directory and removed.
+//! - `worst case …` (contract 07 §4.1 target w): `dotaios search <query> --path <folder>` on a
+//!   generated folder of 8 vault notes of 4 MiB (the per-file limit of contract 03 §13) of the one
+//!   letter `a`, with a query of 30 overlapping distinct terms (`a aa … a×30`) and one of 250
+//!   repeats of `a`; each must answer in ≤ 2 s. The folder is written below the system temporary
+//!   directory and removed.
 //!
 //! Each phase is 3 discarded warm-ups then the measured samples; every sample is checked
 //! (exit status 0 and non-empty stdout with empty stderr for `brief`; well-formed, successful
@@ -33,9 +34,9 @@ const WARMUP: usize = 3;
 /// Measured samples per row (full and `--quick`).
 const MEASURED_FULL: usize = 20;
 const MEASURED_QUICK: usize = 5;
-/// Issue 6: the server's start-up p95 is expected to stay within 20 ms.
+/// Contract 07 §4.1 target s: the server's start-up p95 stays within 20 ms.
 const MCP_STARTUP_P95_MS: f64 = 20.0;
-/// Issue 14: each worst-case matching query answers within 2 s.
+/// Contract 07 §4.1 target w: each worst-case matching query answers within 2 s.
 const WORST_CASE_P95_MS: f64 = 2_000.0;
 /// The worst-case folder: this many notes of [`WORST_CASE_NOTE_BYTES`] of one letter.
 const WORST_CASE_NOTES: usize = 8;

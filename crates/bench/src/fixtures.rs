@@ -1,5 +1,5 @@
 //! The six fixtures, the three controlled queries, their expected ordered hits and result
-//! digests (spec 07 §1.7, §1.9, §2), and the reference's published numbers (§6).
+//! digests (contract 07 §1.7, §1.9, §2), and the reference's published numbers (§6).
 
 use crate::corpus::note_path;
 

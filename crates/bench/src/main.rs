@@ -1,4 +1,4 @@
-//! `dotaios-bench`, the search benchmark (spec 07): `generate` writes the deterministic
+//! `dotaios-bench`, the search benchmark (contract 07): `generate` writes the deterministic
 //! fixtures, `verify` checks them against the published receipts, `run` measures the product
 //! (fresh `dotaios search` processes, one `dotaios-mcp` server per cell, in-process core
 //! searches) beside the raw-read and safe-corpus controls, checks every sample's hits, and

@@ -1,9 +1,10 @@
-//! The measurement protocol of spec 07 §3: the measures of each cell, interleaved by round
+//! The measurement protocol of contract 07 §3: the measures of each cell, interleaved by round
 //! (`raw-read`, `safe-corpus`, `safe-walk`, `core`, `cli`, `mcp`, `ripgrep`), 3 cold + 3
 //! discarded warm-up + 20 measured samples, and the correctness checks that make a sample
-//! count. `safe-walk` is ours, not spec 07's: the contained reader's walk-relative handles
+//! count. `safe-walk` is ours, not contract 07's: the contained reader's walk-relative handles
 //! alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
-//! sample) runs in the same rounds when `rg` is on `PATH` (issue 14), as an outside control.
+//! sample) runs in the same rounds when `rg` is on `PATH` (contract 07 §3.7), as an outside
+//! control.
 //!
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
@@ -1128,7 +1129,7 @@ mod tests {
     use crate::corpus::write_fixture;
     use crate::fixtures::FIXTURES;
 
-    /// The expected ordered hits and result digests of spec 07 §2 at 500 files, through the
+    /// The expected ordered hits and result digests of contract 07 §2 at 500 files, through the
     /// core search, the safe-corpus and the safe-walk passes (untimed).
     #[test]
     fn expected_hits_at_500_files() {

@@ -1,4 +1,4 @@
-//! The outputs of a run (spec 07 §3.3, §3.6, §4, §5): statistics, targets, the one Markdown
+//! The outputs of a run (contract 07 §3.3, §3.6, §4, §5): statistics, targets, the one Markdown
 //! table on stdout and the JSON report. The environment record holds no host name and no
 //! absolute path.
 
@@ -70,7 +70,7 @@ impl Cell {
         &self.measures[slot(name)]
     }
 
-    /// CLI warm p95 over ripgrep's warm p95 (issue 14), when ripgrep ran.
+    /// CLI warm p95 over ripgrep's warm p95 (contract 07 §4.1 target a′), when ripgrep ran.
     fn cli_to_ripgrep(&self) -> Option<f64> {
         let rg = self.measure("ripgrep").warm_p95()?;
         let cli = self.measure("cli").warm_p95()?;

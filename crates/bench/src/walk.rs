@@ -1,5 +1,5 @@
 //! The `safe-walk` control: the fixture's vault read through the contained reader's
-//! walk-relative handles alone (spec 03 §4.8 as changed 2026-12), with no search logic.
+//! walk-relative handles alone (contract 03 §4.8 as changed 2026-12), with no search logic.
 //!
 //! Per directory: one contained open and a bounded listing. Per note: the enumeration stat by
 //! name (`statx`/`fstatat`), the open by name whose `fstat` must equal it, one read of
@@ -20,7 +20,7 @@ use dotaios_contained::{
     Dir, EntryKind, Identity, Ledger, Limits, ReadError, ReadOptions, RelPath, Root,
 };
 
-/// Per-file cap, as search's (spec 03 §13).
+/// Per-file cap, as search's (contract 03 §13).
 const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Per-directory entry bound, as search's.
 const MAX_DIRECTORY_ENTRIES: u64 = 10_000;
@@ -194,7 +194,7 @@ fn read_batch(
     Ok(())
 }
 
-/// Spec 03 §4.8 rule 4: the root, every directory (reopened contained from the root, so its
+/// Contract 03 §4.8 rule 4: the root, every directory (reopened contained from the root, so its
 /// path still leads to it) and every note (by name relative to that handle) are unchanged.
 fn revalidate(
     root: &Root,

@@ -1,4 +1,4 @@
-//! The option table and the scanner shared by every command (spec 06 §1.2).
+//! The option table and the scanner shared by every command (contract 06 §1.2).
 //!
 //! Each command declares its options once, as a [`CommandSpec`]: name, value, help line. That
 //! one table drives the scanner below, the `--help` text ([`CommandSpec::help`]), the shell
@@ -6,7 +6,7 @@
 //! definitions drive its parser, help and completions.
 //!
 //! Commands walk their arguments left to right and validate each as it is read, which is what
-//! the spec's error order requires (`--limit` is checked when read, the first unknown option
+//! the contract's error order requires (`--limit` is checked when read, the first unknown option
 //! wins). Rules: options are `--name` (or a declared one-letter alias such as `-y`); a value is
 //! the next argument or the text after `=` (`--path=DIR`); a value that is missing, empty or
 //! starts with `--` fails as `<flag> requires a value`; `--flag=…` on a flag without a value
@@ -85,14 +85,14 @@ impl OptionSpec {
     }
 }
 
-/// `--path <dir>` as the reading commands word it (spec 06 §1.5).
+/// `--path <dir>` as the reading commands word it (contract 06 §1.5).
 pub(crate) const PATH_OPTION: OptionSpec = OptionSpec::value(
     "--path",
     "<dir>",
     "Use a non-default AIOS folder (default ~/aios)",
 );
 
-/// `--memory <mode>`, shared by `brief` and `search` (one memory policy, spec 02 §13).
+/// `--memory <mode>`, shared by `brief` and `search` (one memory policy, contract 02 §13).
 pub(crate) const MEMORY_OPTION: OptionSpec = OptionSpec::value(
     "--memory",
     "<mode>",
@@ -157,7 +157,7 @@ impl CommandSpec {
     }
 
     /// The line for an unknown `--name`: `Unknown option: --name`, with the closest known
-    /// option when one is near (spec 06 §1.2).
+    /// option when one is near (contract 06 §1.2).
     pub(crate) fn unknown_option(&self, name: &str) -> CliError {
         let known = self.options.iter().map(|option| option.name);
         CliError::Usage(format!(
@@ -239,7 +239,7 @@ impl<'a> Scanner<'a> {
             return Ok(Some(Item::Positional(item.clone())));
         };
         let Some(option) = self.spec.find(&name) else {
-            // Only declared one-letter aliases are options: `-x` is a word (spec 03 §17.1).
+            // Only declared one-letter aliases are options: `-x` is a word (contract 03 §17.1).
             if !name.starts_with("--") {
                 return Ok(Some(Item::Positional(item.clone())));
             }
@@ -291,7 +291,7 @@ pub(crate) fn requires_value(flag: &str) -> CliError {
     CliError::Usage(format!("{flag} requires a value"))
 }
 
-/// The error for a positional argument a command does not accept (spec 06 §1.2 names it
+/// The error for a positional argument a command does not accept (contract 06 §1.2 names it
 /// like an option: `Unknown option: weekly`).
 pub(crate) fn unexpected(word: &OsStr) -> CliError {
     CliError::Usage(format!("Unknown option: {}", word.to_string_lossy()))
@@ -310,7 +310,7 @@ pub(crate) fn unhandled(item: &Item) -> CliError {
 }
 
 /// The position of the first positional argument, skipping option values as the scanner
-/// would (used to find a subcommand before the options are validated, spec 06 §3.1).
+/// would (used to find a subcommand before the options are validated, contract 06 §3.1).
 pub(crate) fn first_positional(items: &[OsString], spec: &'static CommandSpec) -> Option<usize> {
     let mut position = 0;
     while let Some(item) = items.get(position) {

@@ -1,4 +1,4 @@
-//! Command dispatch (spec 06 §1.1) and the read-only commands. Each command module exposes
+//! Command dispatch (contract 06 §1.1) and the read-only commands. Each command module exposes
 //! `run(args, env) -> Result<ExitCode, CliError>` and parses its own options with
 //! [`crate::args::Scanner`].
 
@@ -61,7 +61,7 @@ dotaios <command> --help).
     footer: "",
 };
 
-/// The top-level help of spec 06 §1.5, its command list drawn from [`COMMANDS`].
+/// The top-level help of contract 06 §1.5, its command list drawn from [`COMMANDS`].
 pub(crate) fn top_level_help() -> String {
     let mut text = String::from(
         "DotAIOS — local AIOS folder tools (read side)\n\nUsage:\n  dotaios <command> [options]\n\nCommands:\n",
@@ -132,7 +132,7 @@ fn help(rest: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     dispatch(&argv, env)
 }
 
-/// Spec 06 §1.1: the unknown name (with the closest command, §1.2) on stderr, the full
+/// Contract 06 §1.1: the unknown name (with the closest command, §1.2) on stderr, the full
 /// top-level help on stdout, exit 1.
 fn unknown_command(command: &OsStr) -> ExitCode {
     let name = command.to_string_lossy();
@@ -144,7 +144,7 @@ fn unknown_command(command: &OsStr) -> ExitCode {
     ExitCode::from(1)
 }
 
-/// The AIOS folder a command works on (spec 01 §1): `--path`, else `~/aios`, made absolute
+/// The AIOS folder a command works on (contract 01 §1): `--path`, else `~/aios`, made absolute
 /// against the working directory. `DOTAIOS_PATH` is never consulted here; only the adapter
 /// reads it.
 pub(crate) fn configured_folder(path_flag: Option<&OsStr>, env: &Env) -> PathBuf {
@@ -156,14 +156,14 @@ pub(crate) fn configured_folder(path_flag: Option<&OsStr>, env: &Env) -> PathBuf
     })
 }
 
-/// [`configured_folder`] after the folder check of spec 01 §1.3.
+/// [`configured_folder`] after the folder check of contract 01 §1.3.
 pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
     let folder = configured_folder(path_flag, env);
     require_aios_json(&folder)?;
     Ok(folder)
 }
 
-/// The folder check of spec 01 §1.3: `aios.json` must exist directly inside `folder`. Existence
+/// The folder check of contract 01 §1.3: `aios.json` must exist directly inside `folder`. Existence
 /// only: the file is neither opened nor parsed, and a symlink counts when its target exists (the
 /// reference's `existsSync`); any error while looking counts as absent.
 pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {

@@ -1,6 +1,6 @@
 //! The CLI error boundary: every failure of every command ends here as one stderr line and a
-//! non-zero exit code (spec 06 §1.3). Commands build a [`CliError`] from their typed errors; this
-//! module is the only place that prints one.
+//! non-zero exit code (contract 06 §1.3). Commands build a [`CliError`] from their typed errors;
+//! this module is the only place that prints one.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ pub(crate) enum CliError {
     /// A usage problem: unknown option, missing value, bad combination. Exit 1.
     #[error("{0}")]
     Usage(String),
-    /// The folder check of spec 01 §1.3 failed. This is one of the few messages that may name a
+    /// The folder check of contract 01 §1.3 failed. This is one of the few messages that may name a
     /// machine path: it is addressed to the person at the terminal.
     #[error("No AIOS folder found at {}. Run dotaios init first, or pass --path.", .0.display())]
     NoFolder(PathBuf),
@@ -47,7 +47,7 @@ impl CliError {
 /// Prints `error` as its one line on stderr and returns the exit code.
 pub(crate) fn report(error: &CliError) -> ExitCode {
     // A message is one line by contract; a multi-line message (init's two-line refusals) is
-    // printed as the spec writes it.
+    // printed as the contract writes it.
     output::err_line(&error.to_string());
     ExitCode::from(error.exit_code())
 }

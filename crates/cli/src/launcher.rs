@@ -1,4 +1,4 @@
-//! Which `dotaios-mcp` executable client configurations start (spec 06 §2): the explicit
+//! Which `dotaios-mcp` executable client configurations start (contract 06 §2): the explicit
 //! `--launcher`, or the adapter installed next to the running `dotaios`, and whether that
 //! default lies in a build or temporary directory that may disappear.
 //!

@@ -1,9 +1,9 @@
 //! `dotaios`, the command line.
 //!
 //! `main` captures the process environment once ([`Env`]), dispatches on the first argument and
-//! is the single place where a [`CliError`] becomes a stderr line and an exit code (spec 06 §1.3).
-//! Read commands live in [`commands`]; the only code that writes to an AIOS folder or a client
-//! configuration lives in [`writers`].
+//! is the single place where a [`CliError`] becomes a stderr line and an exit code (contract 06
+//! §1.3). Read commands live in [`commands`]; the only code that writes to an AIOS folder or a
+//! client configuration lives in [`writers`].
 #![forbid(unsafe_code)]
 
 mod args;
@@ -30,7 +30,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// A panic must never print a backtrace or a path: one generic line, exit 1 (spec 06 §1.3).
+/// A panic must never print a backtrace or a path: one generic line, exit 1 (contract 06 §1.3).
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|_| {
         output::err_line("dotaios: internal error");

@@ -25,7 +25,7 @@ pub(crate) fn err_line(line: &str) {
     let _ = writeln!(stderr, "{line}");
 }
 
-/// Quotes `path` for a copy-pasteable command line (spec 01 §9.4): as is when it matches
+/// Quotes `path` for a copy-pasteable command line (contract 01 §9.4): as is when it matches
 /// `^[A-Za-z0-9_./:-]+$`, otherwise in single quotes with `'` written `'\''`.
 pub(crate) fn shell_quote(path: &Path) -> String {
     let bytes = path.as_os_str().as_bytes();

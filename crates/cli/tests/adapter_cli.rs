@@ -1,5 +1,6 @@
-//! The `dotaios-mcp` binary's own command line (issue 12): it ships in this package, says what
-//! it is, prints its version, and tells a person who starts it at a terminal what it waits for.
+//! The `dotaios-mcp` binary's own command line (contract 05 §1): it ships in this package, says
+//! what it is, prints its version, and tells a person who starts it at a terminal what it waits
+//! for.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
-//! `dotaios brief --compact` end to end (issue 3): the worked fixture of spec 02 §17 with its
-//! dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the zone),
-//! Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
+//! `dotaios brief --compact` end to end (contract 02 §15.1): the worked fixture of contract 02 §17
+//! with its dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the
+//! zone), Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
 //! the exact message, the exit code, no machine path in the output and an unchanged tree.
 
 #[path = "../../core/tests/wc_support/mod.rs"]
@@ -155,7 +155,7 @@ fn shared_mode_json_is_the_agent_hook_object() {
     assert_eq!(stdout.lines().count(), 1);
 }
 
-/// Spec 02 §14.2 (changed 2026-12): `--json` is the agent-hook JSON of the reference, byte for
+/// Contract 02 §14.2 (changed 2026-12): `--json` is the agent-hook JSON of the reference, byte for
 /// byte the same as `--hook-json`, so hooks written for the reference keep working.
 #[test]
 fn json_is_the_agent_hook_json_and_hook_json_its_alias() {
@@ -505,7 +505,7 @@ fn a_missing_folder_is_named() {
 }
 
 /// Runs `brief --compact` (plain and `--json`) on the fixture after `setup` and asserts the
-/// one path-free message, exit 1, and an unchanged tree (spec 02 §17.5).
+/// one path-free message, exit 1, and an unchanged tree (contract 02 §17.5).
 fn assert_read_refusal(setup: impl Fn(&Path)) {
     let fixture = Fixture::new();
     setup(&fixture.aios());
@@ -522,7 +522,7 @@ fn assert_read_refusal(setup: impl Fn(&Path)) {
     assert_eq!(tree_snapshot(&fixture.aios()), before, "the folder changed");
 }
 
-/// One test per safety and limit variant of spec 02 §17.5.
+/// One test per safety and limit variant of contract 02 §17.5.
 macro_rules! refusal {
     ($($name:ident => $setup:expr;)*) => {
         $(

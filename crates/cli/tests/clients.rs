@@ -1,7 +1,7 @@
-//! Client wiring (issue 7, spec 06 §2–§8): `mcp status` against the real adapter and against
+//! Client wiring (contract 06 §2–§8): `mcp status` against the real adapter and against
 //! fake launchers, `mcp install|config` fragments for the seven clients, and the guarded
 //! `connect opencode` merge. Numbers in test names refer to the acceptance checklist of
-//! spec 06 §8.
+//! contract 06 §8.
 //!
 //! The healthy-adapter tests start the `dotaios-mcp` binary built next to `dotaios` (the test
 //! script builds every binary first; a plain `cargo test -p dotaios` needs

@@ -1,4 +1,4 @@
-//! `dotaios doctor` on a healthy and on a broken folder (issue 2).
+//! `dotaios doctor` on a healthy and on a broken folder (contract 01 §10).
 
 mod support;
 
@@ -241,7 +241,7 @@ fn an_unreadable_working_context_is_diagnosed_with_its_code_and_source() {
     );
 }
 
-/// Issue 12: a folder straight from `init` is not "Everything looks good" while the three
+/// Check 13 (`docs/decisions.md`): a folder straight from `init` is not "Everything looks good" while the three
 /// context files are still templates; filling one in removes it from the warning.
 #[test]
 fn fresh_init_warns_that_the_context_is_still_the_template() {

@@ -1,10 +1,10 @@
-//! The top-level dispatcher (spec 06 §1.1, §1.5).
+//! The top-level dispatcher (contract 06 §1.1, §1.5).
 
 mod support;
 
 use support::{dotaios, sample_copy};
 
-/// Spec 06 §1.5: every dispatchable command appears at the start of an indented help line.
+/// Contract 06 §1.5: every dispatchable command appears at the start of an indented help line.
 #[test]
 fn top_level_help_lists_every_command() {
     let temp = sample_copy();
@@ -234,7 +234,7 @@ fn unknown_command_suggests_the_closest() {
     );
 }
 
-/// Spec 03 §17.1 (changed 2026-12): a mistyped option is refused, not searched for; after
+/// Contract 03 §17.1 (changed 2026-12): a mistyped option is refused, not searched for; after
 /// `--` it is a query word.
 #[test]
 fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {

@@ -1,4 +1,4 @@
-//! `dotaios init` end to end (spec 01 §11): the built binary runs with `HOME` pointed at a
+//! `dotaios init` end to end (contract 01 §11): the built binary runs with `HOME` pointed at a
 //! temporary directory and no terminal on stdin.
 
 use std::collections::BTreeMap;
@@ -171,7 +171,8 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     assert_eq!(dirs, DIRECTORIES);
     assert_eq!(files, FILES);
 
-    // aios.json: 2-space pretty JSON, keys in spec order, created_at in ISO ms, one newline.
+    // aios.json: 2-space pretty JSON, keys in the contract's order, created_at in ISO ms, one
+    // newline.
     let config = text(&target, "aios.json");
     let value: serde_json::Value = serde_json::from_str(&config).unwrap();
     let created_at = value["created_at"].as_str().unwrap();
@@ -633,7 +634,7 @@ fn a_symlinked_target_is_followed() {
     assert!(world.path("real/aios.json").is_file());
 }
 
-/// The bundled skills carry the MCP acceptance scores on a fresh folder (spec 01 §11.4,
+/// The bundled skills carry the MCP acceptance scores on a fresh folder (contract 01 §11.4,
 /// 04 §4.1): their descriptions and triggers are part of the contract, not just wording.
 #[test]
 fn bundled_skills_meet_the_resolve_acceptance_scores() {

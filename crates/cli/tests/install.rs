@@ -1,4 +1,4 @@
-//! The README's install command (issue 12): `cargo install --locked --path crates/cli` puts
+//! The README's install command (contract 06 §1.7): `cargo install --locked --path crates/cli` puts
 //! `dotaios` and `dotaios-mcp` side by side, and the installed pair wires a client. It builds
 //! the package from scratch into a temporary root, so it is `#[ignore]`d by default; `.ci/run`
 //! runs it (`cargo test -p dotaios --test install -- --ignored`).

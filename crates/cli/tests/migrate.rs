@@ -1,4 +1,4 @@
-//! `dotaios migrate` end to end (spec 01 §8–§9), always through the built binary: preview,
+//! `dotaios migrate` end to end (contract 01 §8–§9), always through the built binary: preview,
 //! apply and recover on real folders; crash injection by killing the process after every
 //! durable step (`DOTAIOS_MIGRATE_FAILPOINT`), then recovery; every refusal. After each run the
 //! whole tree is compared with a snapshot (names, kinds, bytes, modes, link targets), and the
@@ -244,7 +244,7 @@ fn doctor_migration(fixture: &Fixture) -> (String, Vec<String>) {
     (check["status"].as_str().unwrap().to_owned(), details)
 }
 
-/// The working context's migration notice (`brief --compact`, spec 02 §13), as printed.
+/// The working context's migration notice (`brief --compact`, contract 02 §13), as printed.
 fn brief_text(fixture: &Fixture) -> String {
     let output = Command::new(BIN)
         .args(["brief", "--compact", "--path"])

@@ -1,4 +1,4 @@
-//! `dotaios search` run as the built binary (issue 4, spec 03 §17): option order and messages,
+//! `dotaios search` run as the built binary (contract 03 §17): option order and messages,
 //! Off mode, human output, omissions on stderr with exit 2, `--json`, path-free failures and
 //! the zero-write guarantee.
 

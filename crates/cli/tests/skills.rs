@@ -1,5 +1,5 @@
 //! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` run as the built
-//! binary (issue 5, spec 04 §5).
+//! binary (contract 04 §5).
 
 mod support;
 
@@ -31,7 +31,7 @@ fn write_skill(aios: &Path, dir: &str, text: &str) {
     fs::write(aios.join("skills").join(dir).join("SKILL.md"), text).unwrap();
 }
 
-/// The fixture of spec 02 §17.2 / 04 §4.2.
+/// The fixture of contract 02 §17.2 / 04 §4.2.
 fn fixture() -> tempfile::TempDir {
     let temp = bare_folder();
     let aios = aios(&temp);
@@ -211,7 +211,7 @@ fn exact_name_and_unquoted_words() {
     assert!(stdout.contains("  confidence: 1.00 (exact name match)\n"));
 
     // Words that look like short options are intent words, and so is everything after `--`;
-    // an unknown `--` option is refused (issue 12).
+    // an unknown `--` option is refused (contract 04 §5.1).
     let refused = run_unchanged(
         &temp,
         &["skills", "resolve", "what", "-should", "I", "work", "--on"],
@@ -365,7 +365,7 @@ fn missing_folder_is_reported_before_anything_else() {
     }
     assert!(!missing.exists());
 
-    // `--path=<dir>` means `--path <dir>` (spec 06 §1.2, changed 2026-12): never a silent
+    // `--path=<dir>` means `--path <dir>` (contract 06 §1.2, changed 2026-12): never a silent
     // fall-back to the default folder.
     let output = dotaios(temp.path())
         .args(["skills", "resolve", "x"])
@@ -625,7 +625,7 @@ fn help_and_the_absent_resolve_command() {
             .starts_with("Usage:\n  dotaios skills [--path <dir>]")
     );
 
-    // The reference's separate `dotaios resolve` is deliberately not shipped (spec 04 §5.6).
+    // The reference's separate `dotaios resolve` is deliberately not shipped (contract 04 §5.6).
     let output = dotaios(temp.path())
         .args(["resolve", "plan my day"])
         .output()

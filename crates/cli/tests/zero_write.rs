@@ -1,4 +1,4 @@
-//! Zero-write (issue 2): every read command leaves the whole tree identical (names, kinds,
+//! Zero-write (contract 01 §4.9): every read command leaves the whole tree identical (names, kinds,
 //! modes, sizes, mtimes, bytes), on the healthy sample folder and on a hostile one holding
 //! links out of the folder, a FIFO where sources are expected, invalid UTF-8 and an outdated
 //! schema. A read command must also never block on the FIFO.

@@ -1,5 +1,5 @@
 //! [`Dir`]: a directory handle opened contained, and every operation on one child of it by a
-//! single name — the walk-relative core of the reader (spec 03 §4.8 as changed 2026-12).
+//! single name — the walk-relative core of the reader (contract 03 §4.8 as changed 2026-12).
 //!
 //! A single component opened with `O_NOFOLLOW` relative to a handle that was itself opened
 //! contained is contained, so none of these operations resolves more than one name. The same
@@ -44,7 +44,7 @@ use crate::sys::{StatCall, fstat, kind_at, listable_directory, open_at, stat_at}
 /// let mut ledger = Ledger::new(Limits { files: 512, bytes: 16 << 20, entries: 10_000 });
 /// let vault = root.open_dir(&dotaios_contained::RelPath::new("vault")?)?.expect("present");
 /// for entry in vault.list(10_000, &mut ledger)?.entries {
-///     // The enumeration identity (spec 03 §4.8 rule 1) ...
+///     // The enumeration identity (contract 03 §4.8 rule 1) ...
 ///     let Some(found) = vault.stat(&entry.name)? else { continue };
 ///     // ... then the open, whose `fstat` must equal it (rule 2), and one read of size + 1.
 ///     let options = ReadOptions::new(1 << 20).expecting(found.identity).caller_revalidates();
@@ -70,7 +70,7 @@ pub struct ReadOptions {
 
 impl ReadOptions {
     /// A read of a whole file of at most `cap` bytes that takes its own identity first and
-    /// `fstat`s after the read (spec 01 §4.3).
+    /// `fstat`s after the read (contract 01 §4.3).
     pub fn new(cap: u64) -> ReadOptions {
         ReadOptions {
             cap,
@@ -79,7 +79,7 @@ impl ReadOptions {
         }
     }
 
-    /// The file was already stat'ed by name (spec 03 §4.8 rule 1): skip that stat; the
+    /// The file was already stat'ed by name (contract 03 §4.8 rule 1): skip that stat; the
     /// `fstat` of the opened handle must equal `identity` in every field (rule 2). An
     /// `identity` that is not a regular file is refused without opening anything.
     pub fn expecting(mut self, identity: Identity) -> ReadOptions {
@@ -88,7 +88,7 @@ impl ReadOptions {
     }
 
     /// Leave out the `fstat` after the read: the caller revalidates the returned identity
-    /// before publishing anything (spec 03 §4.8 as changed 2026-12).
+    /// before publishing anything (contract 03 §4.8 as changed 2026-12).
     pub fn caller_revalidates(mut self) -> ReadOptions {
         self.after = AfterRead::CallerRevalidates;
         self
@@ -118,7 +118,7 @@ impl Dir {
 
     /// Lists the directory, failing with [`ReadError::DirectoryLimit`] when it has more than
     /// `max_entries` entries. Each entry is charged to the ledger. The directory's `fstat`
-    /// after the enumeration must equal [`Dir::identity`] (spec 01 §4.6), so anything added,
+    /// after the enumeration must equal [`Dir::identity`] (contract 01 §4.6), so anything added,
     /// removed or renamed in it since it was opened is [`ReadError::Changed`].
     pub fn list(&self, max_entries: u64, ledger: &mut Ledger) -> Result<Listing, ReadError> {
         list_fd(self.fd.as_fd(), &self.identity, max_entries, ledger)
@@ -132,7 +132,7 @@ impl Dir {
     }
 
     /// Whether the child `name` is still the object observed as `identity` (every field
-    /// equal): one no-follow stat relative to this handle (spec 03 §4.8 rule 4 as changed).
+    /// equal): one no-follow stat relative to this handle (contract 03 §4.8 rule 4 as changed).
     /// Absent, or replaced by anything else, is `false`.
     pub fn still_matches(
         &self,
@@ -148,7 +148,7 @@ impl Dir {
         self.at().open_dir(checked(name.as_ref())?)
     }
 
-    /// Reads the whole child file `name` of at most `cap` bytes (spec 01 §4.3 through one
+    /// Reads the whole child file `name` of at most `cap` bytes (contract 01 §4.3 through one
     /// name). `None` when absent.
     pub fn read_bytes(
         &self,
@@ -336,7 +336,7 @@ impl At<'_> {
             EntryKind::Symlink => return Err(ReadError::Unsafe(UnsafeKind::Symlink)),
             other => return Err(ReadError::NotRegular(other)),
         }
-        // Refused before anything is opened (spec 01 §4.3 step 2).
+        // Refused before anything is opened (contract 01 §4.3 step 2).
         if identity.size > cap {
             return Err(ReadError::TooLarge);
         }

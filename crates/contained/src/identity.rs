@@ -38,7 +38,7 @@ impl EntryKind {
     }
 }
 
-/// An object's identity as `fstat` reports it (spec 01 §4.6: device, inode, mode, link count,
+/// An object's identity as `fstat` reports it (contract 01 §4.6: device, inode, mode, link count,
 /// size and the nanosecond modification and change times; the owner is kept as well). Two observations of an unchanged object are
 /// equal; a rename, rewrite, chmod, link or truncation makes them differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

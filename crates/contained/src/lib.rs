@@ -7,7 +7,7 @@
 //!
 //! # Two ways in
 //!
-//! - **Walk-relative handles** (the core; spec 03 §4.8 as changed 2026-12). [`Root::dir`] and
+//! - **Walk-relative handles** (the core; contract 03 §4.8 as changed 2026-12). [`Root::dir`] and
 //!   [`Root::open_dir`] give a [`Dir`]; a `Dir` lists its entries ([`Dir::list`]) and works on
 //!   one child by one name: [`Dir::stat`] (`statx`/`fstatat(dirfd, name,
 //!   AT_SYMLINK_NOFOLLOW)`, the enumeration identity), [`Dir::open_dir`] (a child `Dir`),
@@ -43,7 +43,7 @@
 //!   open and the end of its listing; any difference is [`ReadError::Changed`].
 //! - **Strict text.** The `*_text` reads decode UTF-8 strictly; a BOM is kept.
 //! - **Read-only.** Nothing here creates, modifies, renames or deletes anything.
-//! - **Platforms.** Linux, macOS and other Unix systems (spec 01 §4.2 as changed 2026-12);
+//! - **Platforms.** Linux, macOS and other Unix systems (contract 01 §4.2 as changed 2026-12);
 //!   building for anything else fails with one message.
 //!
 //! What it does not know: anything about DotAIOS. Callers map [`ReadError`] kinds to their own

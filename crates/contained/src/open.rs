@@ -1,5 +1,5 @@
 //! Resolution of a [`RelPath`]'s parent directory beneath a root handle, by the strategy the
-//! process runs (spec 01 §4.2, changed 2026-12):
+//! process runs (contract 01 §4.2, changed 2026-12):
 //!
 //! - Linux: `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`;
 //!   where the kernel refuses it (`ENOSYS`, `EPERM` from a sandbox, `EINVAL`), the
@@ -35,7 +35,7 @@ pub enum Strategy {
     /// it, otherwise the component walk; elsewhere the portable walk.
     Auto,
     /// Always the component-wise `O_NOFOLLOW` walk; on Linux with `O_PATH` intermediates and
-    /// `statx` identities (the fallback of spec 01 §4.2), elsewhere the portable walk.
+    /// `statx` identities (the fallback of contract 01 §4.2), elsewhere the portable walk.
     ComponentWalk,
     /// The walk macOS and other Unix systems run: a readable `O_DIRECTORY | O_NOFOLLOW` handle
     /// per component and `fstatat` identities; no `openat2`, `O_PATH` or `statx`. Available on

@@ -1,4 +1,4 @@
-//! The bounded read of an already opened, already identified regular file (spec 01 §4.3
+//! The bounded read of an already opened, already identified regular file (contract 01 §4.3
 //! steps 2–5, 03 §4.8 rule 3 as changed 2026-12): the size cap, the ledger reservation, one
 //! read of `size + 1` bytes that must return `size`, and the identity check after the read.
 //!
@@ -16,12 +16,12 @@ use crate::sys::fstat;
 /// What proves that a file did not change while it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum AfterRead {
-    /// `fstat` the handle after the read; every identity field must be unchanged (spec 01
+    /// `fstat` the handle after the read; every identity field must be unchanged (contract 01
     /// §4.3 step 5). The default.
     #[default]
     Fstat,
     /// No `fstat` after the read: the caller compares the returned identity once more before
-    /// it publishes anything (spec 03 §4.8 rule 4 as changed 2026-12). The one-read end-of-file
+    /// it publishes anything (contract 03 §4.8 rule 4 as changed 2026-12). The one-read end-of-file
     /// check still runs.
     CallerRevalidates,
 }
@@ -67,7 +67,7 @@ pub(crate) fn read_bounded(
 
 /// Reads into a buffer of `size + 1` bytes until end of file. A regular file's read returns
 /// fewer bytes than asked only at its end, so one read that returns exactly `size` is the
-/// end-of-file check (spec 03 §4.8 rule 3 as changed); a file that grew fills the extra byte,
+/// end-of-file check (contract 03 §4.8 rule 3 as changed); a file that grew fills the extra byte,
 /// a file that shrank ends early, and both are changes.
 fn read_to_size(file: &mut std::fs::File, size: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = vec![0u8; size.checked_add(1).ok_or(ReadError::TooLarge)?];

@@ -1,5 +1,5 @@
 //! [`Root`]: the handle of an AIOS root, and every read below it by a full relative path (the
-//! fixed locations of spec 01 §2 and 03 §4.4). The strategy resolves the parent directory
+//! fixed locations of contract 01 §2 and 03 §4.4). The strategy resolves the parent directory
 //! beneath the root; the last component is then handled by the same walk-relative operations
 //! as a [`Dir`] child.
 
@@ -148,7 +148,7 @@ impl Root {
 
     /// Whether `rel` is still the object observed as `identity` (every field equal).
     ///
-    /// One `statx`/`fstatat(AT_SYMLINK_NOFOLLOW)` relative to the root handle (spec 01 §4.6,
+    /// One `statx`/`fstatat(AT_SYMLINK_NOFOLLOW)` relative to the root handle (contract 01 §4.6,
     /// 03 §19.2). Neither call has `RESOLVE_BENEATH`, so an ancestor swapped for a link would
     /// be followed for this one stat; that is harmless because nothing is read and nothing
     /// observed is returned: only "same object" or "not", and an object reached through a link
@@ -175,7 +175,7 @@ impl Root {
 
     /// Reads a whole file of at most `cap` bytes. `None` when absent.
     ///
-    /// Spec 01 §4.3: the no-follow stat of the last component must show a regular file; the
+    /// Contract 01 §4.3: the no-follow stat of the last component must show a regular file; the
     /// `O_RDONLY | O_NOFOLLOW | O_NONBLOCK` handle's `fstat` must equal it; the size cap; the
     /// ledger; one read of `size + 1` bytes that returns `size`; the `fstat` after the read.
     pub fn read_bytes(
@@ -222,7 +222,7 @@ impl Root {
     }
 
     /// Resolves `rel`'s parent beneath the root with the strategy and runs `operation` on its
-    /// last component. An absent ancestor makes the whole path absent (spec 01 §4.5).
+    /// last component. An absent ancestor makes the whole path absent (contract 01 §4.5).
     fn with_parent<T>(
         &self,
         rel: &RelPath,

@@ -16,7 +16,7 @@ use rustix::io::Errno;
 use crate::error::{ReadError, io_kind};
 use crate::identity::{EntryKind, Identity};
 
-/// Which call takes an identity by name (spec 01 §4.2 changed 2026-12: `statx` on Linux,
+/// Which call takes an identity by name (contract 01 §4.2 changed 2026-12: `statx` on Linux,
 /// `fstatat` elsewhere). Both produce equal [`Identity`] values for the same object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StatCall {

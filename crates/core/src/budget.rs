@@ -1,4 +1,4 @@
-//! The shared budget-fitting algorithm of the bounded JSON payloads (spec 05 §8.1, §8.3, §8.4;
+//! The shared budget-fitting algorithm of the bounded JSON payloads (contract 05 §8.1, §8.3, §8.4;
 //! 04 §6.5): the fixed-point `used`, greedy admission, the final fit and the code-point prefix
 //! search that cuts the echoed query or intent.
 //!
@@ -13,7 +13,7 @@
 
 use crate::text::{JsonLayout, JsonWriter, code_point_len, code_point_prefix, utf16_len};
 
-/// Serialisations allowed before `used` must have settled (spec 05 §8.1).
+/// Serialisations allowed before `used` must have settled (contract 05 §8.1).
 pub const FIXED_POINT_ATTEMPTS: usize = 8;
 
 /// A payload whose text depends on the admitted items, the echoed text, the truncation flag
@@ -23,7 +23,7 @@ pub trait Envelope {
     type Item;
 
     /// The layout of one candidate, chosen before its fixed point and kept through it
-    /// (spec 05 §8.2). Payloads are pretty unless they say otherwise.
+    /// (contract 05 §8.2). Payloads are pretty unless they say otherwise.
     fn layout(&self, _items: &[Self::Item], _echo: &str, _truncated: bool) -> JsonLayout {
         JsonLayout::Pretty
     }
@@ -65,12 +65,12 @@ pub enum FitError {
     Unstable(#[from] Unstable),
 }
 
-/// `budget.used` did not reach a fixed point (an internal failure, spec 05 §8.1).
+/// `budget.used` did not reach a fixed point (an internal failure, contract 05 §8.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("budget metadata did not reach a fixed point")]
 pub struct Unstable;
 
-/// The fitted text of `envelope` for a prefix of `items` within `limit` units (spec 05 §8.3
+/// The fitted text of `envelope` for a prefix of `items` within `limit` units (contract 05 §8.3
 /// steps 2–5). `echo` is the query or intent as received; as a last resort it is cut to its
 /// longest code-point prefix that fits followed by `marker`.
 pub fn fit<E: Envelope>(
@@ -112,7 +112,7 @@ pub fn fit<E: Envelope>(
         return Ok(fitted(text, admitted, truncated, false));
     }
 
-    // Echo cut (no item is left): the probe order of spec 05 §8.3 is kept exactly, because the
+    // Echo cut (no item is left): the probe order of contract 05 §8.3 is kept exactly, because the
     // length is not monotonic in the prefix when a layout choice flips.
     let (mut low, mut high) = (0_usize, code_point_len(echo));
     let mut best = None;
@@ -147,7 +147,7 @@ fn candidate<E: Envelope>(
 }
 
 /// Writes the `"budget": {"limit", "used", "truncated"}` member every fitted envelope carries
-/// (spec 05 §7.4, §7.5), so the member [`fit`] solves for is spelled in one place.
+/// (contract 05 §7.4, §7.5), so the member [`fit`] solves for is spelled in one place.
 pub fn write_member(writer: &mut JsonWriter, limit: usize, used: usize, truncated: bool) {
     writer.name("budget");
     writer.begin_object();
@@ -161,7 +161,7 @@ pub fn write_member(writer: &mut JsonWriter, limit: usize, used: usize, truncate
 }
 
 /// Solves `used == len16(text(used))` starting from 0, in at most [`FIXED_POINT_ATTEMPTS`]
-/// serialisations (spec 05 §8.1).
+/// serialisations (contract 05 §8.1).
 pub fn fixed_point(mut text: impl FnMut(usize) -> String) -> Result<String, Unstable> {
     let mut used = 0;
     for _ in 0..FIXED_POINT_ATTEMPTS {

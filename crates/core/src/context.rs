@@ -1,7 +1,7 @@
-//! The working-context projection (spec 02) behind `dotaios brief --compact` and the MCP tool
+//! The working-context projection (contract 02) behind `dotaios brief --compact` and the MCP tool
 //! `read_working_context`: one bounded, deterministic Markdown digest of the AIOS folder.
 //!
-//! Three layers, as the spec describes them:
+//! Three layers, as the contract describes them:
 //!
 //! 1. **policy** — the memory policy ([`crate::folder::memory`]) is resolved by the caller
 //!    before anything is opened; Off never reaches this module except for its fixed texts
@@ -60,7 +60,7 @@ const SIGNALS_SHOWN: usize = 8;
 const EVENTS_SHOWN: usize = 8;
 const PLAN_ITEMS: usize = 4;
 
-/// The public message of every read failure of the projection (spec 02 §15).
+/// The public message of every read failure of the projection (contract 02 §15).
 pub const READ_FAILED_MESSAGE: &str = "DotAIOS could not read working context safely.";
 
 /// Which memory the projection reads: the two modes that touch the folder.
@@ -71,7 +71,7 @@ pub enum ContextScope<'a> {
     /// `Memory: This project`: the catalog and the rows attributed to one project.
     Project {
         /// The working-context selector as the caller received it (checked and JS-trimmed
-        /// here, spec 01 §6.4.1).
+        /// here, contract 01 §6.4.1).
         selector: &'a str,
     },
 }
@@ -95,7 +95,7 @@ pub struct ContextRequest<'a> {
 /// Why the working context could not be produced. `Display` is the exact CLI message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ContextError {
-    /// The project selector failed spec 01 §6.4.1.
+    /// The project selector failed contract 01 §6.4.1.
     #[error(transparent)]
     InvalidSelector(#[from] WorkingContextSelectorError),
     /// The session limit is not a finite non-negative number.
@@ -128,7 +128,7 @@ impl From<ReadFailure> for ContextError {
 #[derive(Debug, Clone)]
 pub struct Projection {
     mode: MemoryMode,
-    /// The digest (spec 02 §10–§11); at most `budget.limit` UTF-16 units. It may hold a lone
+    /// The digest (contract 02 §10–§11); at most `budget.limit` UTF-16 units. It may hold a lone
     /// surrogate left by a UTF-16 cut, hence a [`JsString`].
     pub markdown: JsString,
     /// The budget report.
@@ -143,7 +143,7 @@ pub struct Projection {
     pub today: String,
 }
 
-/// The projection with the migration state beside it (spec 02 §13).
+/// The projection with the migration state beside it (contract 02 §13).
 #[derive(Debug, Clone)]
 pub struct WorkingContext {
     /// The projection.
@@ -166,7 +166,7 @@ pub fn read_working_context(
     })
 }
 
-/// `Number(x)` checks of spec 02 §2: finite and ≥ 0, then floored.
+/// `Number(x)` checks of contract 02 §2: finite and ≥ 0, then floored.
 fn whole(value: Option<f64>, default: f64, error: ContextError) -> Result<f64, ContextError> {
     match value {
         None => Ok(default),
@@ -175,7 +175,7 @@ fn whole(value: Option<f64>, default: f64, error: ContextError) -> Result<f64, C
     }
 }
 
-/// Reads the sources of the requested mode and builds the fitted digest (spec 02 §4–§12).
+/// Reads the sources of the requested mode and builds the fitted digest (contract 02 §4–§12).
 pub fn project_working_context(
     root: &Root,
     request: &ContextRequest<'_>,
@@ -239,7 +239,7 @@ struct Read {
     catalog: Vec<ProjectRecord>,
 }
 
-/// Steps 1–4 of spec 02 §4: snapshot, reads through one ledger, snapshot again.
+/// Steps 1–4 of contract 02 §4: snapshot, reads through one ledger, snapshot again.
 fn read_sources(
     root: &Root,
     mode: MemoryMode,
@@ -290,7 +290,7 @@ fn catalog_failure(error: &crate::folder::projects::CatalogError) -> ReadFailure
     }
 }
 
-/// The Active Project candidate (spec 02 §8.2). With a scope it is the resolved record itself
+/// The Active Project candidate (contract 02 §8.2). With a scope it is the resolved record itself
 /// (open point 1: never another project that shares an alias).
 fn active_project(
     scope: Option<&ProjectScope>,
@@ -345,7 +345,7 @@ fn synthetic_view(project: &str) -> ProjectView {
     }
 }
 
-/// The candidates of spec 02 §6, with the slices of §7.5: only the shown timeline rows are
+/// The candidates of contract 02 §6, with the slices of §7.5: only the shown timeline rows are
 /// ordered. The Active Project has already been inferred from every admitted session.
 fn candidate_texts(
     shared: &sources::SharedSources,

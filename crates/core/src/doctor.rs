@@ -1,15 +1,15 @@
-//! The `dotaios doctor` report (spec 01 §10): a read-only health check of one AIOS folder.
+//! The `dotaios doctor` report (contract 01 §10): a read-only health check of one AIOS folder.
 //!
 //! Every check reads through the contained reader and its limits; nothing is written, no
 //! process is started, no network is used. The report is plain data ([`Report`]); the CLI
 //! renders it as text or JSON. Paths in checks are folder-relative; the folder itself appears
 //! only as the `<folder>` placeholder, which the renderer replaces (text) or keeps (JSON).
 //!
-//! Besides the spec's eleven checks, check 12 (`Reader limits and links`) walks the shelves
+//! Besides the contract's eleven checks, check 12 (`Reader limits and links`) walks the shelves
 //! the readers use and lists every link, special file and over-cap file that a reader would
-//! refuse or omit (issue 2 asks doctor to find them; `docs/decisions.md`), and check 13
+//! refuse or omit (contract 01 §10; `docs/decisions.md`), and check 13
 //! (`Context filled in`) warns while the three core context files are still `init`'s
-//! templates (issue 12).
+//! templates (`docs/decisions.md`).
 
 use std::time::SystemTime;
 
@@ -84,7 +84,7 @@ impl Check {
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
-    /// The checks, in the spec's order.
+    /// The checks, in the contract's order.
     pub checks: Vec<Check>,
 }
 
@@ -105,7 +105,7 @@ impl Report {
             .count()
     }
 
-    /// The summary line of spec 01 §10.
+    /// The summary line of contract 01 §10.
     pub fn summary(&self) -> String {
         let (failures, warnings) = (self.failures(), self.warnings());
         if failures > 0 {
@@ -137,7 +137,7 @@ pub struct DoctorInputs<'a> {
     pub time_zone: &'a jiff::tz::TimeZone,
 }
 
-/// The files a complete folder has (spec 01 §2).
+/// The files a complete folder has (contract 01 §2).
 pub const STARTER_FILES: [&str; 12] = [
     "aios.json",
     "README.md",
@@ -182,7 +182,7 @@ pub fn check_folder(exists: bool) -> Check {
     }
 }
 
-/// Check 4: the starter files of spec 01 §2.
+/// Check 4: the starter files of contract 01 §2.
 pub fn check_starter_files(root: &Root) -> Check {
     let missing: Vec<&str> = STARTER_FILES
         .iter()
@@ -446,7 +446,7 @@ pub fn describe_read_error(error: ReadError) -> &'static str {
     }
 }
 
-/// Per-file caps of the working context's fixed sources (spec 01 §5.1); every other eligible
+/// Per-file caps of the working context's fixed sources (contract 01 §5.1); every other eligible
 /// file is held to the evidence reader's 4 MiB (§5.3).
 const SOURCE_CAPS: [(&str, u64); 7] = [
     ("context/identity.md", MIB),
@@ -573,7 +573,7 @@ fn special_kind(kind: EntryKind) -> &'static str {
     }
 }
 
-/// The evidence reader's skipped names (spec 01 §4.7): hidden names, tool folders and
+/// The evidence reader's skipped names (contract 01 §4.7): hidden names, tool folders and
 /// secret-like names.
 fn is_skipped_name(name: &str) -> bool {
     let lower = name.to_lowercase();
@@ -587,7 +587,7 @@ fn is_skipped_name(name: &str) -> bool {
         || lower.ends_with(".key")
 }
 
-/// Runs every check in the spec's order. Checks that need the folder are skipped when it is
+/// Runs every check in the contract's order. Checks that need the folder are skipped when it is
 /// missing.
 pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     let mut checks = vec![check_folder(inputs.root.is_some())];
@@ -613,7 +613,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
 }
 
 /// Check 2: `aios.json` is present, readable and a JSON object; warn when the strict identity
-/// check of spec 01 §3.1 fails.
+/// check of contract 01 §3.1 fails.
 pub fn check_config(root: &Root) -> Check {
     const NAME: &str = "aios.json present";
     let config = match read_config(root) {
@@ -653,11 +653,11 @@ pub fn check_config(root: &Root) -> Check {
     }
 }
 
-/// Check 3: the migration state of spec 01 §8, with the plan id when a migration is due.
+/// Check 3: the migration state of contract 01 §8, with the plan id when a migration is due.
 pub fn check_migration_state(root: &Root, path_suffix: Option<&str>) -> Check {
     const NAME: &str = "Migration state";
     // The folder is named by the placeholder, as in every other fix: the JSON report is
-    // path-free (spec 01 §10), and the text renderer puts the folder back.
+    // path-free (contract 01 §10), and the text renderer puts the folder back.
     let path = if path_suffix.is_some() {
         format!(" --path {FOLDER_PLACEHOLDER}")
     } else {
@@ -718,7 +718,7 @@ pub fn check_working_context(
     }
 }
 
-/// Check 9: the skill catalog (spec 04 §1), naming the skill directory that breaks it.
+/// Check 9: the skill catalog (contract 04 §1), naming the skill directory that breaks it.
 pub fn check_skills(root: &Root) -> Check {
     const NAME: &str = "Skills";
     match crate::skills::read_catalog(root) {
@@ -737,7 +737,7 @@ pub fn check_skills(root: &Root) -> Check {
     }
 }
 
-/// Check 8: the project catalog as the working context reads it (spec 01 §6.1).
+/// Check 8: the project catalog as the working context reads it (contract 01 §6.1).
 pub fn check_project_catalog(root: &Root) -> Check {
     const NAME: &str = "Project catalog";
     let mut ledger = Ledger::new(Limits {
@@ -807,8 +807,8 @@ mod tests {
         }
     }
 
-    /// Issue 11: the migration fixes put the folder in as the placeholder, never as the path
-    /// the caller passed, so the JSON report stays path-free (spec 01 §10).
+    /// The migration fixes put the folder in as the placeholder, never as the path
+    /// the caller passed, so the JSON report stays path-free (contract 01 §10).
     #[test]
     fn migration_fixes_name_the_folder_by_placeholder() {
         let temp = tempfile::tempdir().unwrap();

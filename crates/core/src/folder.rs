@@ -1,4 +1,4 @@
-//! The AIOS folder model (spec chapter 01): location, `aios.json`, migration inspection,
+//! The AIOS folder model (contract 01): location, `aios.json`, migration inspection,
 //! projects and selectors, attribution and memory policy.
 //!
 //! **API summary.** Resolve the memory policy first, before any filesystem access:
@@ -7,7 +7,7 @@
 //! `notice()`) or a [`memory::MemoryPolicyError`] whose `Display` is the exact message.
 //! Selectors: [`selector::check_working_context_selector`] (§6.4.1, returns the trimmed
 //! filter) and [`selector::check_canonical_selector`] (§6.4.2), each with an error enum whose
-//! `Display` is the spec's message. The working context reads the catalog with
+//! `Display` is the contract's message. The working context reads the catalog with
 //! [`projects::read_catalog`]`(&Root, &mut Ledger)` → `Vec<`[`projects::ProjectRecord`]`>` (or a
 //! [`projects::CatalogError`] with `code()` and a folder-relative `message()`), then resolves its
 //! trimmed selector with [`projects::resolve_scope`] → [`projects::ProjectScope`] (or

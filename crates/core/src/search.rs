@@ -1,4 +1,5 @@
-//! Search over the AIOS folder (spec 03) behind `dotaios search` and the MCP tool `search_aios`.
+//! Search over the AIOS folder (contract 03) behind `dotaios search` and the MCP tool
+//! `search_aios`.
 //!
 //! One entry point, [`search`], serves both surfaces. It takes a [`SearchRequest`] (query,
 //! scope, per-scope limit, resolved memory policy, session filters, clock) and returns a

@@ -1,4 +1,4 @@
-//! The skill catalog and resolver (spec 04) behind `dotaios skills`, `dotaios skills resolve`
+//! The skill catalog and resolver (contract 04) behind `dotaios skills`, `dotaios skills resolve`
 //! and the MCP tool `resolve_skill`.
 //!
 //! - [`read_catalog`] lists `skills/` through the contained reader and returns the [`Skill`]s
@@ -40,7 +40,7 @@ pub use self::payload::{
 pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};
 
 /// The hint a generated table shows for a skill: its triggers joined with ` · `, else its
-/// description, else its name (spec 04 §1.5, §5.4). Not escaped.
+/// description, else its name (contract 04 §1.5, §5.4). Not escaped.
 pub fn routing_hint(skill: &Skill) -> String {
     if !skill.triggers.is_empty() {
         skill.triggers.join(" \u{b7} ")

@@ -2,7 +2,7 @@
 //! or serialises text the way the reference (a JavaScript program) does.
 //!
 //! **Unit:** every length, offset and budget here is in UTF-16 code units (JavaScript
-//! `length`) unless a name says `code_point`; input maxima count code points (spec 01 §0).
+//! `length`) unless a name says `code_point`; input maxima count code points (contract 01 §0).
 //!
 //! What it owns:
 //! - JS whitespace and trims ([`is_js_space`], [`js_trim`], [`js_trim_start`], [`js_trim_end`]);

@@ -1,4 +1,4 @@
-//! Migration inspection on real folders (spec 01 §8, issue 2): every status and every code, one
+//! Migration inspection on real folders (contract 01 §8): every status and every code, one
 //! test each, built in temporary directories and read through the contained reader.
 //!
 //! Two codes cannot be provoked deterministically from a test and are covered where their

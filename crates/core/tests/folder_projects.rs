@@ -1,4 +1,4 @@
-//! The project catalog (spec 01 §6.1), scope resolution (§6.5) and the portable identity
+//! The project catalog (contract 01 §6.1), scope resolution (§6.5) and the portable identity
 //! (§6.3) on real folders in temporary directories, read through the contained reader.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! The working-context projection against the worked fixture of spec 02 §17, with the clock
+//! The working-context projection against the worked fixture of contract 02 §17, with the clock
 //! and time zone injected: shared and project mode, small budgets, the MCP payload, selector
 //! variants, migration variants and every read-failure code.
 
@@ -304,7 +304,7 @@ fn migration_envelope_inspection_failed() {
     );
 }
 
-/// Each safety and limit variant of spec 02 §17.5 fails with its internal code and leaves the
+/// Each safety and limit variant of contract 02 §17.5 fails with its internal code and leaves the
 /// tree as it was.
 #[test]
 fn read_failures_have_their_codes() {

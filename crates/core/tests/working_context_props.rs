@@ -1,5 +1,5 @@
 //! Property tests of the working-context projection over generated folders and budgets
-//! 256..32000 (issue 3): the digest never exceeds the budget, the MCP metadata stays within
+//! 256..32000 (contract 02 §9): the digest never exceeds the budget, the MCP metadata stays within
 //! 1,024 units, project mode never shows another project's row or an unattributed one, and the
 //! folder is never modified.
 //!
@@ -238,7 +238,7 @@ fn write_folder(root: &Path, folder: &Folder) {
     );
 }
 
-/// The MCP payload without `markdown`, as spec 05 §7.2 bounds it.
+/// The MCP payload without `markdown`, as contract 05 §7.2 bounds it.
 fn metadata_len(payload: &str) -> usize {
     let value: serde_json::Value = serde_json::from_str(payload).unwrap_or_default();
     let mut writer = JsonWriter::new(JsonLayout::Pretty);

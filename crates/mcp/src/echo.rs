@@ -1,4 +1,4 @@
-//! The echo bound for caller-supplied names (spec 05 §2.6, decision D3c): a value is converted
+//! The echo bound for caller-supplied names (contract 05 §2.6, decision D3c): a value is converted
 //! as JavaScript's `String()` does, then cut to 64 code points plus `…`.
 //!
 //! **Invariant:** no caller-supplied text reaches an error message without passing through

@@ -1,11 +1,11 @@
 //! Every error the adapter can answer, and the one place where an error becomes a JSON-RPC code
-//! and a public message ([`RpcError::wire`], spec 05 §6.10).
+//! and a public message ([`RpcError::wire`], contract 05 §6.10).
 //!
 //! **Invariant:** no message here is built from an OS error, a path or file content. Input
-//! errors carry the spec's exact text (some of which echo a bounded caller-supplied name, §2.6);
-//! every internal failure is one of the two fixed `-32603` texts, chosen by kind. Core errors are
-//! classified into these variants by the tool modules with a `match` on their kind, never by
-//! formatting them.
+//! errors carry the contract's exact text (some of which echo a bounded caller-supplied name,
+//! §2.6); every internal failure is one of the two fixed `-32603` texts, chosen by kind. Core
+//! errors are classified into these variants by the tool modules with a `match` on their kind,
+//! never by formatting them.
 
 use std::borrow::Cow;
 

@@ -1,18 +1,18 @@
 //! The request-side JSON model and parser: what JavaScript's `JSON.parse` accepts, with
-//! JavaScript's values (spec 05 §2.3 step 1, §10.5).
+//! JavaScript's values (contract 05 §2.3 step 1, §10.5).
 //!
 //! Why not `serde_json::Value`: request numbers are IEEE doubles in the reference, so `1e400` is
 //! a valid number (Infinity) there, `-0` is a number, and `12345678901234567890` is echoed as
 //! `12345678901234567000`. `serde_json` refuses the first and keeps integers exact. Here every
-//! number is an `f64`, an escaped lone surrogate becomes U+FFFD (the spec's recommended choice),
-//! and a duplicate member name keeps its first position with the last value (JavaScript's
+//! number is an `f64`, an escaped lone surrogate becomes U+FFFD (the contract's recommended
+//! choice), and a duplicate member name keeps its first position with the last value (JavaScript's
 //! object model).
 //!
 //! **Invariant:** parsing does not recurse: containers being built sit on an explicit stack,
 //! at most [`MAX_DEPTH`] deep, so the recursive walks over a finished value (echoing,
 //! converting, dropping) are bounded too. A line holding more than [`MAX_VALUES`] values is
 //! refused before it is built (a 16 MiB line of `{"a":0},` would otherwise become about 1 GB
-//! of maps). Both refusals are `Parse error` (`-32700`, spec 05 §2.3); `docs/security.md`
+//! of maps). Both refusals are `Parse error` (`-32700`, contract 05 §2.3); `docs/security.md`
 //! gives the reasons for the numbers.
 
 use indexmap::IndexMap;
@@ -364,7 +364,7 @@ impl Parser<'_> {
     }
 
     /// Combines a high surrogate with an immediately following `\uDC00`–`\uDFFF` escape; any
-    /// other surrogate is lone and becomes U+FFFD (spec 05 §10.5).
+    /// other surrogate is lone and becomes U+FFFD (contract 05 §10.5).
     fn code_point_from(&mut self, unit: u16) -> Result<char, ParseError> {
         match unit {
             0xD800..=0xDBFF => {

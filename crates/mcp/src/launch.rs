@@ -1,4 +1,4 @@
-//! Start-up of the adapter (spec 05 §1): the command line, the usage text, locating the AIOS
+//! Start-up of the adapter (contract 05 §1): the command line, the usage text, locating the AIOS
 //! folder, the silent panic hook, and serving stdio until EOF. `dotaios-mcp` and
 //! `dotaios mcp serve` both enter here.
 //!
@@ -105,8 +105,8 @@ fn program(invocation: Invocation) -> &'static str {
     }
 }
 
-/// The usage text: spec 05 §1.2's lines, then what the adapter is, where it finds the folder
-/// and what to run instead (issue 12). It ends with an empty line.
+/// The usage text: contract 05 §1.2's lines, then what the adapter is, where it finds the folder
+/// and what to run instead. It ends with an empty line.
 pub fn usage(invocation: Invocation) -> String {
     format!(
         "Usage:\n  {} [options]\n\nOptions:\n  --path <dir>   Use a non-default AIOS folder\n  -V, --version  Show the version\n  -h, --help     Show this help\n\nThis starts the optional read-only DotAIOS stdio adapter: an MCP server that speaks\nJSON-RPC on stdin and stdout. An MCP client (Claude Code, Codex, Cursor, ...) starts it;\nthere is no need to run it by hand.\n\nAIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.\n\nCheck that it answers:   dotaios mcp status\nPrint a client's config: dotaios mcp install --dry-run --agent <agent>\n\n",
@@ -123,7 +123,7 @@ enum Parsed {
     Version,
 }
 
-/// §1.1 step 2, with the option syntax of spec 06 §1.2 (changed 2026-12): `--path <value>`
+/// §1.1 step 2, with the option syntax of contract 06 §1.2 (changed 2026-12): `--path <value>`
 /// or `--path=<value>` (the last one wins), `-V`/`--version`; anything else is an unknown
 /// option.
 fn parse_args(args: &[OsString]) -> Result<Parsed, String> {

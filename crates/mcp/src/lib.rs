@@ -1,4 +1,4 @@
-//! `dotaios-mcp`: the optional, read-only DotAIOS MCP adapter over stdio (spec chapter 05).
+//! `dotaios-mcp`: the optional, read-only DotAIOS MCP adapter over stdio (contract 05).
 //!
 //! One JSON-RPC request per line in, one response line out, strictly in order. Both MCP eras
 //! are served side by side and statelessly: the handshake era (`initialize`, versions

@@ -1,4 +1,4 @@
-//! The lifecycle results of both eras (spec 05 §3, §4): protocol versions, the legacy
+//! The lifecycle results of both eras (contract 05 §3, §4): protocol versions, the legacy
 //! `initialize` handshake, the modern `server/discover`, and `ping`.
 //!
 //! **Invariant:** stateless. Nothing here remembers an earlier request; `initialize` may come

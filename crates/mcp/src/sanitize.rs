@@ -1,4 +1,4 @@
-//! Sanitisation of result objects before they enter a payload (spec 05 §9): path-named
+//! Sanitisation of result objects before they enter a payload (contract 05 §9): path-named
 //! members and `__proto__` removed at any depth, arrays capped (search only), strings capped
 //! by their member name.
 //!

@@ -1,8 +1,8 @@
-//! One line in, at most one response line out (spec 05 §2.3–§3.3): parse, ignore non-requests,
+//! One line in, at most one response line out (contract 05 §2.3–§3.3): parse, ignore non-requests,
 //! check the envelope, classify the era, check modern `_meta`, dispatch.
 //!
 //! **Invariant:** stateless and total. The one thing kept between requests is the search
-//! content cache of spec 03 §19.2, which never changes an answer (each use is validated
+//! content cache of contract 03 §19.2, which never changes an answer (each use is validated
 //! against the file's current identity). [`Server::handle_line`] answers every request line with
 //! exactly one compact JSON-RPC object and every other line with nothing; a panic inside a
 //! request is caught and answered with the fixed `-32603` message. It never writes anywhere:
@@ -33,11 +33,11 @@ pub struct Server {
     folder: PathBuf,
     /// The process time zone (honouring `TZ`), read once: it defines "today".
     time_zone: TimeZone,
-    /// File texts kept between `search_aios` calls (spec 03 §19.2); `None` searches uncached.
+    /// File texts kept between `search_aios` calls (contract 03 §19.2); `None` searches uncached.
     cache: Option<Arc<SearchCache>>,
 }
 
-/// Which result shapes a request gets (spec 05 §3.2, §4.4).
+/// Which result shapes a request gets (contract 05 §3.2, §4.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Era {
     /// Handshake-era shapes (also for modern `_meta` naming a handshake-era version).
@@ -66,7 +66,7 @@ impl Server {
         }
     }
 
-    /// How many cached file texts this server's searches have reused so far (spec 03 §19.2),
+    /// How many cached file texts this server's searches have reused so far (contract 03 §19.2),
     /// `None` without a cache. Lets tests prove that a cached server really answered from its
     /// cache.
     pub fn cache_hits(&self) -> Option<u64> {

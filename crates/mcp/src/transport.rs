@@ -1,4 +1,4 @@
-//! The stdio transport (spec 05 §2.1, §2.2, §2.4, §2.5): newline-delimited framing, strictly
+//! The stdio transport (contract 05 §2.1, §2.2, §2.4, §2.5): newline-delimited framing, strictly
 //! sequential handling, one flushed line per response.
 //!
 //! **Invariant:** this is the only code that writes protocol output. A line is completely
@@ -10,7 +10,8 @@ use std::io::{self, BufRead, Write};
 
 use crate::server::Server;
 
-/// The longest line buffered (16 MiB); the reference had no limit, the spec recommends this one.
+/// The longest line buffered (16 MiB); the reference had no limit, the contract recommends this
+/// one.
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// A line buffer larger than this is freed once its line is answered, so one big request does

@@ -1,6 +1,7 @@
-//! Hostile folder content and requests (issue 11, `docs/security.md`): frontmatter nested far
-//! past the limit, a 16 MiB request line of tiny objects, and deep JSON; each is answered
-//! with the contract's error or omission, the adapter keeps serving, and nothing is written.
+//! Hostile folder content and requests (contract 01 §5.7, contract 05 §2.7, `docs/security.md`):
+//! frontmatter nested far past the limit, a 16 MiB request line of tiny objects, and deep JSON;
+//! each is answered with the contract's error or omission, the adapter keeps serving, and nothing
+//! is written.
 
 mod support;
 
@@ -115,7 +116,7 @@ fn deep_input_cannot_abort_the_process_on_a_small_stack() {
 }
 
 /// JSONL content on a 256 KiB stack: a line at the nesting limit is kept and found; one just
-/// past it and one nested 100,000 levels are skipped as lines Rust does not hold (spec 03
+/// past it and one nested 100,000 levels are skipped as lines Rust does not hold (contract 03
 /// §10.2), by the working context and by search alike.
 #[test]
 fn deep_jsonl_lines_are_read_on_a_small_stack() {

@@ -1,6 +1,6 @@
-//! Spec 05 §14 acceptance items about the protocol, Off mode and input validation (items 1–3,
-//! 13, 32–35, 41, 43, 46–61, 63), plus the bad-input cases of issue 6, each against the built
-//! `dotaios-mcp` spawned as a child process, responses matched by position.
+//! Contract 05 §14 acceptance items about the protocol, Off mode and input validation (items 1–3,
+//! 13, 32–35, 41, 43, 46–61, 63), plus the bad-input cases of contract 05 §2.3 (D3d), each against
+//! the built `dotaios-mcp` spawned as a child process, responses matched by position.
 
 mod support;
 
@@ -670,7 +670,7 @@ fn item_61_cli_serve_is_byte_identical() {
     );
 }
 
-/// Issue 6 "bad input": every line gets a correct answer or none, never a crash.
+/// Bad input (contract 05 §2.3, D3d): every line gets a correct answer or none, never a crash.
 #[test]
 fn bad_input_never_crashes() {
     let fixture = Fixture::init();

@@ -1,4 +1,4 @@
-//! Spec 05 §13: the adapter driven by a client library we did not write, `rmcp`'s client
+//! Contract 05 §13: the adapter driven by a client library we did not write, `rmcp`'s client
 //! (pinned exactly), in the legacy handshake, the 2026-07-28 discover lifecycle, and auto
 //! mode: three tools listed in order with their annotations, an Off call, a search, an unknown
 //! tool failing with `-32602`, and the negotiated version.

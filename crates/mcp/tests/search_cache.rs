@@ -1,4 +1,4 @@
-//! The server's search content cache (spec 03 §19.2) seen from the wire: a server with the
+//! The server's search content cache (contract 03 §19.2) seen from the wire: a server with the
 //! cache answers every `search_aios` call byte for byte like a server without it, across
 //! repeated calls, other queries and scopes, and edits, additions and deletions between calls.
 

@@ -1,4 +1,4 @@
-//! Spec 05 §14 acceptance items that read a real folder (items 4–12, 14–31, 36–40, 42, 44, 45):
+//! Contract 05 §14 acceptance items that read a real folder (items 4–12, 14–31, 36–40, 42, 44, 45):
 //! a fresh `dotaios init` folder per case, the stated changes, the built `dotaios-mcp` spawned
 //! with the requests, responses matched by position; "no path", "stderr empty" and, where
 //! stated, "tree unchanged" checked on every run.

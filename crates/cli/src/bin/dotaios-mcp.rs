@@ -1,5 +1,5 @@
 //! `dotaios-mcp`: the adapter binary that MCP client configurations launch. It lives in the
-//! `dotaios` package so that one `cargo install` puts it next to `dotaios` (spec 06 §2.1
+//! `dotaios` package so that one `cargo install` puts it next to `dotaios` (contract 06 §2.1
 //! looks for it there); all of its code is the `dotaios-mcp` library.
 #![forbid(unsafe_code)]
 

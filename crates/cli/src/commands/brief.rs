@@ -1,6 +1,6 @@
-//! `dotaios brief --compact`: the bounded working context (spec 02 §1, §14.1–§14.3, §15.1).
+//! `dotaios brief --compact`: the bounded working context (contract 02 §1, §14.1–§14.3, §15.1).
 //!
-//! This module parses options in the spec's order, resolves the memory policy before touching
+//! This module parses options in the contract's order, resolves the memory policy before touching
 //! anything (Off prints its fixed response without even checking the folder), checks the
 //! folder, and prints what `dotaios_core::context` produced. It never writes: the daily-note
 //! writer of the reference's non-compact `brief` does not exist in this product.
@@ -71,12 +71,12 @@ and events, fitted to a visible budget. Nothing is written.
 /// What `brief --compact` prints.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum OutputForm {
-    /// The Markdown (with notices), spec 02 §14.1.
+    /// The Markdown (with notices), contract 02 §14.1.
     #[default]
     Markdown,
-    /// The MCP `read_working_context` payload, spec 02 §14.4 (`--envelope`).
+    /// The MCP `read_working_context` payload, contract 02 §14.4 (`--envelope`).
     Envelope,
-    /// The agent-hook JSON of spec 02 §14.2 (`--json`, and its alias `--hook-json`).
+    /// The agent-hook JSON of contract 02 §14.2 (`--json`, and its alias `--hook-json`).
     HookJson,
 }
 
@@ -152,7 +152,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     out(&match options.output {
         OutputForm::Markdown => context.cli_plain(),
         OutputForm::Envelope => {
-            // The metadata bound (spec 02 §14.4) is a read failure like any other.
+            // The metadata bound (contract 02 §14.4) is a read failure like any other.
             let payload = context
                 .mcp_payload()
                 .map_err(|_| CliError::failed(READ_FAILED_MESSAGE))?;
@@ -168,7 +168,7 @@ fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
     value.map_or(PolicyArg::Absent, PolicyArg::Text)
 }
 
-/// Parses the options left to right (spec 02 §15.1 step 2); the first problem wins.
+/// Parses the options left to right (contract 02 §15.1 step 2); the first problem wins.
 fn parse(args: &[OsString]) -> Result<Options, CliError> {
     let mut options = Options::default();
     let mut scanner = Scanner::new(args, &SPEC);

@@ -1,4 +1,4 @@
-//! `dotaios connect opencode [--dry-run] [--path <dir>] [--launcher <path>]` (spec 06 §6):
+//! `dotaios connect opencode [--dry-run] [--path <dir>] [--launcher <path>]` (contract 06 §6):
 //! option parsing, the folder and launcher checks, and the report. The merge and the write are
 //! in [`crate::writers::connect`].
 //!

@@ -1,4 +1,4 @@
-//! `dotaios doctor [--path <dir>] [--json]`: the read-only health report (spec 01 §10). The
+//! `dotaios doctor [--path <dir>] [--json]`: the read-only health report (contract 01 §10). The
 //! checks live in `dotaios_core::doctor`; this module parses options, opens the folder and
 //! renders the report. It never writes and never starts a process.
 
@@ -111,7 +111,7 @@ fn render_text(report: &Report, folder: &str) -> String {
     text
 }
 
-/// The JSON form (spec 01 §10 open point): the folder stays a placeholder, so no machine path
+/// The JSON form (contract 01 §10 open point): the folder stays a placeholder, so no machine path
 /// appears.
 fn render_json(report: &Report) -> String {
     let checks: Vec<serde_json::Value> = report

@@ -1,4 +1,4 @@
-//! `dotaios init` (spec 01 §11): options, the optional questions at a terminal, and the
+//! `dotaios init` (contract 01 §11): options, the optional questions at a terminal, and the
 //! summary. Everything that decides or writes is in [`crate::writers::init`].
 
 use std::ffi::OsString;

@@ -1,6 +1,6 @@
-//! `dotaios mcp` (spec 06 §3). The subcommand is found first; `serve` hands every other
+//! `dotaios mcp` (contract 06 §3). The subcommand is found first; `serve` hands every other
 //! argument to the adapter library, so `dotaios mcp serve` runs exactly the code of the
-//! `dotaios-mcp` binary (spec 05 §1). The other subcommands (`status`, `install`, `config`)
+//! `dotaios-mcp` binary (contract 05 §1). The other subcommands (`status`, `install`, `config`)
 //! are dispatched from [`run`] as they land.
 
 use std::ffi::OsString;
@@ -11,7 +11,7 @@ use crate::output::out;
 use crate::{CliError, Env};
 
 /// `dotaios mcp`: its options (shared by `status`, `install` and `config`), help and
-/// completions. `serve` takes the adapter's own options (spec 05 §1.1).
+/// completions. `serve` takes the adapter's own options (contract 05 §1.1).
 pub(crate) static SPEC: CommandSpec = CommandSpec {
     name: "mcp",
     label: "mcp <cmd>",
@@ -68,7 +68,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     // `status` (also when no subcommand is given), `install`, `config`, and unknown names,
-    // which are refused only after option parsing and the folder check (spec 06 §3.1).
+    // which are refused only after option parsing and the folder check (contract 06 §3.1).
     super::mcp_client::run(args, env)
 }
 
@@ -91,7 +91,7 @@ mod tests {
         first_positional(&args, &SPEC)
     }
 
-    /// Spec 06 §3.1 step 1, with the table's value options.
+    /// Contract 06 §3.1 step 1, with the table's value options.
     #[test]
     fn subcommand_skips_option_values() {
         assert_eq!(find(&["serve"]), Some(0));

@@ -1,4 +1,4 @@
-//! The client-wiring side of `dotaios mcp` (spec 06 §3): option parsing shared by `status`,
+//! The client-wiring side of `dotaios mcp` (contract 06 §3): option parsing shared by `status`,
 //! `install` and `config`, the folder check and the dispatch to
 //! [`super::mcp_status`] and [`super::mcp_install`].
 //!

@@ -1,4 +1,4 @@
-//! The `Evidence:` line of `mcp install` (issue 15): what release evidence exists for one
+//! The `Evidence:` line of `mcp install` (contract 06 §5.5): what release evidence exists for one
 //! client, read from the table in `docs/compatibility.md`, which `scripts/test-hosts.sh
 //! --write-docs` generates and this module compiles in.
 //!

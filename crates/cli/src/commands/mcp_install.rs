@@ -1,4 +1,4 @@
-//! `dotaios mcp install --dry-run --agent <agent>` and its alias `mcp config` (spec 06 §5):
+//! `dotaios mcp install --dry-run --agent <agent>` and its alias `mcp config` (contract 06 §5):
 //! the client-specific fragment that starts the adapter, the suggested target file, the release
 //! evidence for that client (`mcp_evidence`) and merge instructions.
 //!

@@ -1,4 +1,4 @@
-//! `dotaios mcp status [--json]` (spec 06 §4): resolves the launcher, really starts the
+//! `dotaios mcp status [--json]` (contract 06 §4): resolves the launcher, really starts the
 //! adapter, speaks MCP to it over stdio (`initialize`, `notifications/initialized`,
 //! `tools/list`) and reports what answered.
 //!
@@ -335,8 +335,8 @@ fn finish(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// The `[next]` line (spec 06 §4.2): always `--agent claude`, and the `--path` and launcher
-/// that were used, so the printed command works where it is printed (issue 12). A default
+/// The `[next]` line (contract 06 §4.2): always `--agent claude`, and the `--path` and launcher
+/// that were used, so the printed command works where it is printed. A default
 /// launcher inside a build directory would be refused by `install`, so it is named too.
 fn next_step(options: &McpOptions, launcher: Option<&Launcher>) -> String {
     let mut command = String::from("dotaios mcp install --dry-run --agent claude");

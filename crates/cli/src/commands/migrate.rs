@@ -1,4 +1,4 @@
-//! `dotaios migrate [--path <dir>] [--apply <plan-id> | --recover [<plan-id>]]` (spec 01
+//! `dotaios migrate [--path <dir>] [--apply <plan-id> | --recover [<plan-id>]]` (contract 01
 //! §9): options, the folder check, and the text of every outcome. What is planned, written or
 //! rolled back is decided in [`crate::writers::migrate`]; this module only renders it.
 
@@ -114,7 +114,7 @@ fn failed(error: MigrateError) -> CliError {
 
 fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
     let outcome = writer::preview(folder).map_err(failed)?;
-    // Every printed next step keeps a non-default folder (issue 12).
+    // Every printed next step keeps a non-default folder, so it works where it is printed.
     let suffix = if is_default {
         String::new()
     } else {
@@ -148,7 +148,7 @@ fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
     Ok(code)
 }
 
-/// The plan lines of spec 01 §9.4 (after the header).
+/// The plan lines of contract 01 §9.4 (after the header).
 fn render_plan(plan: &Plan, path_suffix: &str) -> String {
     let mut text = format!(
         "Schema: {} \u{2192} {}\nPlan ID: {}\nChanges:\n",

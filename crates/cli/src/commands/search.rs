@@ -1,6 +1,6 @@
-//! `dotaios search` (spec 03 §17): options in the spec's validation order, the memory policy
-//! before anything touches the filesystem, the folder check, one call of the core search, and
-//! the human rendering (or `--json`).
+//! `dotaios search` (contract 03 §17): options in the contract's validation order, the memory
+//! policy before anything touches the filesystem, the folder check, one call of the core search,
+//! and the human rendering (or `--json`).
 //!
 //! Results go to stdout, one warning per omission to stderr; the exit code is 0 when the
 //! search is complete (zero hits included), 2 when a scope was omitted, 1 on failure. This
@@ -454,7 +454,7 @@ impl Highlighter {
             // Marking a term that holds no `<` or `>` again wraps exactly the occurrences the
             // previous pass wrapped (a new occurrence would have to cross a marker), so a run of
             // equal terms is one pass with nested markers: linear, where one pass per repeat
-            // grows quadratically with the query (issue 14's worst case).
+            // grows quadratically with the query (contract 03 §19 rule 6).
             let passes = if term.iter().any(|c| matches!(c, '<' | '>')) {
                 vec![1; run]
             } else {

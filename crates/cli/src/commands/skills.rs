@@ -1,10 +1,10 @@
-//! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` (spec 04 §5): list
+//! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` (contract 04 §5): list
 //! the installed skills, print one skill's `SKILL.md`, match an intent to a skill, or print the
 //! boot-context table. Catalog reading and ranking live in `dotaios_core::skills`; this module
 //! parses options, checks the folder, renders and picks exit codes. It never writes.
 //!
 //! These outputs are addressed to the person at the terminal, so `run:`, `skillPath` and the
-//! boot-context table name the absolute folder path (spec 01 §4.10); errors never do, except
+//! boot-context table name the absolute folder path (contract 01 §4.10); errors never do, except
 //! the folder check's own message.
 
 use std::ffi::OsString;
@@ -128,7 +128,7 @@ fn resolve_position(args: &[OsString]) -> Option<usize> {
     first_positional(args, &SPEC).filter(|&index| args[index] == "resolve")
 }
 
-/// The options of `skills resolve`, read left to right (spec 04 §5.1).
+/// The options of `skills resolve`, read left to right (contract 04 §5.1).
 #[derive(Debug, Default)]
 struct ResolveOptions {
     path_flag: Option<OsString>,
@@ -153,8 +153,8 @@ fn parse_resolve(args: &[OsString]) -> Result<ResolveOptions, CliError> {
             Item::Flag("--full") => options.full = true,
             Item::Flag("--json") => options.json = true,
             Item::Flag("--boot-context") => options.boot_context = true,
-            // Unknown `--name` options are refused by the scanner (issue 12 overrides the
-            // reference's silent ignore, spec 04 §5.1); `-x` is an intent word like any other.
+            // Unknown `--name` options are refused by the scanner (contract 04 §5.1; the
+            // reference ignored them silently); `-x` is an intent word like any other.
             Item::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
             other => return Err(unhandled(&other)),
         }
@@ -162,7 +162,7 @@ fn parse_resolve(args: &[OsString]) -> Result<ResolveOptions, CliError> {
     Ok(options)
 }
 
-/// ` --path <folder>` for printed next steps when `--path` was given (issue 12), else nothing.
+/// ` --path <folder>` for printed next steps when `--path` was given, else nothing.
 fn path_suffix(given: bool, folder: &Path) -> String {
     if given {
         format!(" --path {}", shell_quote(folder))
@@ -273,7 +273,7 @@ fn skill_path(folder: &str, skill: &Skill) -> String {
     format!("{folder}/{}", skill.resource())
 }
 
-/// `dotaios skills`: a count line, the skills in catalog order, a hint (spec 04 §5.5).
+/// `dotaios skills`: a count line, the skills in catalog order, a hint (contract 04 §5.5).
 fn render_list(catalog: &[Skill], path: &str) -> String {
     if catalog.is_empty() {
         return "No skills installed.\n\
@@ -304,7 +304,7 @@ fn render_list(catalog: &[Skill], path: &str) -> String {
     text
 }
 
-/// One text block of spec 04 §5.3.
+/// One text block of contract 04 §5.3.
 fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
     let skill = matched.skill;
     let description = if skill.description.is_empty() {
@@ -334,7 +334,7 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
     block
 }
 
-/// `--json` (spec 04 §5.2): 2-space pretty JSON, without the final newline.
+/// `--json` (contract 04 §5.2): 2-space pretty JSON, without the final newline.
 fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
     let mut json = JsonWriter::new(JsonLayout::Pretty);
     json.begin_object();
@@ -370,7 +370,7 @@ fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
     json.finish()
 }
 
-/// `--boot-context` (spec 04 §5.4), without the final newline the command adds.
+/// `--boot-context` (contract 04 §5.4), without the final newline the command adds.
 fn render_boot_context(catalog: &[Skill], folder: &str) -> String {
     let mut lines: Vec<String> = vec![
         "## Skills first".to_owned(),

@@ -1,5 +1,5 @@
-//! The guarded merge of the `dotaios` MCP entry into OpenCode's `opencode.json` (spec 06 §6.3 to
-//! §6.6), and its atomic private write.
+//! The guarded merge of the `dotaios` MCP entry into OpenCode's `opencode.json` (contract 06 §6.3
+//! to §6.6), and its atomic private write.
 //!
 //! [`plan`] reads and validates everything and computes the new bytes without writing; the
 //! dry run stops there, so it refuses exactly what the real run refuses. [`write()`] then
@@ -51,7 +51,7 @@ pub(crate) enum ConnectError {
 }
 
 impl ConnectError {
-    /// The one stderr line for this refusal, naming `path` (spec 06 §6.3, §6.5).
+    /// The one stderr line for this refusal, naming `path` (contract 06 §6.3, §6.5).
     pub(crate) fn message(&self, path: &Path) -> String {
         let path = path.display();
         match self {

@@ -1,8 +1,8 @@
-//! The `dotaios init` writer (spec 01 §11): decides whether a folder may be initialised, then
+//! The `dotaios init` writer (contract 01 §11): decides whether a folder may be initialised, then
 //! creates the §11.2 directories and §11.3 files through [`super::atomic`].
 //!
 //! It works in two phases so that nothing is written before every refusal has had its chance:
-//! [`check`] runs the four checks of §11.1 in the spec's order and only reads; [`write()`]
+//! [`check`] runs the four checks of §11.1 in the contract's order and only reads; [`write()`]
 //! first looks at every path it is going to touch (a symlink or a wrong kind anywhere is
 //! refused while the folder is still unchanged), then creates what is missing.
 //!
@@ -62,7 +62,7 @@ pub(crate) enum Policy {
 /// A validated request: absolute paths, flags.
 #[derive(Debug, Clone)]
 pub(crate) struct InitRequest {
-    /// The target folder, absolute and lexically normalised (spec 01 §1).
+    /// The target folder, absolute and lexically normalised (contract 01 §1).
     pub(crate) target: PathBuf,
     /// `--vault-path`, when given.
     pub(crate) vault: Option<VaultRequest>,
@@ -129,7 +129,7 @@ pub(crate) enum Inspection {
 }
 
 /// Why `init` refused or failed. The `Display` text is the user-facing message (it may name
-/// the target or vault path: spec 01 §1.3 allows that for `init`).
+/// the target or vault path: contract 01 §1.3 allows that for `init`).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum InitError {
     #[error(
@@ -304,7 +304,7 @@ pub(crate) fn write(
     Ok(report)
 }
 
-/// The read-only migration inspection of spec 01 §8.1 for a target that holds `aios.json`,
+/// The read-only migration inspection of contract 01 §8.1 for a target that holds `aios.json`,
 /// as `dotaios_core::folder::inspection` performs it, reduced to what `init` acts on.
 pub(crate) fn inspect_existing_folder(target: &Path) -> Inspection {
     let Ok(root) = Root::open(target) else {

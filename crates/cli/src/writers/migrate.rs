@@ -1,4 +1,4 @@
-//! `dotaios migrate`: the only writer of `aios.json` and `.gitignore` (spec 01 §9).
+//! `dotaios migrate`: the only writer of `aios.json` and `.gitignore` (contract 01 §9).
 //!
 //! Three operations, each returning plain data that `commands::migrate` renders:
 //! - [`preview`] reads the folder and computes the plan (`dotaios_core::folder::plan`); it
@@ -55,7 +55,7 @@ pub(crate) enum PreviewOutcome {
     Plan(Plan),
 }
 
-/// Computes the preview of spec 01 §9.4. Reads only.
+/// Computes the preview of contract 01 §9.4. Reads only.
 pub(crate) fn preview(folder: &std::path::Path) -> Result<PreviewOutcome, MigrateError> {
     let folder = Folder::open(folder)?;
     read_supported_version(&folder.root)?;

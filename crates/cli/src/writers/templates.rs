@@ -1,9 +1,9 @@
-//! The text `dotaios init` writes (spec 01 §11.3–§11.4, 04 §1.5): starter templates and
+//! The text `dotaios init` writes (contract 01 §11.3–§11.4, 04 §1.5): starter templates and
 //! bundled skills embedded at build time from `crates/cli/templates/`, the placeholder
 //! renderer, and the generated skill catalogs (`skills/INDEX.md`, `skills/RESOLVER.md`,
 //! `skills/_registry.json`).
 //!
-//! Wording is the product's own except where the spec states bytes (`decisions/log.md`,
+//! Wording is the product's own except where the contract states bytes (`decisions/log.md`,
 //! `connections/registry.md`, `skills/_registry.json`, the `plan-today` frontmatter); unit
 //! tests below pin those bytes. This module only produces text; it never touches the disk.
 
@@ -22,7 +22,7 @@ pub(crate) struct BundledSkill {
     pub(crate) text: &'static str,
 }
 
-/// The four bundled skills (spec 01 §11.4), in registry order.
+/// The four bundled skills (contract 01 §11.4), in registry order.
 pub(crate) const BUNDLED_SKILLS: [BundledSkill; 4] = [
     BundledSkill {
         dir: "plan-today",
@@ -208,7 +208,7 @@ pub(crate) fn resolver_markdown(entries: &[CatalogEntry<'_>]) -> String {
     join_lines(&lines)
 }
 
-/// `skills/_registry.json`: `{"skills": [...]}` with the array on one line, as spec 01 §11.3
+/// `skills/_registry.json`: `{"skills": [...]}` with the array on one line, as contract 01 §11.3
 /// states its bytes.
 pub(crate) fn registry_json(names: &[&str]) -> String {
     let quoted: Vec<String> = names

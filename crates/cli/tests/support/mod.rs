@@ -94,7 +94,7 @@ pub fn texts(output: &Output) -> (String, String) {
 
 /// `dotaios doctor --json --path <folder>` with `home` as home: the parsed report and the
 /// exit code. Every `doctor --json` run of the tests goes through here, so each one is checked
-/// to be path-free (spec 01 §10): neither the folder's absolute path (as given or resolved)
+/// to be path-free (contract 01 §10): neither the folder's absolute path (as given or resolved)
 /// nor the home directory appears anywhere in the output.
 pub fn doctor_json(home: &Path, folder: &Path) -> (serde_json::Value, Option<i32>) {
     let output = dotaios(home)

@@ -1,5 +1,5 @@
-//! The clock rules of spec 02 §3 and JavaScript's `Date.parse` for the ECMAScript date-time
-//! string format (spec 02 §16).
+//! The clock rules of contract 02 §3 and JavaScript's `Date.parse` for the ECMAScript date-time
+//! string format (contract 02 §16).
 //!
 //! The time zone is always an argument: this crate never reads `TZ` or the system zone itself,
 //! so tests inject both the clock and the zone.
@@ -19,7 +19,7 @@ pub(crate) struct LocalDates {
     pub(crate) yesterday: String,
 }
 
-/// `today` and `yesterday` of `now` in `zone` (spec 02 §3).
+/// `today` and `yesterday` of `now` in `zone` (contract 02 §3).
 pub(crate) fn local_dates(now: Timestamp, zone: &TimeZone) -> LocalDates {
     let date = now.to_zoned(zone.clone()).date();
     let yesterday = date.yesterday().unwrap_or(date);
@@ -62,7 +62,7 @@ pub(crate) fn iso_utc(now: Timestamp) -> String {
 }
 
 /// JavaScript `Date.parse(text)` restricted to the ECMAScript date-time string format and its
-/// extended years (spec 02 §16, open point 3): milliseconds since the epoch, or `None` where
+/// extended years (contract 02 §16, open point 3): milliseconds since the epoch, or `None` where
 /// JavaScript gives `NaN`.
 ///
 /// Date-only forms are UTC; date-time forms without an offset are local time in `zone`

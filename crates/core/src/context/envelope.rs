@@ -1,4 +1,4 @@
-//! The envelope around the projection (spec 02 §13–§14): the migration notice, the combined
+//! The envelope around the projection (contract 02 §13–§14): the migration notice, the combined
 //! notice, and the exact output texts of each surface: CLI plain, CLI agent-hook JSON, the MCP
 //! `read_working_context` payload, and the fixed Off responses.
 //!
@@ -11,7 +11,7 @@ use crate::folder::inspection::{Inspection, MigrationStatus};
 use crate::folder::memory::{MemoryMode, OFF_NOTICE};
 use crate::text::{JsString, JsonLayout, JsonWriter, utf16_len};
 
-/// The bound on the MCP payload without its `markdown` member (spec 05 §7.2), in UTF-16 units.
+/// The bound on the MCP payload without its `markdown` member (contract 05 §7.2), in UTF-16 units.
 pub const MCP_METADATA_BOUND: usize = 1024;
 
 /// The MCP payload's metadata exceeded [`MCP_METADATA_BOUND`]; the adapter answers -32603
@@ -20,7 +20,7 @@ pub const MCP_METADATA_BOUND: usize = 1024;
 #[error("DotAIOS request failed safely.")]
 pub struct MetadataTooLarge;
 
-/// The operational notice of spec 02 §13 (none for `current`). It names no path: the folder
+/// The operational notice of contract 02 §13 (none for `current`). It names no path: the folder
 /// is the literal placeholder `<this-aios-folder>`.
 pub(crate) fn operational_notice(inspection: &Inspection) -> Option<String> {
     let lines: [String; 3] = match inspection {
@@ -94,7 +94,7 @@ fn write_optional_str(writer: &mut JsonWriter, text: Option<&str>) {
 }
 
 impl WorkingContext {
-    /// The operational notice of the migration state (spec 02 §13), or `None` when current.
+    /// The operational notice of the migration state (contract 02 §13), or `None` when current.
     pub fn operational_notice(&self) -> Option<String> {
         operational_notice(&self.migration)
     }
@@ -115,7 +115,7 @@ impl WorkingContext {
     }
 
     /// The CLI plain output without its final newline: the notice and a blank line when there
-    /// is a notice, then the digest (spec 02 §14.1).
+    /// is a notice, then the digest (contract 02 §14.1).
     fn plain_context(&self) -> JsString {
         let mut text = JsString::new();
         if let Some(notice) = self.notice() {
@@ -126,7 +126,7 @@ impl WorkingContext {
         text
     }
 
-    /// The exact stdout of `dotaios brief --compact` (spec 02 §14.1). A lone surrogate left by
+    /// The exact stdout of `dotaios brief --compact` (contract 02 §14.1). A lone surrogate left by
     /// a UTF-16 cut is written as U+FFFD, as Node writes it.
     pub fn cli_plain(&self) -> String {
         let mut text = self.plain_context().to_string_lossy();
@@ -134,7 +134,7 @@ impl WorkingContext {
         text
     }
 
-    /// The exact stdout of `dotaios brief --compact --json` (spec 02 §14.2): one line of
+    /// The exact stdout of `dotaios brief --compact --json` (contract 02 §14.2): one line of
     /// compact JSON and `\n`. `selector` is the `--project` value exactly as given (`None` in
     /// shared mode).
     pub fn cli_hook_json(&self, selector: Option<&str>) -> String {
@@ -169,7 +169,7 @@ impl WorkingContext {
         text
     }
 
-    /// Writes the MCP members after `markdown` (spec 02 §14.4, 05 §7.2), in order.
+    /// Writes the MCP members after `markdown` (contract 02 §14.4, 05 §7.2), in order.
     fn write_mcp_metadata(&self, writer: &mut JsonWriter) {
         let projection = &self.projection;
         writer.name("memory");
@@ -195,7 +195,7 @@ impl WorkingContext {
         writer.end_object();
     }
 
-    /// The text of the MCP `read_working_context` result (spec 02 §14.4): 2-space pretty JSON
+    /// The text of the MCP `read_working_context` result (contract 02 §14.4): 2-space pretty JSON
     /// of `markdown` (the digest, no notices), `memory`, `receipt`, `notice`, `complete`,
     /// `scope`, `generated_at`, `budget`, `operational`.
     ///
@@ -230,13 +230,13 @@ fn off_context() -> String {
     format!("{}\n\n{OFF_NOTICE}", MemoryMode::Off.receipt())
 }
 
-/// The exact stdout of `dotaios brief` in Off mode (spec 02 §14.3), with or without
+/// The exact stdout of `dotaios brief` in Off mode (contract 02 §14.3), with or without
 /// `--compact`: three lines.
 pub fn off_cli_plain() -> String {
     format!("{}\n", off_context())
 }
 
-/// The exact stdout of `dotaios brief --json` in Off mode (spec 02 §14.3).
+/// The exact stdout of `dotaios brief --json` in Off mode (contract 02 §14.3).
 pub fn off_cli_hook_json() -> String {
     let context = off_context();
     let length = utf16_len(&context) as f64;
@@ -277,7 +277,7 @@ pub fn off_cli_hook_json() -> String {
     text
 }
 
-/// The text of the MCP `read_working_context` result in Off mode (spec 02 §14.4): no
+/// The text of the MCP `read_working_context` result in Off mode (contract 02 §14.4): no
 /// `budget`, `generated_at` or `operational`.
 pub fn off_mcp_payload() -> String {
     let mut writer = JsonWriter::new(JsonLayout::Pretty);

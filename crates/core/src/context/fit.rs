@@ -1,4 +1,4 @@
-//! Budget fitting (spec 02 §9), the final visible string with its marker (§11) and the README
+//! Budget fitting (contract 02 §9), the final visible string with its marker (§11) and the README
 //! coverage of project mode (§12).
 //!
 //! **Promise:** the visible string is never longer than the budget, and whenever a candidate
@@ -10,7 +10,7 @@ use crate::text::JsString;
 /// The budget marker, appended when anything was left out (26 units).
 const MARKER: &str = "\n\n[context budget reached]";
 
-/// The budget report of one projection (spec 02 §9): `used` counts the digest only.
+/// The budget report of one projection (contract 02 §9): `used` counts the digest only.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContextBudget {
     /// The requested budget in UTF-16 units (a JavaScript number: whole, finite, ≥ 0).
@@ -23,7 +23,7 @@ pub struct ContextBudget {
     pub truncated: bool,
 }
 
-/// The README coverage of project mode (spec 02 §12).
+/// The README coverage of project mode (contract 02 §12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Coverage {
     /// The selected project's README excerpt was clipped at 1,200 units.
@@ -60,7 +60,7 @@ pub(crate) struct Fitted {
     pub(crate) coverage: Option<Coverage>,
 }
 
-/// The greedy selection of spec 02 §9.
+/// The greedy selection of contract 02 §9.
 struct Fitter<'a> {
     candidates: &'a Candidates,
     limit: f64,
@@ -197,7 +197,7 @@ pub(crate) fn fit(
     }
 }
 
-/// The visible string of spec 02 §11.
+/// The visible string of contract 02 §11.
 fn visible(rendered: &JsString, limit: f64, truncated: bool) -> JsString {
     let marker_len = MARKER.len() as f64;
     if truncated {

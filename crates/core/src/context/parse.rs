@@ -1,10 +1,10 @@
-//! The text helpers of spec 02 §5–§6 that turn Markdown sources into header candidates and
+//! The text helpers of contract 02 §5–§6 that turn Markdown sources into header candidates and
 //! list items: sections, frontmatter stripping, header compaction, list compaction, decision
 //! headings, case-insensitive dedupe and carry-overs.
 //!
 //! Every helper is pure and reproduces the reference's JavaScript string semantics: JS trim
-//! (never `str::trim`), splits on `\n` or `\r?\n` exactly where the spec says, and cuts by
-//! UTF-16 unit where the spec says (only [`compact_header`], which therefore returns a
+//! (never `str::trim`), splits on `\n` or `\r?\n` exactly where the contract says, and cuts by
+//! UTF-16 unit where the contract says (only [`compact_header`], which therefore returns a
 //! [`JsString`]).
 
 use std::borrow::Cow;
@@ -12,7 +12,7 @@ use std::collections::HashSet;
 
 use crate::text::{JsString, is_js_space, js_trim, utf16_len};
 
-/// The longest header candidate in UTF-16 units (spec 02 §5 `compactHeader`).
+/// The longest header candidate in UTF-16 units (contract 02 §5 `compactHeader`).
 const MAX_HEADER_UNITS: usize = 800;
 
 /// `text.split(/\r?\n/)`: split on `\n`, then drop the one `\r` that stood before each break
@@ -57,7 +57,7 @@ fn read_block<'a>(text: &'a str, marker: &str, stops: impl Fn(&str) -> bool) -> 
     }
 }
 
-/// `readSection(text, H)`: the body of the first `## H` section (spec 02 §5).
+/// `readSection(text, H)`: the body of the first `## H` section (contract 02 §5).
 pub(crate) fn read_section<'a>(text: &'a str, heading: &str) -> &'a str {
     read_block(text, &format!("## {heading}"), |line| {
         line.starts_with("## ")
@@ -65,15 +65,15 @@ pub(crate) fn read_section<'a>(text: &'a str, heading: &str) -> &'a str {
 }
 
 /// `readSubsection(text, H)`: the body of the first `### H` subsection, which ends at the next
-/// raw line starting with `## ` or `### ` (spec 02 §5).
+/// raw line starting with `## ` or `### ` (contract 02 §5).
 pub(crate) fn read_subsection<'a>(text: &'a str, heading: &str) -> &'a str {
     read_block(text, &format!("### {heading}"), |line| {
         line.starts_with("## ") || line.starts_with("### ")
     })
 }
 
-/// `stripFrontmatter(text)`: drops a leading `---` block, normalising the rest to LF (spec 02 §5).
-/// A text starting with a BOM, or whose block never closes, is returned unchanged.
+/// `stripFrontmatter(text)`: drops a leading `---` block, normalising the rest to LF (contract 02
+/// §5). A text starting with a BOM, or whose block never closes, is returned unchanged.
 pub(crate) fn strip_frontmatter(text: &str) -> Cow<'_, str> {
     if !text.starts_with("---\n") && !text.starts_with("---\r\n") {
         return Cow::Borrowed(text);
@@ -92,7 +92,7 @@ pub(crate) fn strip_frontmatter(text: &str) -> Cow<'_, str> {
 }
 
 /// `compactHeader(s)`: JS-trimmed; more than 800 units → the first 799 units, `trimEnd`, `…`.
-/// The cut is by UTF-16 unit and may leave a lone high surrogate (spec 02 §5, §16).
+/// The cut is by UTF-16 unit and may leave a lone high surrogate (contract 02 §5, §16).
 pub(crate) fn compact_header(text: &str) -> JsString {
     let visible = js_trim(text);
     if utf16_len(visible) <= MAX_HEADER_UNITS {
@@ -137,7 +137,7 @@ fn strip_bullet(line: &str) -> &str {
 }
 
 /// `compactLines(s)`: list items of a section, stripped of checkboxes and bullets, without
-/// empty lines and HTML comment lines (spec 02 §5).
+/// empty lines and HTML comment lines (contract 02 §5).
 pub(crate) fn compact_lines(text: &str) -> Vec<&str> {
     lines_crlf(text)
         .into_iter()
@@ -156,7 +156,7 @@ fn is_js_line_break(c: char) -> bool {
 /// `recentDecisions(log)`: the heading text of the last three `## ` blocks, newest first.
 ///
 /// The log is split at every `^## +` in JavaScript multiline semantics, where `^` also matches
-/// after a lone `\r`, U+2028 and U+2029 (spec 02 §5).
+/// after a lone `\r`, U+2028 and U+2029 (contract 02 §5).
 pub(crate) fn recent_decisions(log: &str) -> Vec<&str> {
     const KEEP: usize = 3;
     let mut pieces = Vec::new();
@@ -201,7 +201,7 @@ pub(crate) fn dedupe<'a>(items: impl IntoIterator<Item = &'a str>) -> Vec<&'a st
         .collect()
 }
 
-/// The carry-over candidates (spec 02 §6): today's `## Plan` lines that mention
+/// The carry-over candidates (contract 02 §6): today's `## Plan` lines that mention
 /// `Carried over from`, then yesterday's `## Close` → `### Carry-over` items, deduplicated,
 /// at most five.
 pub(crate) fn carry_over<'a>(today_note: &'a str, yesterday_note: &'a str) -> Vec<&'a str> {
@@ -220,7 +220,7 @@ pub(crate) fn carry_over<'a>(today_note: &'a str, yesterday_note: &'a str) -> Ve
 }
 
 /// The `currentWork` candidate: the `## Current Work` section of `context/work.md`, or the whole
-/// file without frontmatter when that section is empty (spec 02 §6).
+/// file without frontmatter when that section is empty (contract 02 §6).
 pub(crate) fn current_work(work: &str) -> JsString {
     let section = read_section(work, "Current Work");
     if section.is_empty() {

@@ -1,4 +1,4 @@
-//! The unbounded rendering grammar of spec 02 §10 over a [`Selection`] of pre-rendered
+//! The unbounded rendering grammar of contract 02 §10 over a [`Selection`] of pre-rendered
 //! candidate lines.
 //!
 //! Budget fitting renders dozens of selections. Each candidate is therefore rendered to its
@@ -39,7 +39,7 @@ impl Line {
     }
 }
 
-/// The Active Project candidate, already shaped for display (spec 02 §8.2, §10).
+/// The Active Project candidate, already shaped for display (contract 02 §8.2, §10).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct ProjectView {
     /// The first truthy of `name`, `project`, `slug`.
@@ -50,7 +50,7 @@ pub(crate) struct ProjectView {
     pub(crate) description: String,
     /// The README excerpt, possibly empty.
     pub(crate) excerpt: String,
-    /// Whether the excerpt was clipped at 1,200 units (README coverage, spec 02 §12).
+    /// Whether the excerpt was clipped at 1,200 units (README coverage, contract 02 §12).
     pub(crate) excerpt_clipped: bool,
 }
 
@@ -101,7 +101,7 @@ pub(crate) struct Selection {
     pub(crate) events: usize,
 }
 
-/// Every candidate of spec 02 §6, rendered to lines once.
+/// Every candidate of contract 02 §6, rendered to lines once.
 #[derive(Debug, Clone)]
 pub(crate) struct Candidates {
     receipt: Line,
@@ -321,7 +321,7 @@ impl Candidates {
         trimmed
     }
 
-    /// The unbounded rendering of `selection` (spec 02 §10): lines joined with `\n`, then
+    /// The unbounded rendering of `selection` (contract 02 §10): lines joined with `\n`, then
     /// `trimEnd`.
     pub(crate) fn render(&self, selection: &Selection) -> JsString {
         let mut units = Vec::new();
@@ -394,7 +394,7 @@ mod tests {
 
     #[test]
     fn timeline_lines_mark_unscoped_rows() {
-        // Unreachable under the current memory policy (spec 02 §18 open point 6), kept and
+        // Unreachable under the current memory policy (contract 02 §18 open point 6), kept and
         // tested in the renderer alone.
         let entry = |unscoped: bool| TimelineEntry::for_test("2026-08-29", "Shipped", unscoped);
         assert_eq!(

@@ -1,4 +1,4 @@
-//! The reads of one projection (spec 02 §4, 01 §5.1): which files each mode opens, with which
+//! The reads of one projection (contract 02 §4, 01 §5.1): which files each mode opens, with which
 //! cap, through one shared ledger, between two authority snapshots of `aios.json`.
 //!
 //! Every read goes through [`dotaios_contained::Root`]; nothing here opens a path itself.
@@ -11,7 +11,7 @@ use crate::text::utf16_cmp;
 
 const MIB: u64 = 1024 * 1024;
 
-/// The projection ledger (spec 01 §5.1).
+/// The projection ledger (contract 01 §5.1).
 const LEDGER_LIMITS: Limits = Limits {
     files: 512,
     bytes: 16 * MIB,
@@ -25,7 +25,7 @@ const SIGNAL_CAP: u64 = MIB;
 const SIGNAL_DIRECTORY_ENTRIES: u64 = 8_192;
 const SIGNAL_FILES: usize = 64;
 
-/// Why a projection read failed: the internal codes of spec 01 §4.11. All of them surface as
+/// Why a projection read failed: the internal codes of contract 01 §4.11. All of them surface as
 /// the one public message `DotAIOS could not read working context safely.`
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -104,7 +104,7 @@ fn rel(path: &str) -> Result<RelPath, ReadFailure> {
 }
 
 /// The identity of the root and of `aios.json`, compared before and after the reads
-/// (spec 01 §4.6).
+/// (contract 01 §4.6).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct AuthoritySnapshot {
     root: Identity,
@@ -149,7 +149,7 @@ pub(crate) struct SharedSources {
     pub(crate) yesterday_note: String,
 }
 
-/// Reads the shared-mode Markdown sources (spec 02 §4).
+/// Reads the shared-mode Markdown sources (contract 02 §4).
 pub(crate) fn read_shared(
     root: &Root,
     today: &str,
@@ -210,7 +210,7 @@ pub(crate) fn signal_file_date(name: &str) -> Option<&str> {
     (shape && boundary).then_some(date)
 }
 
-/// Lists `memory/signals/` and reads the files dated `yesterday` to `today` (spec 02 §7.1).
+/// Lists `memory/signals/` and reads the files dated `yesterday` to `today` (contract 02 §7.1).
 pub(crate) fn read_signals(
     root: &Root,
     today: &str,

@@ -1,9 +1,9 @@
-//! The timeline of spec 02 §7: JSONL rows of the session index, the event log and the signal
+//! The timeline of contract 02 §7: JSONL rows of the session index, the event log and the signal
 //! files, parsed leniently, normalised, ordered, filtered by date window and attribution, and
 //! deduplicated across the update channels.
 //!
 //! Corrupt lines are dropped silently here and nowhere recorded: readers never quarantine
-//! (spec 01 §4.9). Every ordering key is computed once per row, never inside a comparator,
+//! (contract 01 §4.9). Every ordering key is computed once per row, never inside a comparator,
 //! because collation and the canonical `stableKey` are the expensive parts.
 
 use std::cell::OnceCell;
@@ -20,13 +20,13 @@ use crate::text::{
 };
 
 /// Parses one JSONL line as `JSON.parse` would, returning only objects and arrays (JavaScript:
-/// truthy values of `typeof "object"`). Lone-surrogate escapes become U+FFFD (spec 02 §16).
+/// truthy values of `typeof "object"`). Lone-surrogate escapes become U+FFFD (contract 02 §16).
 pub(crate) fn parse_line(line: &str) -> Option<Value> {
     parse_any(line).filter(|value| value.is_object() || value.is_array())
 }
 
 fn parse_any(line: &str) -> Option<Value> {
-    // Deeper than the nesting limit is a line Rust does not hold (spec 03 §10.2): skipped
+    // Deeper than the nesting limit is a line Rust does not hold (contract 03 §10.2): skipped
     // before `serde_json` recurses into it.
     if !json_nesting_ok(line) {
         return None;
@@ -34,7 +34,7 @@ fn parse_any(line: &str) -> Option<Value> {
     serde_json::from_str(&without_lone_surrogates(line)).ok()
 }
 
-/// The line with lone-surrogate escapes replaced (spec 02 §16); a line without any `\u` escape
+/// The line with lone-surrogate escapes replaced (contract 02 §16); a line without any `\u` escape
 /// is returned as it is without a scan of its string literals.
 fn without_lone_surrogates(line: &str) -> std::borrow::Cow<'_, str> {
     if line.contains("\\u") {
@@ -160,7 +160,7 @@ fn crlf_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// The parsed rows of `memory/sessions/index.jsonl` (spec 02 §7.1): objects and arrays, as is.
+/// The parsed rows of `memory/sessions/index.jsonl` (contract 02 §7.1): objects and arrays, as is.
 pub(crate) fn read_sessions(text: &str) -> Vec<Value> {
     crlf_lines(text)
         .filter(|(_, line)| !js_trim(line).is_empty())
@@ -168,7 +168,7 @@ pub(crate) fn read_sessions(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// One signal or event as read (spec 02 §7.1–§7.2). Normalisation is kept virtual: the row's
+/// One signal or event as read (contract 02 §7.1–§7.2). Normalisation is kept virtual: the row's
 /// own members stay in `value`, and the members §7.2 sets (`date`, `timestamp`, `sourcePath`,
 /// `sourceLine`) are derived from `ts`, the fallback date and the source. Only the tie-breaking
 /// `stableKey` ever needs the merged object ([`push_normalised_key`]), so tens of thousands of
@@ -214,7 +214,7 @@ impl TimelineRow {
     }
 }
 
-/// The rows of `memory/events.jsonl` dated `today` or `yesterday` (spec 02 §7.1): split on
+/// The rows of `memory/events.jsonl` dated `today` or `yesterday` (contract 02 §7.1): split on
 /// `\r?\n`, blank lines skipped, objects and arrays kept, `sourceLine` the physical line; no
 /// fallback date.
 ///
@@ -252,7 +252,7 @@ pub(crate) fn read_events(text: &str, today: &str, yesterday: &str) -> Vec<Timel
         .collect()
 }
 
-/// The rows of one signal file named `name` whose date is `file_date` (spec 02 §7.1 steps
+/// The rows of one signal file named `name` whose date is `file_date` (contract 02 §7.1 steps
 /// 4–5): split on `\n` only; `sourceLine` counts parsed values; a parsed value that is not an
 /// object or array becomes an empty object.
 pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<TimelineRow> {
@@ -275,7 +275,7 @@ pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<T
         .collect()
 }
 
-/// Writes `stableKey` of the normalised entry of spec 02 §7.2 (the row's own members, an
+/// Writes `stableKey` of the normalised entry of contract 02 §7.2 (the row's own members, an
 /// array's indices as names, with `date`, `timestamp`, `sourcePath` and `sourceLine` set over
 /// them) without building that entry.
 fn push_normalised_key(out: &mut String, row: &TimelineRow) {
@@ -339,7 +339,7 @@ fn utf16_prefix_units(text: &str, units: usize) -> String {
     String::from_utf16_lossy(&prefix)
 }
 
-/// `stableKey(v)` (spec 02 §7.3): a canonical text used only to break ties.
+/// `stableKey(v)` (contract 02 §7.3): a canonical text used only to break ties.
 pub(crate) fn stable_key(value: &Value) -> String {
     let mut out = String::new();
     push_stable_key(&mut out, value);
@@ -416,7 +416,7 @@ impl Session {
     }
 }
 
-/// The session order of spec 02 §7.3 (`Date.parse(captured_at)` descending, then `captured_at`
+/// The session order of contract 02 §7.3 (`Date.parse(captured_at)` descending, then `captured_at`
 /// descending and `stableKey` ascending in collation order), completed by the index position as
 /// a stable sort completes it.
 fn session_order(left: &Session, right: &Session) -> Ordering {
@@ -429,7 +429,7 @@ fn session_order(left: &Session, right: &Session) -> Ordering {
         .then_with(|| left.position.cmp(&right.position))
 }
 
-/// The session rows attribution keeps (spec 02 §7.3), in index order. Filtering before
+/// The session rows attribution keeps (contract 02 §7.3), in index order. Filtering before
 /// ordering selects the same rows in the same order as ordering first: the filter does not
 /// look at the order.
 pub(crate) fn admit_sessions(
@@ -497,7 +497,7 @@ fn first_in_order<T>(
     items
 }
 
-/// A signal or event that passed the filters of spec 02 §7.3.
+/// A signal or event that passed the filters of contract 02 §7.3.
 #[derive(Debug, Clone)]
 pub(crate) struct TimelineEntry {
     /// The row as read.
@@ -526,7 +526,7 @@ impl TimelineEntry {
     }
 }
 
-/// The timeline order of spec 02 §7.3: `timestamp` descending, then `stableKey` ascending,
+/// The timeline order of contract 02 §7.3: `timestamp` descending, then `stableKey` ascending,
 /// both in collation order, then the stream position.
 fn timeline_order(left: &TimelineEntry, right: &TimelineEntry) -> Ordering {
     collate(&right.timestamp, &left.timestamp)
@@ -560,7 +560,7 @@ pub(crate) fn first_entries(entries: Vec<TimelineEntry>, count: usize) -> Vec<Ti
     first_in_order(entries, count, timeline_order)
 }
 
-/// The timeline summary of spec 02 §7.3 step 3.
+/// The timeline summary of contract 02 §7.3 step 3.
 fn timeline_summary(entry: &Value) -> String {
     let chosen = ["summary", "note", "type"]
         .into_iter()
@@ -570,7 +570,7 @@ fn timeline_summary(entry: &Value) -> String {
 }
 
 /// Keeps the entries of one stream dated `today` or `yesterday`, admitted by attribution, with
-/// a non-empty summary (spec 02 §7.3 steps 1–4), in stream order; [`first_entries`] orders
+/// a non-empty summary (contract 02 §7.3 steps 1–4), in stream order; [`first_entries`] orders
 /// them. Filtering first keeps the same entries in the same order as ordering first.
 pub(crate) fn admit_timeline(
     rows: Vec<TimelineRow>,
@@ -608,7 +608,7 @@ pub(crate) fn admit_timeline(
         .collect()
 }
 
-/// `timelineKey(e)` of the update-channel dedupe (spec 02 §7.4): `[type, source, project || "",
+/// `timelineKey(e)` of the update-channel dedupe (contract 02 §7.4): `[type, source, project || "",
 /// project_id || "", summary].join("\n")`, where `join` writes `null` and missing as empty.
 fn channel_key(entry: &TimelineEntry) -> String {
     let joined = |value: Option<&Value>| match value {
@@ -631,7 +631,7 @@ fn is_update_channel(entry: &TimelineEntry) -> bool {
         && entry.row.value.get("source").and_then(Value::as_str) == Some("dotaios update")
 }
 
-/// Drops each signal that repeats an update-channel event (spec 02 §7.4). Events stay.
+/// Drops each signal that repeats an update-channel event (contract 02 §7.4). Events stay.
 pub(crate) fn dedupe_update_channels(
     signals: Vec<TimelineEntry>,
     events: &[TimelineEntry],
@@ -650,11 +650,11 @@ pub(crate) fn dedupe_update_channels(
         .collect()
 }
 
-/// Infers the active project of shared mode from the admitted sessions (spec 02 §8.2): each
+/// Infers the active project of shared mode from the admitted sessions (contract 02 §8.2): each
 /// distinct string `project` with its count and greatest `captured_at` (UTF-16 order);
 /// ordered by that latest value descending (collation), count descending, name ascending
 /// (collation), and, as the reference's stable sort over its insertion order would, by the
-/// project's first session in session order. Non-string values take no part (spec 02 §18 open
+/// project's first session in session order. Non-string values take no part (contract 02 §18 open
 /// point 2). The sessions need not be ordered.
 pub(crate) fn infer_active_project(sessions: &[Session]) -> Option<String> {
     struct Stats<'a> {
@@ -744,7 +744,7 @@ mod tests {
         }
     }
 
-    /// The normalised entry of spec 02 §7.2, built explicitly.
+    /// The normalised entry of contract 02 §7.2, built explicitly.
     fn normalised(row: &TimelineRow) -> Value {
         let mut entry = match &row.value {
             Value::Object(map) => map.clone(),

@@ -1,9 +1,9 @@
-//! Project attribution of timeline rows (spec 01 §6.6): which session, signal and event rows a
+//! Project attribution of timeline rows (contract 01 §6.6): which session, signal and event rows a
 //! working-context project scope keeps.
 //!
 //! Pure: it looks at the `project` and `project_id` fields of one parsed JSON row and at the
 //! scope built by [`crate::folder::projects::resolve_scope`]. Search uses its own, simpler rule
-//! (spec 03 §10.5).
+//! (contract 03 §10.5).
 
 use serde_json::Value;
 
@@ -60,7 +60,7 @@ impl Attribution {
     }
 }
 
-/// Applies the rules of spec 01 §6.6, in their order, to one row. Without a scope every row
+/// Applies the rules of contract 01 §6.6, in their order, to one row. Without a scope every row
 /// passes.
 pub fn attribute(row: &Value, scope: Option<&ProjectScope>, mode: MemoryMode) -> Attribution {
     let Some(scope) = scope else {

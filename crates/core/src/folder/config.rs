@@ -1,4 +1,4 @@
-//! `aios.json` (spec 01 §3.1): the JSON object, its schema version and support status
+//! `aios.json` (contract 01 §3.1): the JSON object, its schema version and support status
 //! (§8.1–§8.2), and the strict identity check that `doctor` uses to grade the file.
 //!
 //! Pure parsing over text the caller read through the contained reader ([`read_config`] is the
@@ -24,7 +24,7 @@ pub const CONFIG_CAP: u64 = 1 << 20;
 /// The folder schema this build supports.
 pub const SUPPORTED_SCHEMA_VERSION: &str = "1.2.0";
 
-/// The `from` versions of the registered migrations (spec 01 §9.2), oldest first.
+/// The `from` versions of the registered migrations (contract 01 §9.2), oldest first.
 pub const MIGRATION_SOURCES: [&str; 2] = ["1.0.0", "1.1.0"];
 
 /// `aios.json` as read: its exact text and the parsed top-level object.
@@ -38,7 +38,7 @@ pub struct AiosConfig {
 }
 
 /// Reads `aios.json` through the contained reader (at most 1 MiB) and parses it as a JSON
-/// object, mapping every failure to its migration-inspection code (spec 01 §8.1 step 1):
+/// object, mapping every failure to its migration-inspection code (contract 01 §8.1 step 1):
 /// `CONFIG_TOO_LARGE`, `CONFIG_CHANGED`, `UNSAFE_FILE` (a link or special file),
 /// `MISSING_FILE`, `INVALID_CONFIG_ENCODING`, `INVALID_CONFIG` (not JSON, or not an object).
 /// Other operating-system failures are `INSPECTION_FAILED`.
@@ -154,7 +154,7 @@ fn is_version_part(part: &str) -> bool {
     }
 }
 
-/// How a folder's schema relates to this build (spec 01 §8.1 step 2).
+/// How a folder's schema relates to this build (contract 01 §8.1 step 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SchemaSupport {
     /// Equal to [`SUPPORTED_SCHEMA_VERSION`].
@@ -180,7 +180,7 @@ pub fn schema_support(version: &SchemaVersion) -> SchemaSupport {
     }
 }
 
-/// The first failure of the strict identity check (spec 01 §3.1), in the check's order.
+/// The first failure of the strict identity check (contract 01 §3.1), in the check's order.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigProblem {
     /// The text is not a JSON object at all.
@@ -221,7 +221,7 @@ impl ConfigProblem {
     }
 }
 
-/// The strict identity check of spec 01 §3.1, which `doctor` uses to grade the file: no
+/// The strict identity check of contract 01 §3.1, which `doctor` uses to grade the file: no
 /// duplicate top-level keys; `schema_version`, `created_at`, `ai_tools` and `vault_path` present;
 /// `created_at` canonical; `ai_tools` an array of strings; `vault_path` a string or `null`;
 /// `skills_first`, when present, a boolean. Returns the first failure.

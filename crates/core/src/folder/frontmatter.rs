@@ -1,4 +1,4 @@
-//! Markdown frontmatter (spec 01 §3.7): the block split of
+//! Markdown frontmatter (contract 01 §3.7): the block split of
 //! `^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)` and strict YAML 1.2 core-schema parsing.
 //!
 //! Shared by project READMEs and `SKILL.md`. Parsing goes to an ordered mapping of plain
@@ -210,7 +210,7 @@ pub fn parse_yaml(text: &str) -> Result<YamlValue, YamlError> {
     load::load(text)
 }
 
-/// Parses frontmatter YAML that must be a mapping (spec 01 §3.7).
+/// Parses frontmatter YAML that must be a mapping (contract 01 §3.7).
 pub fn parse_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
     match parse_yaml(text)? {
         YamlValue::Mapping(mapping) => Ok(mapping),
@@ -442,7 +442,7 @@ mod tests {
         assert_eq!(parse_yaml(&maps(MAX_DEPTH + 1)), Err(YamlError::TooDeep));
     }
 
-    /// The crash of issue 11: ~17,000 levels overflowed the main thread's stack. Far deeper
+    /// Contract 01 §5.7: ~17,000 levels once overflowed the main thread's stack. Far deeper
     /// input, on a thread with a 256 KiB stack, is now an ordinary error.
     #[test]
     fn deep_nesting_on_a_small_stack_is_an_error_not_a_crash() {

@@ -1,4 +1,4 @@
-//! Read-only migration inspection (spec 01 §8): the folder's schema compatibility, the state of
+//! Read-only migration inspection (contract 01 §8): the folder's schema compatibility, the state of
 //! `.dotaios/migrations/`, and the `operational.migration` object of §8.2.
 //!
 //! It never builds a plan and never writes. Every read goes through the contained reader with
@@ -12,7 +12,7 @@ use crate::folder::config::{
 };
 use crate::text::utf16_cmp;
 
-/// `.dotaios/migrations/owner.json`: exactly these 40 bytes (spec 01 §8.3).
+/// `.dotaios/migrations/owner.json`: exactly these 40 bytes (contract 01 §8.3).
 pub const OWNER_MARKER: &[u8] = b"{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n";
 
 /// The size bound of `owner.json`.
@@ -25,7 +25,7 @@ const MIGRATIONS_DIR: &str = ".dotaios/migrations";
 const OWNER_PATH: &str = ".dotaios/migrations/owner.json";
 const TRANSACTIONS_DIR: &str = ".dotaios/migrations/transactions";
 
-/// Every failure code of spec 01 §8.1, plus the `INSPECTION_FAILED` fallback.
+/// Every failure code of contract 01 §8.1, plus the `INSPECTION_FAILED` fallback.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum InspectionCode {
     /// `aios.json` is larger than 1 MiB.
@@ -133,7 +133,7 @@ pub enum Inspection {
     Failed(InspectionCode),
 }
 
-/// Inspects the folder's migration state (spec 01 §8.1): reads `aios.json`, checks support,
+/// Inspects the folder's migration state (contract 01 §8.1): reads `aios.json`, checks support,
 /// lists transactions, then repeats the reads and requires the same `aios.json` bytes and the
 /// same transaction ids.
 pub fn inspect_migrations(root: &Root) -> Inspection {
@@ -280,7 +280,7 @@ fn metadata_code(error: ReadError) -> InspectionCode {
 }
 
 /// Whether `name` matches the plan-id pattern `^migrate-[0-9_]+-to-[0-9_]+-[a-f0-9]{16}$`
-/// (spec 01 §8.4).
+/// (contract 01 §8.4).
 pub fn is_plan_id(name: &str) -> bool {
     let Some(rest) = name.strip_prefix("migrate-") else {
         return false;
@@ -341,7 +341,7 @@ impl Inspection {
         }
     }
 
-    /// The severity of spec 01 §8.2.
+    /// The severity of contract 01 §8.2.
     pub fn severity(&self) -> Severity {
         match self {
             Inspection::Inspected(state) => match state.status {
@@ -353,7 +353,7 @@ impl Inspection {
         }
     }
 
-    /// The action of spec 01 §8.2 (`None` only for `current`).
+    /// The action of contract 01 §8.2 (`None` only for `current`).
     pub fn action(&self) -> Option<MigrationAction> {
         let command = match self.severity() {
             Severity::None => return None,
@@ -366,7 +366,7 @@ impl Inspection {
         })
     }
 
-    /// `operational.migration` (spec 01 §8.2) with its exact key order: the result's own keys
+    /// `operational.migration` (contract 01 §8.2) with its exact key order: the result's own keys
     /// (`status`, then `folder_schema_version` and `supported_schema_version`, or `code`), then
     /// `severity` and `action`. It never contains a plan id or a path.
     pub fn operational_json(&self) -> serde_json::Value {

@@ -1,4 +1,4 @@
-//! Where the AIOS folder is (spec 01 §1): choosing the source, tilde expansion and lexical
+//! Where the AIOS folder is (contract 01 §1): choosing the source, tilde expansion and lexical
 //! absolutisation. Pure: the caller passes the home and working directories in, and nothing
 //! here touches the filesystem (symlinks are not resolved; the folder need not exist).
 

@@ -1,4 +1,4 @@
-//! The memory policy (spec 01 §7): validation of the three inputs, the first-message phrases,
+//! The memory policy (contract 01 §7): validation of the three inputs, the first-message phrases,
 //! mode selection, and the receipt and notice of each mode.
 //!
 //! Pure and total: it never touches the filesystem, because Off must be provable as zero
@@ -9,7 +9,7 @@ use crate::text::js_trim_start;
 /// Internal code of every memory-policy failure.
 pub const MEMORY_POLICY_INVALID_CODE: &str = "DOTAIOS_MEMORY_POLICY_INVALID";
 
-/// The Off notice, one line (spec 01 §7.3).
+/// The Off notice, one line (contract 01 §7.3).
 pub const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.";
 
 /// One memory mode.
@@ -73,7 +73,7 @@ pub enum PolicyArg<'a> {
     NotText,
 }
 
-/// The three inputs of spec 01 §7.
+/// The three inputs of contract 01 §7.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PolicyInputs<'a> {
     /// The explicit mode (`--memory`, MCP `memory`).
@@ -134,7 +134,7 @@ impl MemoryPolicyError {
     }
 }
 
-/// Resolves the memory policy (spec 01 §7.1–§7.2) without any filesystem access.
+/// Resolves the memory policy (contract 01 §7.1–§7.2) without any filesystem access.
 pub fn resolve_memory_policy(inputs: PolicyInputs<'_>) -> Result<MemoryPolicy, MemoryPolicyError> {
     let selector = match inputs.project {
         PolicyArg::Absent => None,

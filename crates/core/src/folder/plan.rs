@@ -1,4 +1,4 @@
-//! The migration plan (spec 01 §9.2–§9.3): the registry of schema steps, the byte rewrites each
+//! The migration plan (contract 01 §9.2–§9.3): the registry of schema steps, the byte rewrites each
 //! step makes, the change list, the canonical plan body and the plan id derived from it.
 //!
 //! What it owns: everything that decides *what* `dotaios migrate` would write, so that the
@@ -29,7 +29,7 @@ pub const PLAN_SCHEMA: &str = "dotaios.migration-plan.v1";
 /// `.gitignore`, the one other file a migration may write.
 pub const IGNORE_PATH: &str = ".gitignore";
 
-/// The size bound of a `.gitignore` read (1 MiB, like `aios.json`; the spec sets none).
+/// The size bound of a `.gitignore` read (1 MiB, like `aios.json`; the contract sets none).
 pub const IGNORE_CAP: u64 = 1 << 20;
 
 /// The anchored ignore rule that schema 1.2.0 requires.
@@ -155,7 +155,7 @@ pub struct Change {
 /// A computed plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
-    /// `migrate-<from>-to-<to>-<hash16>` (spec 01 §8.4).
+    /// `migrate-<from>-to-<to>-<hash16>` (contract 01 §8.4).
     pub id: String,
     /// The folder's schema.
     pub from_schema_version: String,
@@ -303,7 +303,7 @@ pub fn plan_for_root(root: &Root) -> Result<Option<Plan>, PlanError> {
     build_plan(&read_plan_source(root)?)
 }
 
-/// Computes the plan for `source` (spec 01 §9.2): `Ok(None)` at the supported schema. The
+/// Computes the plan for `source` (contract 01 §9.2): `Ok(None)` at the supported schema. The
 /// schema is checked as migration inspection checks it (§8.1 steps 1–2).
 pub fn build_plan(source: &PlanSource) -> Result<Option<Plan>, PlanError> {
     let config_text = std::str::from_utf8(&source.config.bytes)
@@ -408,7 +408,7 @@ fn change_order(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// The plan body of spec 01 §9.2 step 5.
+/// The plan body of contract 01 §9.2 step 5.
 fn plan_body(from: &str, to: &str, migrations: &[Migration], changes: &[Change]) -> Value {
     let migrations: Vec<Value> = migrations
         .iter()
@@ -486,7 +486,7 @@ impl FileMap {
     }
 }
 
-/// Step rewrite of `aios.json` (spec 01 §9.3): only the `schema_version` value changes, every
+/// Step rewrite of `aios.json` (contract 01 §9.3): only the `schema_version` value changes, every
 /// other byte is kept.
 fn rewrite_schema_version(
     bytes: &[u8],
@@ -557,7 +557,7 @@ fn schema_version_matches(text: &str) -> Vec<std::ops::Range<usize>> {
     found
 }
 
-/// Step rewrite of `.gitignore` (spec 01 §9.3): append `/workspaces/` unless it is already the
+/// Step rewrite of `.gitignore` (contract 01 §9.3): append `/workspaces/` unless it is already the
 /// last meaningful line. Returns the new bytes (equal to the old ones when nothing is needed).
 fn append_workspaces_rule(bytes: &[u8]) -> Result<Vec<u8>, PlanError> {
     let text = std::str::from_utf8(bytes)
@@ -847,7 +847,7 @@ mod tests {
 
     #[test]
     fn plan_id_golden() {
-        // Computed independently in Node.js: the spec's plan body for exactly these bytes,
+        // Computed independently in Node.js: the contract's plan body for exactly these bytes,
         // keys sorted, `JSON.stringify`, SHA-256. Any change to a hashed string breaks it.
         let plan = plan(CONFIG_110, Some("node_modules/\n"));
         assert_eq!(plan.id, GOLDEN_ID);

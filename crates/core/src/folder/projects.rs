@@ -1,4 +1,4 @@
-//! Projects (spec 01 §3.7, §6.1–§6.3, §6.5): the catalog record of a project README, the
+//! Projects (contract 01 §3.7, §6.1–§6.3, §6.5): the catalog record of a project README, the
 //! working-context catalog, the scope a working-context selector resolves to, and the portable
 //! `{id, slug}` identity that search and `resolve_skill` require.
 //!
@@ -23,22 +23,22 @@ use crate::text::{ELLIPSIS, clip_units_trim_end, collate, is_js_space, js_trim};
 /// The project shelf below the root.
 pub const PROJECTS_DIR: &str = "projects";
 
-/// Working-context bound on `projects/` entries ("more than 256 fails", spec 01 §5.1).
+/// Working-context bound on `projects/` entries ("more than 256 fails", contract 01 §5.1).
 pub const PROJECT_DIRECTORY_LIMIT: u64 = 256;
 
 /// Per-README cap, for the catalog and the portable identity alike (1 MiB).
 pub const README_CAP: u64 = 1 << 20;
 
-/// The frontmatter prefix the portable identity reads (16 KiB, spec 01 §5.5).
+/// The frontmatter prefix the portable identity reads (16 KiB, contract 01 §5.5).
 pub const IDENTITY_PREFIX: u64 = 16 << 10;
 
-/// The evidence reader's per-directory bound (spec 01 §5.3), used by the identity scan.
+/// The evidence reader's per-directory bound (contract 01 §5.3), used by the identity scan.
 pub const IDENTITY_SCAN_DIRECTORY_LIMIT: u64 = 8192;
 
 /// The longest `contextExcerpt`, in UTF-16 units.
 pub const EXCERPT_UNITS: usize = 1200;
 
-/// One catalog record (spec 01 §6.2).
+/// One catalog record (contract 01 §6.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectRecord {
     /// The stable id (`id`, else the legacy `project_id`), trimmed; `None` when neither is a
@@ -78,7 +78,7 @@ pub enum ReadmeProblem {
     ConflictingIds,
 }
 
-/// Builds the catalog record of `projects/<slug>/README.md` from its text (spec 01 §3.7, §6.2).
+/// Builds the catalog record of `projects/<slug>/README.md` from its text (contract 01 §3.7, §6.2).
 pub fn parse_project_readme(slug: &str, text: &str) -> Result<ProjectRecord, ReadmeProblem> {
     let (metadata, body) = match split_frontmatter(text) {
         None => (YamlMapping::default(), text),
@@ -153,7 +153,7 @@ fn domains(value: Option<&YamlValue>) -> Vec<String> {
     }
 }
 
-/// The JS whitespace set as a regex class body (spec 01 §0: `\s`).
+/// The JS whitespace set as a regex class body (contract 01 §0: `\s`).
 const JS_SPACE_CLASS: &str = r"\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}";
 
 /// `^#\s+(.+)$` on one line, with JS meanings: `.` is anything but a line terminator and `$`
@@ -225,7 +225,7 @@ fn context_excerpt(body: &str) -> (String, bool) {
     }
 }
 
-/// A failure of the working-context catalog read (spec 01 §6.1). Every one ends as the single
+/// A failure of the working-context catalog read (contract 01 §6.1). Every one ends as the single
 /// working-context failure; [`CatalogError::message`] is the internal text `doctor` shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CatalogError {
@@ -279,7 +279,7 @@ pub enum CatalogError {
 }
 
 impl CatalogError {
-    /// The internal code: the reader codes of spec 01 §4.11 for read failures,
+    /// The internal code: the reader codes of contract 01 §4.11 for read failures,
     /// `DOTAIOS_PROJECT_DIRECTORY_LIMIT_EXCEEDED`, and `DOTAIOS_PROJECT_CATALOG_INVALID` for
     /// every catalog-content error.
     pub fn code(&self) -> &'static str {
@@ -299,7 +299,7 @@ impl CatalogError {
     }
 
     /// The internal message with folder-relative paths (`doctor` check 8). The first two are
-    /// the spec's exact texts.
+    /// the contract's exact texts.
     pub fn message(&self) -> String {
         match self {
             CatalogError::LinkedProjectDirectory => "Project README path is outside the AIOS project shelf because its project directory is a symbolic link.".to_owned(),
@@ -343,7 +343,7 @@ fn rel(path: &str) -> RelPath {
     RelPath::new(path).expect("a constant or slug-validated relative path")
 }
 
-/// Reads the working-context catalog (spec 01 §6.1): `projects/` (≤ 256 entries) in collation
+/// Reads the working-context catalog (contract 01 §6.1): `projects/` (≤ 256 entries) in collation
 /// order, every README in full (≤ 1 MiB each), all charged to `ledger`. A missing `projects/`
 /// is an empty catalog; every other anomaly fails the whole catalog, never skipping silently
 /// (plain files are not projects and are skipped).
@@ -422,7 +422,7 @@ fn read_catalog_entry(
         Ok(Some(file)) => file.text,
         Ok(None) => {
             // A project without a README is skipped, provided its directory did not change
-            // while the README was found absent (spec 01 §4.6).
+            // while the README was found absent (contract 01 §4.6).
             return match root.still_matches(&directory, &before) {
                 Ok(true) => Ok(None),
                 Ok(false) => Err(read_failure(&directory_path, ReadError::Changed)),
@@ -452,7 +452,7 @@ fn read_catalog_entry(
         })
 }
 
-/// The scope a working-context selector resolves to (spec 01 §6.5).
+/// The scope a working-context selector resolves to (contract 01 §6.5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectScope {
     /// The selected record's slug (reported as `scope.project`).
@@ -559,7 +559,7 @@ pub fn resolve_scope(
     })
 }
 
-/// A portable project identity (spec 01 §6.3): a valid stable id and its directory slug.
+/// A portable project identity (contract 01 §6.3): a valid stable id and its directory slug.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PortableIdentity {
     /// The stable id (it passes the canonical selector grammar).
@@ -569,7 +569,7 @@ pub struct PortableIdentity {
 }
 
 /// A resolved identity plus what was observed to resolve it, so the evidence reader can
-/// revalidate every identity once more before it returns results (spec 01 §4.6).
+/// revalidate every identity once more before it returns results (contract 01 §4.6).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IdentityResolution {
     /// The selected project.
@@ -639,7 +639,7 @@ impl IdentityError {
     }
 }
 
-/// Resolves `selector` to a portable identity (spec 01 §6.3), reading only bounded frontmatter:
+/// Resolves `selector` to a portable identity (contract 01 §6.3), reading only bounded frontmatter:
 /// the directly named record strictly, then every other project directory leniently. A record
 /// matches when the selector equals its slug or its id (the `project` alias is not used).
 pub fn resolve_portable_identity(
@@ -747,7 +747,7 @@ fn decode_prefix(bytes: &[u8], complete: bool) -> Option<&str> {
     }
 }
 
-/// The strict identity checks of spec 01 §6.3 step 2 on a README prefix.
+/// The strict identity checks of contract 01 §6.3 step 2 on a README prefix.
 fn identity_from_frontmatter(
     slug: &str,
     prefix: &str,

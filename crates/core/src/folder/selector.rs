@@ -1,8 +1,8 @@
-//! Project selectors (spec 01 §6.4): the working-context filter of §6.4.1 and the canonical
+//! Project selectors (contract 01 §6.4): the working-context filter of §6.4.1 and the canonical
 //! selector of §6.4.2, plus the project-directory slug grammar of §6.1.
 //!
-//! Pure string checks. Each error's `Display` is the spec's exact message; nothing here echoes
-//! the selector except where the spec's message does.
+//! Pure string checks. Each error's `Display` is the contract's exact message; nothing here echoes
+//! the selector except where the contract's message does.
 
 use std::sync::LazyLock;
 
@@ -10,13 +10,13 @@ use regex::Regex;
 
 use crate::text::{code_point_len, js_trim};
 
-/// Input maximum of every project selector, in code points (spec 01 §5.6).
+/// Input maximum of every project selector, in code points (contract 01 §5.6).
 pub const MAX_SELECTOR_CODE_POINTS: usize = 200;
 
 /// Internal code of every canonical-selector failure.
 pub const SELECTOR_INVALID_CODE: &str = "DOTAIOS_PROJECT_SELECTOR_INVALID";
 
-/// Why a working-context project filter (spec 01 §6.4.1) was refused. The messages are the
+/// Why a working-context project filter (contract 01 §6.4.1) was refused. The messages are the
 /// internal `TypeError` texts the CLI prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum WorkingContextSelectorError {
@@ -34,8 +34,8 @@ pub enum WorkingContextSelectorError {
     Blank,
 }
 
-/// Checks a working-context project filter (spec 01 §6.4.1) in the spec's order and returns it
-/// JS-trimmed. Opaque ids such as `café:client/01` pass; this check is deliberately looser than
+/// Checks a working-context project filter (contract 01 §6.4.1) in the contract's order and returns
+/// it JS-trimmed. Opaque ids such as `café:client/01` pass; this check is deliberately looser than
 /// [`check_canonical_selector`].
 pub fn check_working_context_selector(raw: &str) -> Result<&str, WorkingContextSelectorError> {
     if code_point_len(raw) > MAX_SELECTOR_CODE_POINTS {
@@ -51,7 +51,7 @@ pub fn check_working_context_selector(raw: &str) -> Result<&str, WorkingContextS
     Ok(trimmed)
 }
 
-/// Why a canonical project selector (spec 01 §6.4.2) was refused. Every variant has the code
+/// Why a canonical project selector (contract 01 §6.4.2) was refused. Every variant has the code
 /// [`SELECTOR_INVALID_CODE`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SelectorError {
@@ -73,7 +73,7 @@ impl SelectorError {
     }
 }
 
-/// Checks a canonical project selector (spec 01 §6.4.2), used exactly as given (never
+/// Checks a canonical project selector (contract 01 §6.4.2), used exactly as given (never
 /// trimmed) by search, `resolve_skill` and the portable identity of §6.3.
 pub fn check_canonical_selector(value: &str) -> Result<(), SelectorError> {
     if value.is_empty() {
@@ -82,9 +82,10 @@ pub fn check_canonical_selector(value: &str) -> Result<(), SelectorError> {
     if code_point_len(value) > MAX_SELECTOR_CODE_POINTS {
         return Err(SelectorError::TooLong);
     }
-    // A Rust string cannot hold a lone surrogate, so that clause of the spec is vacuous here;
+    // A Rust string cannot hold a lone surrogate, so that clause of the contract is vacuous here;
     // the JSON layer replaces such escapes before a selector reaches this check. The explicit
-    // clauses below are implied by the grammar, and are kept so the rule reads as the spec does.
+    // clauses below are implied by the grammar, and are kept so the rule reads as the contract
+    // does.
     let unsafe_selector = js_trim(value) != value
         || value.chars().any(|c| is_cc(c) || c == '/' || c == '\\')
         || value == "."
@@ -96,7 +97,7 @@ pub fn check_canonical_selector(value: &str) -> Result<(), SelectorError> {
     Ok(())
 }
 
-/// Whether `name` is a canonical project slug, `^[a-z0-9]+(?:-[a-z0-9]+)*$` (spec 01 §6.1).
+/// Whether `name` is a canonical project slug, `^[a-z0-9]+(?:-[a-z0-9]+)*$` (contract 01 §6.1).
 pub fn is_project_slug(name: &str) -> bool {
     !name.is_empty()
         && name.split('-').all(|part| {

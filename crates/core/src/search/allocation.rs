@@ -1,4 +1,4 @@
-//! The fair-share arithmetic of spec 03 §14: phase budgets, the two-pass allocation that
+//! The fair-share arithmetic of contract 03 §14: phase budgets, the two-pass allocation that
 //! admits a scope whole or omits it whole, and the `observed` counts of an omission.
 //!
 //! Pure arithmetic over [`Counts`]; the engine does the charging.

@@ -1,4 +1,4 @@
-//! The in-process content cache of spec 03 §19.2, for a long-running MCP server only: the text
+//! The in-process content cache of contract 03 §19.2, for a long-running MCP server only: the text
 //! of Markdown corpus files and its lowercase form, kept between requests.
 //!
 //! It owns the entries and their validity rules, nothing else. It never decides what a request

@@ -1,5 +1,5 @@
-//! The server cache of §19.2 end to end: a cached request returns exactly what the same request
-//! returns without a cache, and every change to the folder between requests is seen.
+//! The server cache of contract 03 §19.2 end to end: a cached request returns exactly what the same
+//! request returns without a cache, and every change to the folder between requests is seen.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! Search failures (spec 03 §15): typed, path-free, each with its internal code and the fixed
+//! Search failures (contract 03 §15): typed, path-free, each with its internal code and the fixed
 //! public message. The CLI prints [`SearchError`]'s `Display`; MCP maps
 //! [`SearchError::is_input_error`] to `-32602` and everything else to its own fixed `-32603`
 //! text.

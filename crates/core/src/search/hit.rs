@@ -1,4 +1,4 @@
-//! The result values of a search (spec 03 §12) and their JSON shapes.
+//! The result values of a search (contract 03 §12) and their JSON shapes.
 //!
 //! Results are plain values; [`SearchHit::to_value`] builds the exact JSON object of §12.2–§12.4
 //! (member order included, JavaScript's own-property order for user data) for the MCP payload

@@ -1,4 +1,4 @@
-//! The JSONL side of the `memory` scope (spec 03 §10): the entry model, field flattening and
+//! The JSONL side of the `memory` scope (contract 03 §10): the entry model, field flattening and
 //! matching, retry suppression across archive generations, project attribution, and the
 //! ranked, deduplicated, capped list.
 //!

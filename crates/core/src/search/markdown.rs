@@ -1,4 +1,4 @@
-//! Per-file processing of a Markdown corpus (spec 03 §8): frontmatter, title, description,
+//! Per-file processing of a Markdown corpus (contract 03 §8): frontmatter, title, description,
 //! snippets and the candidate fields that ranking needs.
 //!
 //! A file is lowercased once; every line, the title and the path are matched against slices

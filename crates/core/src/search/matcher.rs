@@ -1,4 +1,4 @@
-//! Query normalisation, the four match tiers and inflection folding (spec 03 §5–§7).
+//! Query normalisation, the four match tiers and inflection folding (contract 03 §5–§7).
 //!
 //! Everything here works on text that the caller has already lowercased (the "haystack" `h`
 //! of §6): matching never lowercases on its own, so a file is lowercased once and every line,
@@ -16,7 +16,7 @@ use memchr::memmem::Finder;
 use crate::search::unicode::{is_letter, is_letter_or_number};
 use crate::text::{is_js_space, js_trim, utf16_len};
 
-/// The kind (tier) of a match, in the order of spec 03 §6.
+/// The kind (tier) of a match, in the order of contract 03 §6.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MatchKind {
     /// The whole normalised phrase occurs.
@@ -77,9 +77,9 @@ pub(crate) struct Term {
 
 /// The distinct terms of a query and the searchers that scan a haystack once for all of them.
 ///
-/// Matching costs one pass per haystack whatever the number of terms (issue 14): each distinct
-/// term is counted once and weighted by how often the query repeats it, counting stops at the
-/// score caps of §6, and all terms are found by one Aho-Corasick automaton. Token hits (§9.2)
+/// Matching costs one pass per haystack whatever the number of terms (contract 03 §19 rule 6): each
+/// distinct term is counted once and weighted by how often the query repeats it, counting stops at
+/// the score caps of §6, and all terms are found by one Aho-Corasick automaton. Token hits (§9.2)
 /// and inflection hits (§7) are likewise one pass each over the haystack.
 #[derive(Debug)]
 struct Distinct {
@@ -536,7 +536,7 @@ impl Query {
     }
 }
 
-/// The suffixes of §7, in exactly the order the spec gives (not longest first; `ando` twice).
+/// The suffixes of §7, in exactly the order the contract gives (not longest first; `ando` twice).
 const SUFFIXES: [&str; 47] = [
     "azioni", "azione", "amento", "amenti", "endo", "ando", "arono", "erono", "irono", "iamo",
     "iate", "ando", "ata", "ate", "ati", "ato", "uta", "ute", "uti", "uto", "ita", "ite", "iti",

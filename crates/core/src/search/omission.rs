@@ -1,4 +1,4 @@
-//! Omission records (spec 03 §14.4): the closed, path-free description of a scope that was not
+//! Omission records (contract 03 §14.4): the closed, path-free description of a scope that was not
 //! searched, why, how much of it was observed and what the user can do.
 
 use serde_json::{Map, Value};

@@ -1,4 +1,4 @@
-//! The ranking formula of spec 03 §9: IDF over one corpus, recency decay in whole-day buckets,
+//! The ranking formula of contract 03 §9: IDF over one corpus, recency decay in whole-day buckets,
 //! and how JSONL `ts` values are read as instants (the parser itself is `text::js_date_parse`).
 //!
 //! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
@@ -9,7 +9,7 @@ use crate::text::js_date_parse;
 
 const DAY_MS: f64 = 86_400_000.0;
 
-/// The request's notion of time, read once by the caller (spec 03 §9.3).
+/// The request's notion of time, read once by the caller (contract 03 §9.3).
 #[derive(Clone, Copy)]
 pub struct Clock<'a> {
     /// Milliseconds since the Unix epoch, read once per request.

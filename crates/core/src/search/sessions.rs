@@ -1,4 +1,4 @@
-//! The `sessions` scope (spec 03 §11): the session index, the CLI filters, the path rule for
+//! The `sessions` scope (contract 03 §11): the session index, the CLI filters, the path rule for
 //! session bodies, metadata hits and body snippets. No ranking: the newest matching entries
 //! win, up to the limit.
 //!

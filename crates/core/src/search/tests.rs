@@ -946,7 +946,7 @@ fn special_files_and_invalid_utf8() {
 #[test]
 fn a_read_error_in_an_omitted_scope_does_not_fail_the_request() {
     // Invalid UTF-8 is found when a file is read; a scope omitted whole is never read, so
-    // its bad file cannot fail the request (spec 03 §14.1: errors during execution only).
+    // its bad file cannot fail the request (contract 03 §14.1: errors during execution only).
     let folder = Folder::new();
     folder.write_bytes("vault/a-bad.md", b"\xff needle");
     folder.sized("vault/b-huge.md", MAX_FILE_BYTES + 1);
@@ -1180,7 +1180,7 @@ mod properties {
     }
 }
 
-/// Final revalidation (spec 03 §4.8 rule 4), by one name relative to the walk's handles: a
+/// Final revalidation (contract 03 §4.8 rule 4), by one name relative to the walk's handles: a
 /// change after the files were read and before the answer is published fails the request.
 mod final_revalidation {
     use super::*;

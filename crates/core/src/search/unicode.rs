@@ -1,7 +1,8 @@
-//! Unicode general categories and the UTF-16 offset conversion that search needs (spec 03 §0, §7).
+//! Unicode general categories and the UTF-16 offset conversion that search needs (contract 03 §0,
+//! §7).
 //!
 //! `char::is_alphabetic` is the `Alphabetic` property, which also covers combining marks and
-//! letter numbers; the spec asks for general category `L*` (letters) and `N*` (numbers), so
+//! letter numbers; the contract asks for general category `L*` (letters) and `N*` (numbers), so
 //! these helpers read the Unicode data through `icu_properties`. Pure functions only.
 
 use icu_properties::CodePointMapData;
@@ -45,7 +46,7 @@ mod tests {
         assert!(is_letter('東'));
         assert!(!is_letter('1'));
         assert!(!is_letter('-'));
-        // A combining mark is Alphabetic for Rust but not a letter for the spec.
+        // A combining mark is Alphabetic for Rust but not a letter for the contract.
         assert!('\u{0345}'.is_alphabetic());
         assert!(!is_letter('\u{0345}'));
         assert!(is_letter_or_number('٣'));

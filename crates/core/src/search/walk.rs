@@ -1,4 +1,4 @@
-//! Name rules of the corpus walk (spec 03 §4.1–§4.3, §4.6): the skip rule for hidden and
+//! Name rules of the corpus walk (contract 03 §4.1–§4.3, §4.6): the skip rule for hidden and
 //! secret-like names, the eligibility predicates, and the collation order in which a
 //! directory's entries are visited.
 //!

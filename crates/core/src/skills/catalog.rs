@@ -1,4 +1,4 @@
-//! The skill catalog (spec 04 §1): which directories of `skills/` are skills, the bounded
+//! The skill catalog (contract 04 §1): which directories of `skills/` are skills, the bounded
 //! frontmatter-only read of each `SKILL.md`, the metadata fields and their forms, and the
 //! catalog order.
 //!
@@ -18,17 +18,17 @@ use crate::text;
 const MAX_LISTING_ENTRIES: u64 = 512;
 /// At most this many files opened per request.
 const MAX_FILES: u64 = 512;
-/// The evidence reader's aggregate byte ceiling (spec 01 §5.3), against which the whole size
+/// The evidence reader's aggregate byte ceiling (contract 01 §5.3), against which the whole size
 /// of every opened `SKILL.md` is reserved.
 const MAX_BYTES: u64 = 256 * 1024 * 1024;
-/// The evidence reader's aggregate entry ceiling (spec 01 §5.3).
+/// The evidence reader's aggregate entry ceiling (contract 01 §5.3).
 const MAX_ENTRIES: u64 = 500_000;
 /// A `SKILL.md` larger than this fails the request.
 pub const MAX_SKILL_FILE_BYTES: u64 = 8 * 1024 * 1024;
 /// Only this much of a `SKILL.md` is read for its frontmatter.
 const FRONTMATTER_PREFIX_BYTES: u64 = 64 * 1024;
 
-/// One installed skill, as the catalog describes it (spec 04 §1.4).
+/// One installed skill, as the catalog describes it (contract 04 §1.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skill {
     /// The directory name below `skills/` (valid UTF-8, no control character, no `\`).
@@ -51,7 +51,7 @@ impl Skill {
 }
 
 /// Why the catalog (or one skill file) could not be read. Each variant is one internal code of
-/// spec 04 / 03 §15; surfaces turn them into their fixed, path-free messages.
+/// contract 04 / 03 §15; surfaces turn them into their fixed, path-free messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CatalogError {
@@ -105,8 +105,8 @@ impl CatalogError {
 }
 
 impl CatalogError {
-    /// The fixed, path-free message a terminal shows for this failure (spec 04 §5.1 step 2:
-    /// the metadata message, else the evidence reader's messages of spec 03 §15).
+    /// The fixed, path-free message a terminal shows for this failure (contract 04 §5.1 step 2:
+    /// the metadata message, else the evidence reader's messages of contract 03 §15).
     pub fn message(self) -> &'static str {
         match self {
             CatalogError::MetadataInvalid => {
@@ -184,7 +184,7 @@ pub fn read_catalog(root: &Root) -> Result<Vec<Skill>, CatalogError> {
         observed.push((rel, prefix.identity));
     }
 
-    // Spec 01 §4.6: every observed identity is checked once more before anything is returned.
+    // Contract 01 §4.6: every observed identity is checked once more before anything is returned.
     if !root.still_matches(&skills_dir, &listing.identity)? {
         return Err(CatalogError::Changed);
     }
@@ -221,7 +221,7 @@ pub fn read_skill_text(root: &Root, dir: &str) -> Result<String, CatalogError> {
 /// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
 /// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
 /// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
-/// must not block all routing (spec 04 §1.1, open point 1).
+/// must not block all routing (contract 04 §1.1, open point 1).
 /// The first skill directory (in byte order) whose own `SKILL.md` cannot be read or parsed,
 /// with the reason; `doctor` names it when [`read_catalog`] fails. Each file is checked alone,
 /// so aggregate failures (the listing, the byte budget) name no directory.
@@ -302,7 +302,7 @@ impl Metadata {
     }
 }
 
-/// Parses the frontmatter found in the first bytes of a `SKILL.md` (spec 04 §1.2–§1.3).
+/// Parses the frontmatter found in the first bytes of a `SKILL.md` (contract 04 §1.2–§1.3).
 fn parse_metadata(prefix: &[u8]) -> Result<Metadata, CatalogError> {
     let Some(block) = frontmatter_block(prefix)? else {
         return Ok(Metadata::default());
@@ -318,7 +318,7 @@ fn parse_metadata(prefix: &[u8]) -> Result<Metadata, CatalogError> {
     })
 }
 
-/// Finds the YAML block of spec 04 §1.2. `Ok(None)` when the file does not begin with a
+/// Finds the YAML block of contract 04 §1.2. `Ok(None)` when the file does not begin with a
 /// `---` line (empty metadata); the bytes read must then be strict UTF-8 all the same.
 fn frontmatter_block(prefix: &[u8]) -> Result<Option<&str>, CatalogError> {
     let opening = if prefix.starts_with(b"---\n") {

@@ -1,4 +1,4 @@
-//! The `resolve_skill` payload (spec 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
+//! The `resolve_skill` payload (contract 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
 //! sanitised with the 300-unit string cap and no array cap, the envelope's members in their
 //! order, the intent marker and the error mapping of the budget fit, whose algorithm (greedy
 //! admission, final fit, intent cut, fixed-point `used`) is [`crate::budget`]'s.
@@ -12,7 +12,7 @@ use super::resolve::Ranked;
 use crate::budget::{FitError, fit, write_member};
 use crate::text::{self, JsonLayout, JsonWriter};
 
-/// What replaces the cut part of an intent that does not fit (spec 04 §6.5 step 4).
+/// What replaces the cut part of an intent that does not fit (contract 04 §6.5 step 4).
 pub const INTENT_MARKER: &str = "[intent truncated]";
 
 /// Every string of a match item is at most this many units (no item key is `content` or
@@ -22,7 +22,7 @@ const STRING_CAP: usize = 300;
 /// Appended to a string cut by the sanitiser; 12 units.
 const STRING_MARKER: &str = "\n[truncated]";
 
-/// The memory members of the envelope, as the memory policy resolved them (spec 01 §7.3).
+/// The memory members of the envelope, as the memory policy resolved them (contract 01 §7.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryFields<'a> {
     /// `"shared"`, `"project"` or `"off"`.
@@ -33,7 +33,7 @@ pub struct MemoryFields<'a> {
     pub notice: Option<&'a str>,
 }
 
-/// One match as it goes on the wire, already sanitised (spec 04 §6.4).
+/// One match as it goes on the wire, already sanitised (contract 04 §6.4).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatchItem {
     /// The skill name.
@@ -98,7 +98,7 @@ pub enum PayloadError {
 }
 
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
-/// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (spec 04
+/// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
 /// §6.5). Off mode passes no matches and the Off memory fields.
 pub fn fit_payload(
     intent: &str,
@@ -199,7 +199,7 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.end_object();
 }
 
-/// The sanitiser's string rule for every key of a match item (spec 05 §9).
+/// The sanitiser's string rule for every key of a match item (contract 05 §9).
 fn cap(value: &str) -> String {
     text::clip_units(value, STRING_CAP, STRING_MARKER).unwrap_or_else(|| value.to_owned())
 }

@@ -1,4 +1,4 @@
-//! The deterministic intent → skill ranking (spec 04 §3): exact-name rule, best-trigger and
+//! The deterministic intent → skill ranking (contract 04 §3): exact-name rule, best-trigger and
 //! capped description scoring, the 0.05 threshold, ordering, reasons, rounding and confidence.
 //!
 //! Purely lexical and pure: no I/O, no randomness, no locale from the environment. The raw
@@ -11,7 +11,7 @@ use super::catalog::Skill;
 use super::tokenize::{Tokens, tokens};
 use crate::text;
 
-/// Matches scoring below this are dropped (spec 04 §3.2, `MIN_SCORE`).
+/// Matches scoring below this are dropped (contract 04 §3.2, `MIN_SCORE`).
 const MIN_SCORE: f64 = 0.05;
 
 /// The score of an exact name or directory match.
@@ -31,7 +31,7 @@ pub struct Ranked<'a> {
     pub reason: Reason<'a>,
 }
 
-/// Why a skill matched (spec 04 §3.1). `Display` gives the exact wire text.
+/// Why a skill matched (contract 04 §3.1). `Display` gives the exact wire text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason<'a> {
     /// `exact name match`.
@@ -63,7 +63,7 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
         .iter()
         .filter_map(|skill| {
             let (score, reason) = prepared.score(skill);
-            // `score <= 0` is implied by the threshold but written as the spec writes it; a NaN
+            // `score <= 0` is implied by the threshold but written as the contract writes it; a NaN
             // cannot arise (every division has a positive denominator).
             if score <= 0.0 || score < MIN_SCORE {
                 return None;
@@ -86,13 +86,13 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
     ranked
 }
 
-/// JavaScript `Math.round(score × 1000) / 1000`: three decimals, halves towards +∞ (spec 04
+/// JavaScript `Math.round(score × 1000) / 1000`: three decimals, halves towards +∞ (contract 04
 /// §3.4). This is the score every surface prints.
 pub fn round_score(score: f64) -> f64 {
     text::round_thousandths(score)
 }
 
-/// The separation of the top match (spec 04 §3.3): 1 for an exact name match, otherwise
+/// The separation of the top match (contract 04 §3.3): 1 for an exact name match, otherwise
 /// `best / (best + runner-up)`; `None` without matches.
 pub fn confidence(ranked: &[Ranked<'_>]) -> Option<f64> {
     let best = ranked.first()?.score;
@@ -147,7 +147,7 @@ impl Intent {
         (trigger_part + description_part, reason)
     }
 
-    /// The phrase bonus of one trigger (spec 04 §3.1).
+    /// The phrase bonus of one trigger (contract 04 §3.1).
     fn bonus(&self, trigger: &str) -> f64 {
         let trigger = trigger.to_lowercase();
         if self.lower.is_empty() || trigger.is_empty() {
@@ -180,7 +180,7 @@ mod tests {
         }
     }
 
-    /// The four bundled skills with the recommended descriptions (spec 01 §11.4), in catalog
+    /// The four bundled skills with the recommended descriptions (contract 01 §11.4), in catalog
     /// order.
     fn bundled() -> Vec<Skill> {
         vec![
@@ -236,7 +236,7 @@ mod tests {
         ]
     }
 
-    /// The fixture of spec 02 §17.2 / 04 §4.2.
+    /// The fixture of contract 02 §17.2 / 04 §4.2.
     fn fixture() -> Vec<Skill> {
         vec![
             skill(

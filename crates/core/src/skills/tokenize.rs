@@ -1,10 +1,10 @@
-//! The resolver's tokenizer (spec 04 §2): lower-case, split on everything outside `[a-z0-9]`,
+//! The resolver's tokenizer (contract 04 §2): lower-case, split on everything outside `[a-z0-9]`,
 //! drop the 31 stopwords, keep the first occurrence of each token.
 //!
 //! Pure string work; it must never consult anything but its argument, so that the same intent
 //! ranks the same on every machine.
 
-/// The 31 stopwords of spec 04 §2, exactly. Sorted so that lookups can use binary search.
+/// The 31 stopwords of contract 04 §2, exactly. Sorted so that lookups can use binary search.
 const STOPWORDS: [&str; 31] = [
     "a", "an", "and", "can", "do", "for", "get", "help", "how", "i", "in", "into", "is", "it",
     "me", "my", "of", "on", "or", "out", "please", "should", "that", "the", "this", "to", "want",
@@ -36,7 +36,7 @@ impl Tokens {
         &self.items
     }
 
-    /// `2·|A ∩ B| / (|A| + |B|)`, and 0 when either set is empty (spec 04 §3.1).
+    /// `2·|A ∩ B| / (|A| + |B|)`, and 0 when either set is empty (contract 04 §3.1).
     pub(crate) fn overlap(&self, other: &Tokens) -> f64 {
         if self.is_empty() || other.is_empty() {
             return 0.0;

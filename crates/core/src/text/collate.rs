@@ -1,5 +1,5 @@
 //! Collation order: ICU root collation at the default (tertiary) strength, the product's
-//! stand-in for the reference's `localeCompare` (spec 01 §0, 03 §0).
+//! stand-in for the reference's `localeCompare` (contract 01 §0, 03 §0).
 //!
 //! The collator uses ICU4X compiled data (no data files at run time) and is built once per
 //! process, on first use.

@@ -1,6 +1,6 @@
 //! JavaScript `Date.parse` for the ECMAScript date-time string format and its extended years:
 //! the grammar, the calendar arithmetic and TimeClip, shared by the working context's clock
-//! rules (spec 02 §16) and the search ranking of JSONL `ts` values (spec 03 §9.3).
+//! rules (contract 02 §16) and the search ranking of JSONL `ts` values (contract 03 §9.3).
 //!
 //! It never decides what local time means: a date-time without an offset is handed to the
 //! caller's conversion, because the two callers model the local zone differently.

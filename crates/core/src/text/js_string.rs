@@ -1,7 +1,7 @@
 //! [`JsString`]: text held as JavaScript holds it, UTF-16 code units that may include lone
 //! surrogates.
 //!
-//! The working-context projection reproduces the reference's cuts by UTF-16 unit (spec 02 §5
+//! The working-context projection reproduces the reference's cuts by UTF-16 unit (contract 02 §5
 //! `compactHeader`, §11 the marker cut and `truncateVisible`), which can split a surrogate pair.
 //! A Rust `String` cannot hold the resulting lone surrogate, so that text is carried in this type
 //! until it leaves the process: [`JsString::to_string_lossy`] for stdout (a lone surrogate
@@ -66,7 +66,7 @@ impl JsString {
         self.units.truncate(units);
     }
 
-    /// Removes trailing JS spaces (JavaScript `trimEnd`, spec 01 §0). A lone surrogate is not a
+    /// Removes trailing JS spaces (JavaScript `trimEnd`, contract 01 §0). A lone surrogate is not a
     /// space and stops the trim.
     pub fn trim_end(&mut self) {
         let keep = self
@@ -88,7 +88,7 @@ impl JsString {
     }
 
     /// Converts to UTF-8, replacing each lone surrogate with U+FFFD, which is what Node writes
-    /// to stdout for such a string (spec 02 §16: bytes `EF BF BD`).
+    /// to stdout for such a string (contract 02 §16: bytes `EF BF BD`).
     pub fn to_string_lossy(&self) -> String {
         String::from_utf16_lossy(&self.units)
     }

@@ -1,6 +1,6 @@
 //! JSON text identical to JavaScript's `JSON.stringify(value)` and
-//! `JSON.stringify(value, null, 2)` (spec 05 §10), plus the JavaScript object model for parsed
-//! JSON (array-index names first, spec 05 §10.4, 03 §10.2).
+//! `JSON.stringify(value, null, 2)` (contract 05 §10), plus the JavaScript object model for parsed
+//! JSON (array-index names first, contract 05 §10.4, 03 §10.2).
 //!
 //! `budget.used` is compared with the UTF-16 length of this text and acceptance tests compare it
 //! byte for byte, so nothing here may use `serde_json`'s own writer: its floats (`100.0`, `1e21`)
@@ -47,14 +47,14 @@ pub fn to_json_pretty(value: &Value) -> String {
     to_json(value, JsonLayout::Pretty)
 }
 
-/// Canonical compact JSON (spec 01 §8.3 plan body): object names sorted in UTF-16 order at every
-/// depth, arrays in order. As in JavaScript, where an object rebuilt with sorted names still
+/// Canonical compact JSON (contract 01 §8.3 plan body): object names sorted in UTF-16 order at
+/// every depth, arrays in order. As in JavaScript, where an object rebuilt with sorted names still
 /// lists array-index names first, such names come first.
 pub fn to_json_canonical(value: &Value) -> String {
     to_json_compact(&sorted_keys(value))
 }
 
-/// `JSON.stringify(text)` for a string: the quoted, escaped literal (spec 05 §10.2).
+/// `JSON.stringify(text)` for a string: the quoted, escaped literal (contract 05 §10.2).
 pub fn json_quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     push_json_string(&mut out, text);
@@ -131,7 +131,7 @@ pub fn apply_js_key_order(value: &mut Value) {
 }
 
 /// Rewrites every `\uXXXX` escape of a lone surrogate inside the string literals of a JSON text
-/// as `\ufffd`, so that a Rust parser accepts what `JSON.parse` accepts (spec 02 §16, 05 §10.5:
+/// as `\ufffd`, so that a Rust parser accepts what `JSON.parse` accepts (contract 02 §16, 05 §10.5:
 /// the recommended U+FFFD replacement at parse time). A well-formed escaped pair is kept. Text
 /// outside string literals, and any malformed input, is left for the parser to judge.
 ///
@@ -273,7 +273,7 @@ impl JsonWriter {
         self.out.push_str(if value { "true" } else { "false" });
     }
 
-    /// Writes a number as JavaScript does (spec 05 §10.3); a non-finite value is `null`.
+    /// Writes a number as JavaScript does (contract 05 §10.3); a non-finite value is `null`.
     pub fn number(&mut self, value: f64) {
         self.before_value();
         if value.is_finite() {

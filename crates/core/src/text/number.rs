@@ -1,5 +1,5 @@
 //! JavaScript number semantics: `Number.prototype.toString`, `Math.round`, `toFixed`, and the
-//! double that `JSON.parse` would produce for a parsed JSON number (spec 05 §10.3, 04 §3.4,
+//! double that `JSON.parse` would produce for a parsed JSON number (contract 05 §10.3, 04 §3.4,
 //! 03 §0 "Numbers").
 //!
 //! Every number the product prints goes through [`js_number_to_string`]; Rust's `Display` for
@@ -67,7 +67,7 @@ pub fn js_math_round(x: f64) -> f64 {
 }
 
 /// Rounds a score to three decimals exactly as the reference does:
-/// `Math.round(score × 1000) / 1000` (spec 04 §3.4, 05 §7.4), e.g. `1.7222…` → `1.722`.
+/// `Math.round(score × 1000) / 1000` (contract 04 §3.4, 05 §7.4), e.g. `1.7222…` → `1.722`.
 pub fn round_thousandths(score: f64) -> f64 {
     js_math_round(score * 1000.0) / 1000.0
 }

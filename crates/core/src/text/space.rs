@@ -1,4 +1,4 @@
-//! JavaScript whitespace and trimming (spec 01 §0 "JS trim").
+//! JavaScript whitespace and trimming (contract 01 §0 "JS trim").
 //!
 //! The set is ECMAScript WhiteSpace ∪ LineTerminator, which is neither Rust's
 //! `char::is_whitespace` (that one includes U+0085 and excludes U+FEFF) nor Unicode `White_Space`.

@@ -1,10 +1,10 @@
-//! "Did you mean …?" for a mistyped option or command name (spec 06 §1.2, changed 2026-12):
+//! "Did you mean …?" for a mistyped option or command name (contract 06 §1.2, changed 2026-12):
 //! the closest candidate within a small edit distance. Shared by the `dotaios` CLI and the
 //! `dotaios-mcp` command line. Pure and bounded: long inputs are never compared.
 
 /// `. Did you mean <prefix><candidate>?` for the candidate closest to `given`, or nothing when
 /// none is near. Names are compared without `prefix`; long inputs are not compared at all, so
-/// the work stays bounded whatever the argument (spec 06 §1.2).
+/// the work stays bounded whatever the argument (contract 06 §1.2).
 pub fn did_you_mean<'c>(
     given: &str,
     candidates: impl IntoIterator<Item = &'c str>,

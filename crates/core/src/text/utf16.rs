@@ -1,4 +1,4 @@
-//! UTF-16 measures and code-point-safe cuts of Rust strings (spec 01 §0 "Units", 03 §0
+//! UTF-16 measures and code-point-safe cuts of Rust strings (contract 01 §0 "Units", 03 §0
 //! "Cutting text"), plus code-point measures for input maxima.
 //!
 //! Every length here is what JavaScript's `String.prototype.length` reports: UTF-16 code units,
@@ -92,8 +92,8 @@ pub fn utf16_cmp(a: &str, b: &str) -> Ordering {
 /// fits.
 ///
 /// Returns `None` when `text` already fits (the caller keeps `text`). Otherwise the prefix is the
-/// longest one of at most `max_units − len16(marker)` units (spec 03 §10.3 `truncate` with `...`;
-/// spec 05 §9 sanitisation with `\n[truncated]`).
+/// longest one of at most `max_units − len16(marker)` units (contract 03 §10.3 `truncate` with
+/// `...`; contract 05 §9 sanitisation with `\n[truncated]`).
 pub fn clip_units(text: &str, max_units: usize, marker: &str) -> Option<String> {
     if utf16_len(text) <= max_units {
         return None;
@@ -103,7 +103,7 @@ pub fn clip_units(text: &str, max_units: usize, marker: &str) -> Option<String> 
 }
 
 /// Like [`clip_units`], but JS-`trimEnd`s the kept prefix before appending `marker`, as the
-/// project excerpt does (spec 01 §6.2: more than 1,200 units → the first 1,199 units without a
+/// project excerpt does (contract 01 §6.2: more than 1,200 units → the first 1,199 units without a
 /// trailing lone high surrogate, `trimEnd`, `…`).
 ///
 /// Returns `None` when `text` already fits.
@@ -130,7 +130,7 @@ pub fn code_point_prefix(text: &str, count: usize) -> &str {
 }
 
 /// Bounds an echoed value: more than `max_code_points` code points → the first
-/// `max_code_points` of them followed by `marker`; otherwise `text` unchanged (spec 05 §2.6:
+/// `max_code_points` of them followed by `marker`; otherwise `text` unchanged (contract 05 §2.6:
 /// unknown tool and method names, 64 code points then `…`).
 pub fn clip_code_points<'a>(text: &'a str, max_code_points: usize, marker: &str) -> Cow<'a, str> {
     let prefix = code_point_prefix(text, max_code_points);

@@ -1,4 +1,4 @@
-//! JavaScript conversions on parsed JSON values: truthiness and `String(value)` (spec 02 §7,
+//! JavaScript conversions on parsed JSON values: truthiness and `String(value)` (contract 02 §7,
 //! §10 "truthy", "stringified"; 03 §10.3 leaves as text).
 
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! The worked fixture of spec 02 §17 and tree helpers, shared by the core and CLI tests of the
+//! The worked fixture of contract 02 §17 and tree helpers, shared by the core and CLI tests of the
 //! working context. Dates can be shifted so that the CLI, which reads the real clock, sees the
 //! fixture's "today" as its own.
 #![allow(dead_code)]
@@ -11,7 +11,7 @@ use std::path::Path;
 /// The fixture's own "today".
 pub(crate) const FIXTURE_TODAY: &str = "2026-08-29";
 
-/// The files of spec 02 §17.2, with the fixture's dates.
+/// The files of contract 02 §17.2, with the fixture's dates.
 pub(crate) fn fixture_files() -> Vec<(&'static str, String)> {
     let sessions = [
         r#"{"session_id":"s1","agent":"claude-code","captured_at":"2026-08-29T09:00:00.000Z","source_type":"manual","project":"rust-port","project_id":"proj-rust-001","turns":12,"title":"Plan the port","path":"memory/sessions/2026-08-29/2026-08-29T09-00-00_claude-code_s1.md","content_hash":"0000000000000000"}"#,
@@ -157,7 +157,7 @@ fn walk(root: &Path, dir: &Path, entries: &mut BTreeMap<String, String>) {
     }
 }
 
-/// The expected shared-mode digest of spec 02 §17.3.
+/// The expected shared-mode digest of contract 02 §17.3.
 pub(crate) const SHARED_DIGEST: &str = "Memory: Shared
 
 ## Active Context · 2026-08-29
@@ -215,7 +215,7 @@ Porting the AIOS reader to Rust.
 - [2026-08-29] Decided to keep JSONL
 - [2026-08-28] Daily brief written for 2026-08-28.";
 
-/// The expected project-mode digest of spec 02 §17.4.
+/// The expected project-mode digest of contract 02 §17.4.
 pub(crate) const PROJECT_DIGEST: &str = "Memory: This project
 
 ## Active Context · 2026-08-29
@@ -233,7 +233,7 @@ pub(crate) const PROJECT_DIGEST: &str = "Memory: This project
 ### Recent Signals
 - [2026-08-29] Budget marker is 26 chars";
 
-/// The expected stdout of `--project proj-rust-001 --budget 220` (spec 02 §17.4).
+/// The expected stdout of `--project proj-rust-001 --budget 220` (contract 02 §17.4).
 pub(crate) const PROJECT_220_STDOUT: &str = "> [DotAIOS] Selected project README context is incomplete: text omitted by output budget. Missing text may contain constraints. Do not infer it.
 
 Memory: This project
@@ -249,5 +249,5 @@ Memory: This project
 [context budget reached]
 ";
 
-/// The off notice line of spec 01 §7.3.
+/// The off notice line of contract 01 §7.3.
 pub(crate) const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.";

@@ -1,4 +1,4 @@
-//! Static argument validation and the memory policy of `tools/call` (spec 05 §6.2–§6.5):
+//! Static argument validation and the memory policy of `tools/call` (contract 05 §6.2–§6.5):
 //! raw JSON arguments in, a validated call out, or the first failure with its exact message.
 //!
 //! **Invariant:** no filesystem access. Everything a tool needs from its arguments is checked

@@ -1,4 +1,4 @@
-//! `read_working_context` in shared and project mode (spec 05 §7.2, §7.3, §8.5). The
+//! `read_working_context` in shared and project mode (contract 05 §7.2, §7.3, §8.5). The
 //! projection, the migration inspection and the payload text are `dotaios-core`'s, the same
 //! code as `dotaios brief --compact`; this module maps their errors to the wire.
 

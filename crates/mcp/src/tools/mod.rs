@@ -1,4 +1,4 @@
-//! `tools/call` (spec 05 §6–§7): the envelope checks, the dispatch to one of the three tools,
+//! `tools/call` (contract 05 §6–§7): the envelope checks, the dispatch to one of the three tools,
 //! the Off short-circuit, the folder check, and the result wrapper.
 //!
 //! **Invariant:** the order of §6 is the order of this code: arguments shape, tool name, static

@@ -1,4 +1,4 @@
-//! The `tools/list` result (spec 05 §5): exactly three tools with hand-written input schemas
+//! The `tools/list` result (contract 05 §5): exactly three tools with hand-written input schemas
 //! and the read-only annotations (D3b).
 //!
 //! **Invariant:** these objects are contract. Member order is the order written here (the
@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-/// The search budget floor (spec 05 §8.6); a unit test in `tools::search` re-derives it.
+/// The search budget floor (contract 05 §8.6); a unit test in `tools::search` re-derives it.
 pub(crate) const SEARCH_BUDGET_MIN: u32 = 3530;
 
 /// The working-context `project` pattern: one non-space character, no `Cc` character.

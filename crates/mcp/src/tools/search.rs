@@ -1,4 +1,4 @@
-//! `search_aios` in shared and project mode (spec 05 §7.4, §8.2, §8.3, §8.6): the search itself
+//! `search_aios` in shared and project mode (contract 05 §7.4, §8.2, §8.3, §8.6): the search itself
 //! is `dotaios-core`'s (the same function as `dotaios search`); this module flattens and
 //! sanitises its groups, writes the envelope, fits it to the budget and maps errors.
 
@@ -288,7 +288,7 @@ mod tests {
         let derived = derived.expect("the floor reaches a fixed point");
         assert_eq!(
             derived, 2498,
-            "the spec's figure for the current reader limits"
+            "the contract's figure for the current reader limits"
         );
         assert!(derived <= SEARCH_BUDGET_MIN);
     }
@@ -297,7 +297,7 @@ mod tests {
     fn worst_case_answers_at_the_floor_without_dropping_omissions() {
         let outcome = outcome(worst_omissions(OmissionReason::FileTooLarge));
         let text = fit_outcome(&args("missing", SEARCH_BUDGET_MIN), &outcome).unwrap();
-        assert_eq!(utf16_len(&text), 3243, "the spec's example figure");
+        assert_eq!(utf16_len(&text), 3243, "the contract's example figure");
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["omissions"].as_array().unwrap().len(), 8);
         assert_eq!(value["budget"]["used"], 3243);

@@ -1,4 +1,4 @@
-//! `resolve_skill` (spec 05 §7.5, §7.6, §8.4): the portable identity in project mode, the
+//! `resolve_skill` (contract 05 §7.5, §7.6, §8.4): the portable identity in project mode, the
 //! catalog, the ranking and the fitted payload all come from `dotaios-core`; this module
 //! sequences them and maps their errors to the wire.
 

@@ -1,7 +1,7 @@
-//! `dotaios migrate --apply <plan-id>` (spec 01 §9.5): recompute the plan, check every
+//! `dotaios migrate --apply <plan-id>` (contract 01 §9.5): recompute the plan, check every
 //! precondition, then execute it through the write-ahead journal.
 //!
-//! The protocol, in durable steps (each ends with the `fsync`s named in the spec and then a
+//! The protocol, in durable steps (each ends with the `fsync`s named in the contract and then a
 //! test-only failpoint; the names are listed in `docs/decisions.md`):
 //! 1. owned metadata (`.dotaios/migrations/` with its marker, `transactions/`, `receipts/`);
 //!    a missing `migrations/` is built under a private name and renamed into place, so that a

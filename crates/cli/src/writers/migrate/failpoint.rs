@@ -1,4 +1,4 @@
-//! Test-only failpoints for crash testing `migrate` (spec 01 §9.8).
+//! Test-only failpoints for crash testing `migrate` (contract 01 §9.8).
 //!
 //! The writer calls [`reached`] right after each durable step (an `fsync` that completes a
 //! step of the journal protocol) with the step's name. When the environment variable

@@ -1,4 +1,4 @@
-//! The preserved-paths inventory of spec 01 §9.5: a walk of `context/`, `projects/`,
+//! The preserved-paths inventory of contract 01 §9.5: a walk of `context/`, `projects/`,
 //! `memory/` and `vault/` inside the root (never an external vault) that records every entry's
 //! kind, size and SHA-256, so that the receipt shows what the protected shelves held.
 //!

@@ -1,5 +1,5 @@
-//! The journal and receipt documents of spec 01 §9.5: their exact JSON (2-space pretty JSON
-//! plus one newline, keys in the spec's order) and the journal's validation for recovery
+//! The journal and receipt documents of contract 01 §9.5: their exact JSON (2-space pretty JSON
+//! plus one newline, keys in the contract's order) and the journal's validation for recovery
 //! (§9.7 step 5). Pure: no I/O.
 
 use dotaios_core::folder::plan::{Action, Plan, check_writable};
@@ -111,7 +111,7 @@ impl Journal {
         }
     }
 
-    /// The file's bytes: pretty JSON, keys in the spec's order, one trailing newline.
+    /// The file's bytes: pretty JSON, keys in the contract's order, one trailing newline.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let operations: Vec<Value> = self
             .operations
@@ -150,7 +150,7 @@ impl Journal {
     }
 
     /// Parses and validates a journal read back from `transactions/<dir_name>/journal.json`
-    /// (spec 01 §9.7 step 5): the schema, `plan_id` equal to the directory name, a known
+    /// (contract 01 §9.7 step 5): the schema, `plan_id` equal to the directory name, a known
     /// status, every operation path writable, `after_sha256` a string, modes integers in
     /// `0..=0o777` with `before_mode` null exactly for a create. Journals without any mode
     /// fields (older writers) are accepted. `None` when anything fails.
@@ -249,7 +249,7 @@ fn parse_operation(item: &Value) -> Option<Operation> {
     })
 }
 
-/// The receipt of a committed plan (spec 01 §9.5), as file bytes.
+/// The receipt of a committed plan (contract 01 §9.5), as file bytes.
 pub(crate) fn receipt_bytes(plan: &Plan, preserved: &[PreservedPath], applied_at: &str) -> Vec<u8> {
     let transaction_path = format!(".dotaios/migrations/transactions/{}", plan.id);
     let operations: Vec<Value> = plan

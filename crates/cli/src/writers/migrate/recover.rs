@@ -1,4 +1,4 @@
-//! `dotaios migrate --recover [plan-id]` (spec 01 §9.7): roll an interrupted transaction back,
+//! `dotaios migrate --recover [plan-id]` (contract 01 §9.7): roll an interrupted transaction back,
 //! never forward, so that the folder ends either entirely old or (when a receipt proves the
 //! commit) entirely new.
 //!

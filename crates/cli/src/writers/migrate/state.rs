@@ -1,4 +1,4 @@
-//! What `migrate` checks before it may write (spec 01 §9.4–§9.7 preconditions): the folder's
+//! What `migrate` checks before it may write (contract 01 §9.4–§9.7 preconditions): the folder's
 //! two handles, the schema of `aios.json`, the ownership of `.dotaios/` (§9.6), the active
 //! transactions and an existing receipt. Everything here only reads, through
 //! `dotaios-contained`.
@@ -65,7 +65,7 @@ pub(crate) fn rel(path: &str) -> RelPath {
     RelPath::new(path).expect("migrate paths are relative and normal")
 }
 
-/// Reads `aios.json` (spec 01 §8.1 step 1 codes) and checks that this build supports its
+/// Reads `aios.json` (contract 01 §8.1 step 1 codes) and checks that this build supports its
 /// schema (step 2). Returns the version.
 pub(crate) fn read_supported_version(root: &Root) -> Result<SchemaVersion, MigrateError> {
     let config = read_config(root).map_err(MigrateError::Config)?;
@@ -85,7 +85,7 @@ pub(crate) struct Metadata {
     pub(crate) active: Vec<String>,
 }
 
-/// The ownership check of spec 01 §9.6, plus the listing of active transactions (at most
+/// The ownership check of contract 01 §9.6, plus the listing of active transactions (at most
 /// [`MAX_TRANSACTIONS`], as in §5.2).
 pub(crate) fn check_ownership(root: &Root) -> Result<Metadata, MigrateError> {
     let none = Metadata { active: Vec::new() };
@@ -171,7 +171,7 @@ pub(crate) struct ReceiptSummary {
     pub(crate) to: SchemaVersion,
 }
 
-/// Reads `receipts/<plan-id>.json` when it exists and checks it (spec 01 §9.5 precondition
+/// Reads `receipts/<plan-id>.json` when it exists and checks it (contract 01 §9.5 precondition
 /// 4): a regular file with valid JSON whose `schema` is the receipt schema, `plan_id` equals
 /// the id, both versions are valid, `release_version` is a string and `operations` an array.
 pub(crate) fn read_receipt(

@@ -1,6 +1,6 @@
 //! The YAML loader behind [`super::parse_yaml`]: pulls `saphyr-parser`'s event stream one event
 //! at a time and builds [`YamlValue`]s on an explicit stack, with the bounds of
-//! `docs/security.md` (spec 01 §3.7, §5).
+//! `docs/security.md` (contract 01 §3.7, §5).
 //!
 //! It owns three rules: nesting deeper than [`MAX_DEPTH`] collections is refused before any
 //! deeper value is built; a mapping's duplicate keys are found with a hash of each key (linear
@@ -256,7 +256,7 @@ impl Loader {
 }
 
 /// Two keys are the same key when their values are equal once tags are dropped (so `a` and
-/// `! a` collide, spec 01 §3.7), with YAML's float equality for keys: `.nan` equals `.nan` and
+/// `! a` collide, contract 01 §3.7), with YAML's float equality for keys: `.nan` equals `.nan` and
 /// `-0.0` equals `0.0`. An integer and a float are different keys (`1` and `1.0`).
 fn same_key(a: &YamlValue, b: &YamlValue) -> bool {
     match (a, b) {

@@ -1,4 +1,4 @@
-//! Discovery (spec 03 §4.6, §10, §11): the memory JSONL streams and the session walk, whose
+//! Discovery (contract 03 §4.6, §10, §11): the memory JSONL streams and the session walk, whose
 //! bodies must be read and parsed before the final allocation can be made.
 //!
 //! Charges every read to the scope and the phase; never ranks.

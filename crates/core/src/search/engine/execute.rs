@@ -1,4 +1,4 @@
-//! Execution (spec 03 §4.7, §8, §9): reading each admitted Markdown file (through the
+//! Execution (contract 03 §4.7, §8, §9): reading each admitted Markdown file (through the
 //! server's cache when there is one), matching and ranking it, and the JSONL and session
 //! scopes' results.
 //!

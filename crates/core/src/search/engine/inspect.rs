@@ -1,4 +1,4 @@
-//! Inspection (spec 03 §4.3–§4.5): listing every scope's directories, probing and sizing
+//! Inspection (contract 03 §4.3–§4.5): listing every scope's directories, probing and sizing
 //! its files, and recording every identity that final revalidation checks again.
 //!
 //! Reads nothing but listings and fixed small files; never matches a query.
@@ -166,7 +166,7 @@ impl Engine<'_> {
         self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)
     }
 
-    /// [`Engine::list`] through a directory handle the walk holds (spec 03 §4.8 as changed
+    /// [`Engine::list`] through a directory handle the walk holds (contract 03 §4.8 as changed
     /// 2026-12): one `getdents` loop on the handle, no path resolution.
     pub(super) fn list_handle(
         &mut self,
@@ -421,7 +421,7 @@ impl Engine<'_> {
     /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
     /// final revalidation compares the same identity. With the server's cache, the stat alone
     /// validates a cached text (§19.2), and is that file's final observation. Only the size
-    /// goes into the demand and the ledger is charged at execution, as the spec orders it; a
+    /// goes into the demand and the ledger is charged at execution, as the contract orders it; a
     /// file whose read fails is read again at execution, so a read error (invalid UTF-8,
     /// permissions) only fails the request when its scope is admitted.
     pub(super) fn observe_accepted(

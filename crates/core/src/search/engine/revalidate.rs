@@ -1,4 +1,4 @@
-//! Final revalidation (spec 03 §4.8 rule 4): every observed root, directory and file is
+//! Final revalidation (contract 03 §4.8 rule 4): every observed root, directory and file is
 //! observed again after execution, and any difference fails the request closed.
 //!
 //! Reads no file content. Where the walk kept a directory's handle, its files and child

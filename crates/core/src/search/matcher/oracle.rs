@@ -1,6 +1,6 @@
 //! The term-by-term matcher that linear matching replaced, kept only as a test oracle: every
-//! term is searched on its own over the whole haystack, exactly as spec 03 §6, §7 and §9.2 read.
-//! Quadratic in the worst case, so it never runs outside tests.
+//! term is searched on its own over the whole haystack, exactly as contract 03 §6, §7 and §9.2
+//! read. Quadratic in the worst case, so it never runs outside tests.
 
 use memchr::memmem::Finder;
 
