@@ -366,8 +366,15 @@ fn starts_with_double_dash(value: &OsStr) -> bool {
     value.as_encoded_bytes().starts_with(b"--")
 }
 
+/// Test arguments as the scanner receives them.
+#[cfg(test)]
+pub(crate) fn os_args(items: &[&str]) -> Vec<OsString> {
+    items.iter().map(OsString::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::os_args as os;
     use super::*;
 
     static SPEC: CommandSpec = CommandSpec {
@@ -395,10 +402,6 @@ mod tests {
         words: &[],
         footer: "",
     };
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
 
     fn scan(items: &[&str]) -> Result<Vec<Item>, String> {
         let items = os(items);

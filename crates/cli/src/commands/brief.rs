@@ -213,10 +213,7 @@ fn whole_number(value: &str, flag: &str) -> Result<f64, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn budget_and_limit_are_ascii_digits() {

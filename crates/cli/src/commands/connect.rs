@@ -15,7 +15,7 @@ use super::checked_folder;
 use super::mcp_install::utf8_path;
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::writers::connect as writer;
 use crate::{CliError, Env};
 
@@ -91,7 +91,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             format!("[info] {shown_dir} not found — will create")
         },
     ];
-    out(&lines(&report));
+    out(&lines_text(&report));
     report.clear();
 
     let plan = writer::plan(&config_file, launcher_text, folder_text)
@@ -105,7 +105,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         report.push(String::new());
         report.push("mcp.dotaios would be:".to_owned());
         report.push(writer::entry_text(launcher_text, folder_text));
-        out(&lines(&report));
+        out(&lines_text(&report));
         return Ok(ExitCode::SUCCESS);
     }
     writer::write(&plan).map_err(|error| CliError::failed(error.message(&config_file)))?;
@@ -116,7 +116,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         "Read-only MCP tools available: read_working_context, search_aios, resolve_skill"
             .to_owned(),
     );
-    out(&lines(&report));
+    out(&lines_text(&report));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -163,19 +163,10 @@ fn tilde(path: &Path, home: &Path) -> String {
     }
 }
 
-fn lines(lines: &[String]) -> String {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn parsing() {

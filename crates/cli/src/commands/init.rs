@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
 
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, Takes, unexpected, unhandled};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::writers::init::{
     self as writer, Answers, DEFAULT_AI_TOOLS, InitReport, InitRequest, VaultRequest, shell_quote,
 };
@@ -216,9 +216,7 @@ fn summary(report: &InitReport, is_default_target: bool) -> String {
             command("dotaios mcp install --dry-run --agent claude")
         ),
     ];
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
+    lines_text(&lines)
 }
 
 #[cfg(test)]
@@ -226,10 +224,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn options_parse_and_reject_unknowns() {

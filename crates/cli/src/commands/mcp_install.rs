@@ -15,7 +15,7 @@ use serde_json::json;
 use super::mcp_client::{Agent, McpOptions};
 use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::{CliError, Env};
 
 /// The fragment's text format.
@@ -61,9 +61,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         "DotAIOS does not edit MCP client config automatically yet.".to_owned(),
         "Merge the fragment into the existing client config, then restart that client.".to_owned(),
     ];
-    let mut text = lines.join("\n");
-    text.push('\n');
-    out(&text);
+    out(&lines_text(&lines));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -52,7 +52,9 @@ pub(crate) struct InitRequest {
 /// `--vault-path` as typed (for messages) and resolved (tilde-expanded, absolute).
 #[derive(Debug, Clone)]
 pub(crate) struct VaultRequest {
+    /// The argument as given, for messages.
     pub(crate) raw: OsString,
+    /// Tilde-expanded and absolute.
     pub(crate) path: PathBuf,
 }
 

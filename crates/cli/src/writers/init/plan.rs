@@ -56,6 +56,7 @@ enum Source {
 }
 
 /// The fixed §11.3 files before the bundled skills and catalogs, in writing order.
+#[rustfmt::skip]
 const STARTER_FILES: [(&str, Source, Policy); 19] = {
     use Policy::{Generated, MigrationOwned, UserContent};
     use Source::{Context, Empty, Text};
