@@ -102,12 +102,6 @@ pub(crate) enum LauncherError {
     NotFound,
 }
 
-impl From<LauncherError> for CliError {
-    fn from(error: LauncherError) -> CliError {
-        CliError::failed(error.to_string())
-    }
-}
-
 /// Resolves the launcher (§2.1): the explicit flag if given, else the adapter next to
 /// `dotaios`. A default launcher's location is checked but not refused here; callers that
 /// write client configuration call [`refuse_disposable`].

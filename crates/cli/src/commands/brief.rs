@@ -109,8 +109,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: text_arg(options.first_message.as_deref()),
-    })
-    .map_err(|error| CliError::Usage(error.to_string()))?;
+    })?;
     if policy.mode == MemoryMode::Off {
         out(&match options.output {
             OutputForm::Markdown => off_cli_plain(),
@@ -147,8 +146,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         now: jiff::Timestamp::now(),
         time_zone: &time_zone,
     };
-    let context = read_working_context(&root, &request)
-        .map_err(|error| CliError::failed(error.to_string()))?;
+    let context = read_working_context(&root, &request)?;
     out(&match options.output {
         OutputForm::Markdown => context.cli_plain(),
         OutputForm::Envelope => {

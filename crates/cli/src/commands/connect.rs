@@ -94,8 +94,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     out(&lines_text(&report));
     report.clear();
 
-    let plan = writer::plan(&config_file, launcher_text, folder_text)
-        .map_err(|error| CliError::failed(error.message(&config_file)))?;
+    let connect_error = |error| CliError::Connect {
+        error,
+        file: config_file.clone(),
+    };
+    let plan = writer::plan(&config_file, launcher_text, folder_text).map_err(connect_error)?;
     if options.dry_run {
         report.push(String::new());
         report.push("Would write:".to_owned());
@@ -108,7 +111,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         out(&lines_text(&report));
         return Ok(ExitCode::SUCCESS);
     }
-    writer::write(&plan).map_err(|error| CliError::failed(error.message(&config_file)))?;
+    writer::write(&plan).map_err(connect_error)?;
     report.push(format!("[ok] {shown_file} (MCP server entry)"));
     report.push(String::new());
     report.push("OpenCode configured.".to_owned());

@@ -93,7 +93,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         overwrite: options.overwrite,
     };
 
-    writer::check(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    writer::check(&request)?;
     let answers = if options.yes {
         Answers::placeholders()
     } else if std::io::stdin().is_terminal() {
@@ -101,8 +101,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     } else {
         return Err(CliError::failed(NO_TERMINAL));
     };
-    let report = writer::write(&request, &answers, SystemTime::now())
-        .map_err(|error| CliError::failed(error.to_string()))?;
+    let report = writer::write(&request, &answers, SystemTime::now())?;
     out(&summary(&report, is_default_target));
     Ok(ExitCode::SUCCESS)
 }

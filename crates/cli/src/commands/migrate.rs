@@ -109,7 +109,7 @@ fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
 }
 
 fn failed(error: MigrateError) -> CliError {
-    CliError::failed(error.to_string())
+    CliError::Migrate(error)
 }
 
 fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {

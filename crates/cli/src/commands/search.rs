@@ -109,8 +109,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: PolicyArg::Absent,
-    })
-    .map_err(|error| CliError::Usage(error.to_string()))?;
+    })?;
 
     let time_zone = jiff::tz::TimeZone::system();
     let local_offset_ms = move |local_ms: f64| -> f64 {
@@ -147,9 +146,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if !options.json {
         out(&format!("{}\n", policy.receipt()));
     }
-    check_request(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    check_request(&request)?;
     let folder = checked_folder(options.path.as_deref(), env)?;
-    let outcome = search(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
+    let outcome = search(&folder, &request)?;
     if options.json {
         out(&json_text(&query, Some(&outcome), &request));
     } else {
