@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use dotaios_core::context::ContextError;
 use dotaios_core::folder::memory::MemoryPolicyError;
-use dotaios_core::search::SearchError;
+use dotaios_core::search::{ScopeRequest, SearchError};
 
 use crate::launcher::LauncherError;
 use crate::output;
@@ -42,6 +42,44 @@ pub(crate) enum CliError {
     /// A flag given `=value`. Exit 1.
     #[error("{0} does not take a value")]
     TakesNoValue(&'static str),
+    /// A command's usage line, for a call that names nothing it can run. Exit 1.
+    #[error("{0}")]
+    UsageLine(&'static str),
+    /// A positional argument after the one a command takes. Exit 1.
+    #[error("Unexpected argument: {0}")]
+    UnexpectedArgument(String),
+    /// Options that only the compact brief accepts (contract 02 §15.1). Exit 1.
+    #[error("{0} are supported with --compact only.")]
+    CompactOnly(&'static str),
+    /// A numeric option that is not a non-negative whole number. Exit 1.
+    #[error("{0} must be a non-negative whole number.")]
+    NotWholeNumber(&'static str),
+    /// `--limit` that is not a positive whole number (shown clipped). Exit 1.
+    #[error("Invalid --limit \"{0}\". Use a positive whole number.")]
+    InvalidLimit(String),
+    /// `search` without a query. Exit 1.
+    #[error("Usage: dotaios search <query> [--scope {}]", ScopeRequest::NAMES.join("|"))]
+    SearchUsage,
+    /// A `--scope` that is not a scope name (shown clipped). Exit 1.
+    #[error("Invalid --scope \"{given}\". Use one of: {}.", ScopeRequest::NAMES.join(", "))]
+    InvalidScope {
+        /// The scope as typed, clipped to 64 code points.
+        given: String,
+    },
+    /// `--apply` and `--recover` together. Exit 1.
+    #[error("Choose either --apply or --recover, not both.")]
+    ApplyAndRecover,
+    /// `connect` with a service it does not know. Exit 1.
+    #[error("Unsupported connection: {0}. Supported: opencode")]
+    UnsupportedConnection(String),
+    /// `completions` for a shell it does not know, with its hint. Exit 1.
+    #[error("Unknown shell: {name}{hint}")]
+    UnknownShell {
+        /// The shell as typed.
+        name: String,
+        /// `. Did you mean zsh?` or the list of shells.
+        hint: String,
+    },
     /// `--memory`, `--project` or `--first-message` refused by the memory policy. Exit 1.
     #[error(transparent)]
     MemoryPolicy(#[from] MemoryPolicyError),
@@ -49,6 +87,13 @@ pub(crate) enum CliError {
     /// machine path: it is addressed to the person at the terminal.
     #[error("No AIOS folder found at {}. Run dotaios init first, or pass --path.", .0.display())]
     NoFolder(PathBuf),
+    /// `brief` without `--compact`: this product has no daily-note writer (contract 02 §15.1).
+    /// Exit 2: the command did not do what was asked.
+    #[error("dotaios brief prints the working context only; pass --compact.")]
+    BriefNeedsCompact,
+    /// The compact brief's envelope could not be fitted (contract 02 §14.4): the read failure.
+    #[error("{}", dotaios_core::context::READ_FAILED_MESSAGE)]
+    ContextReadFailed,
     /// The working context could not be built (contract 02; its fixed public messages).
     #[error(transparent)]
     Context(#[from] ContextError),
@@ -69,6 +114,22 @@ pub(crate) enum CliError {
         /// The `opencode.json` concerned.
         file: PathBuf,
     },
+    /// `init` without `--yes` and without a terminal to ask at.
+    #[error("interactive terminal required (or pass --yes for non-interactive)")]
+    NoTerminal,
+    /// A path that client configuration must store but that is not UTF-8.
+    #[error(
+        "Cannot write client configuration for a path that is not valid UTF-8: {}",
+        .0.display()
+    )]
+    NonUtf8Path(PathBuf),
+    /// The default launcher lies in a build or temporary directory (contract 06 §2.1).
+    #[error(
+        "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({} installs both binaries), or pass --launcher <path> explicitly.",
+        .0.display(),
+        crate::launcher::INSTALL_COMMAND
+    )]
+    DisposableLauncher(PathBuf),
     /// No usable `dotaios-mcp` launcher (contract 06 §2).
     #[error(transparent)]
     Launcher(#[from] LauncherError),
@@ -94,6 +155,7 @@ impl CliError {
     fn exit_code(&self) -> u8 {
         match self {
             CliError::Failed { exit, .. } => *exit,
+            CliError::BriefNeedsCompact => 2,
             _ => 1,
         }
     }

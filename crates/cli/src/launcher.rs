@@ -136,10 +136,7 @@ pub(crate) fn resolve(
 /// The §2.2 refusal, for commands that put the launcher into a client configuration.
 pub(crate) fn refuse_disposable(launcher: &Launcher) -> Result<(), CliError> {
     if launcher.source == Source::Default && launcher.disposable {
-        return Err(CliError::failed(format!(
-            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({INSTALL_COMMAND} installs both binaries), or pass --launcher <path> explicitly.",
-            launcher.path.display()
-        )));
+        return Err(CliError::DisposableLauncher(launcher.path.clone()));
     }
     Ok(())
 }

@@ -59,12 +59,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let options = parse(args)?;
     match options.service.as_deref() {
-        None => return Err(CliError::Usage(USAGE.to_owned())),
+        None => return Err(CliError::UsageLine(USAGE)),
         Some("opencode") => {}
         Some(other) => {
-            return Err(CliError::Usage(format!(
-                "Unsupported connection: {other}. Supported: opencode"
-            )));
+            return Err(CliError::UnsupportedConnection(other.to_owned()));
         }
     }
     let folder = checked_folder(options.path.as_deref(), env)?;
@@ -134,7 +132,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
             Item::Positional(word) => {
                 let text = word.to_string_lossy();
                 if options.service.is_some() {
-                    return Err(CliError::Usage(format!("Unexpected argument: {text}")));
+                    return Err(CliError::UnexpectedArgument(text.into_owned()));
                 }
                 options.service = Some(text.to_lowercase());
             }

@@ -54,8 +54,6 @@ aios.json and .gitignore are kept (dotaios migrate is their only writer).
     footer: "",
 };
 
-const NO_TERMINAL: &str = "interactive terminal required (or pass --yes for non-interactive)";
-
 #[derive(Debug, Default)]
 struct Options {
     path: Option<OsString>,
@@ -99,7 +97,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     } else if std::io::stdin().is_terminal() {
         ask_at_terminal()
     } else {
-        return Err(CliError::failed(NO_TERMINAL));
+        return Err(CliError::NoTerminal);
     };
     let report = writer::write(&request, &answers, SystemTime::now())?;
     out(&summary(&report, is_default_target));

@@ -67,12 +67,8 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
 
 /// A path that goes into a client configuration must be UTF-8 text (§2.3).
 pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
-    path.to_str().ok_or_else(|| {
-        CliError::failed(format!(
-            "Cannot write client configuration for a path that is not valid UTF-8: {}",
-            path.display()
-        ))
-    })
+    path.to_str()
+        .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
 }
 
 /// The suggested target file below `home` (§5.2). Client-specific variables (`CODEX_HOME`,

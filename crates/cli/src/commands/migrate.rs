@@ -97,9 +97,7 @@ fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
     }
     let mode = match (options.apply, options.recover) {
         (Some(_), Some(_)) => {
-            return Err(CliError::Usage(
-                "Choose either --apply or --recover, not both.".to_owned(),
-            ));
+            return Err(CliError::ApplyAndRecover);
         }
         (Some(id), None) => Mode::Apply(id),
         (None, Some(id)) => Mode::Recover(id),

@@ -92,18 +92,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let options = parse(args)?;
     let query = options.words.join(" ");
     if query.is_empty() {
-        return Err(CliError::Usage(format!(
-            "Usage: dotaios search <query> [--scope {}]",
-            ScopeRequest::NAMES.join("|")
-        )));
+        return Err(CliError::SearchUsage);
     }
     let scope_name = options.scope.as_deref().unwrap_or("all");
-    let scope = ScopeRequest::parse(scope_name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "Invalid --scope \"{}\". Use one of: {}.",
-            clip_code_points(scope_name, 64, "…"),
-            ScopeRequest::NAMES.join(", ")
-        ))
+    let scope = ScopeRequest::parse(scope_name).ok_or_else(|| CliError::InvalidScope {
+        given: clip_code_points(scope_name, 64, "…").into_owned(),
     })?;
     let policy = resolve_memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
@@ -204,12 +197,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 
 /// `--limit`: `^\d+$`, at least 1, leading zeros allowed, saturating beyond the integer range.
 fn limit(value: &str) -> Result<usize, CliError> {
-    let invalid = || {
-        CliError::Usage(format!(
-            "Invalid --limit \"{}\". Use a positive whole number.",
-            clip_code_points(value, 64, "…")
-        ))
-    };
+    let invalid = || CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned());
     if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
         return Err(invalid());
     }
