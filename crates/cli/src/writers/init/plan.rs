@@ -63,59 +63,23 @@ const STARTER_FILES: [(&str, Source, Policy); 19] = {
     [
         (".gitignore", Text(templates::GITIGNORE), MigrationOwned),
         ("README.md", Text(templates::README), Generated),
-        (
-            "FIRST_SESSION.md",
-            Text(templates::FIRST_SESSION),
-            Generated,
-        ),
+        ("FIRST_SESSION.md", Text(templates::FIRST_SESSION), Generated),
         ("CLAUDE.md", Text(templates::CLAUDE), Generated),
         ("AGENTS.md", Text(templates::AGENTS), Generated),
         (".cursorrules", Text(templates::CURSORRULES), Generated),
         (".env.example", Text(templates::ENV_EXAMPLE), Generated),
         ("schedules.yml", Text(templates::SCHEDULES), UserContent),
-        (
-            "context/identity.md",
-            Context(templates::IDENTITY),
-            UserContent,
-        ),
-        (
-            "context/priorities.md",
-            Context(templates::PRIORITIES),
-            UserContent,
-        ),
+        ("context/identity.md", Context(templates::IDENTITY), UserContent),
+        ("context/priorities.md", Context(templates::PRIORITIES), UserContent),
         ("context/work.md", Context(templates::WORK), UserContent),
-        (
-            "context/north-star.md",
-            Text(templates::NORTH_STAR),
-            UserContent,
-        ),
-        (
-            "context/domains/build.md",
-            Text(templates::DOMAIN_BUILD),
-            UserContent,
-        ),
-        (
-            "context/domains/make.md",
-            Text(templates::DOMAIN_MAKE),
-            UserContent,
-        ),
-        (
-            "context/domains/sell.md",
-            Text(templates::DOMAIN_SELL),
-            UserContent,
-        ),
-        (
-            "decisions/log.md",
-            Text(templates::DECISION_LOG),
-            UserContent,
-        ),
+        ("context/north-star.md", Text(templates::NORTH_STAR), UserContent),
+        ("context/domains/build.md", Text(templates::DOMAIN_BUILD), UserContent),
+        ("context/domains/make.md", Text(templates::DOMAIN_MAKE), UserContent),
+        ("context/domains/sell.md", Text(templates::DOMAIN_SELL), UserContent),
+        ("decisions/log.md", Text(templates::DECISION_LOG), UserContent),
         ("memory/events.jsonl", Empty, UserContent),
         ("memory/errors.jsonl", Empty, UserContent),
-        (
-            "connections/registry.md",
-            Text(templates::CONNECTIONS),
-            UserContent,
-        ),
+        ("connections/registry.md", Text(templates::CONNECTIONS), UserContent),
     ]
 };
 
