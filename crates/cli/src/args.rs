@@ -244,7 +244,7 @@ impl<'a> Scanner<'a> {
                 return Ok(Some(Item::Positional(item.clone())));
             }
             if self.refused.0.contains(&name.as_str()) {
-                return Err(CliError::Usage(self.refused.1.to_owned()));
+                return Err(CliError::RefusedOption(self.refused.1));
             }
             return Err(self.spec.unknown_option(&name));
         };

@@ -36,6 +36,10 @@ pub(crate) enum CliError {
         /// `. Did you mean --x?` or nothing.
         hint: String,
     },
+    /// An option the command's chapter names as unsupported, with the chapter's message
+    /// (`Scanner::refusing`). Exit 1.
+    #[error("{0}")]
+    RefusedOption(&'static str),
     /// A value-taking option without a usable value. Exit 1.
     #[error("{0} requires a value")]
     RequiresValue(String),
