@@ -209,19 +209,24 @@ mod tests {
         );
     }
 
-    #[test]
-    fn overwrite_policy_protects_migration_owned_and_user_files() {
+    /// The files of `init --yes` into `/t`, created at a fixed time.
+    fn placeholder_files() -> Vec<PlannedFile> {
         let request = InitRequest {
             target: PathBuf::from("/t"),
             vault: None,
             force: false,
             overwrite: false,
         };
-        let files = planned_files(
+        planned_files(
             &request,
             &Answers::placeholders(),
             "2026-11-20T00:00:00.000Z",
-        );
+        )
+    }
+
+    #[test]
+    fn overwrite_policy_protects_migration_owned_and_user_files() {
+        let files = placeholder_files();
         let policy = |path: &str| files.iter().find(|f| f.path == path).unwrap().policy;
         assert_eq!(policy("aios.json"), Policy::MigrationOwned);
         assert_eq!(policy(".gitignore"), Policy::MigrationOwned);
@@ -234,17 +239,7 @@ mod tests {
 
     #[test]
     fn placeholders_fill_the_context_templates() {
-        let request = InitRequest {
-            target: PathBuf::from("/t"),
-            vault: None,
-            force: false,
-            overwrite: false,
-        };
-        let files = planned_files(
-            &request,
-            &Answers::placeholders(),
-            "2026-11-20T00:00:00.000Z",
-        );
+        let files = placeholder_files();
         let text = |path: &str| {
             String::from_utf8(files.iter().find(|f| f.path == path).unwrap().bytes.clone()).unwrap()
         };
