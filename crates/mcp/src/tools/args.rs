@@ -270,10 +270,12 @@ fn bounded_integer(
     };
     match value {
         Json::Number(number)
-            if number.fract() == 0.0 && *number >= f64::from(min) && *number <= f64::from(max) =>
+            if number.value().fract() == 0.0
+                && number.value() >= f64::from(min)
+                && number.value() <= f64::from(max) =>
         {
             // In range and integral, so the cast is exact.
-            Ok(Some(*number as u32))
+            Ok(Some(number.value() as u32))
         }
         _ => Err(RpcError::invalid_owned(format!(
             "{name} must be an integer from {min} to {max}"
