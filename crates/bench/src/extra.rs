@@ -17,7 +17,6 @@
 //! stops the run. It prints its own small table on stdout and writes its own JSON report; the
 //! search `run` and its one table are untouched.
 
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -86,18 +85,9 @@ pub(crate) fn run(options: &RunOptions, aios: &Path) -> ExitCode {
         eprintln!("extra requires --report <FILE>");
         return ExitCode::from(1);
     };
-    let report_file = match File::options()
-        .write(true)
-        .create_new(true)
-        .open(report_path)
-    {
-        Ok(file) => file,
-        Err(error) => {
-            eprintln!("cannot create the report file (it must not exist): {error}");
-            return ExitCode::from(1);
-        }
+    let Some(report_file) = crate::report::create(report_path) else {
+        return ExitCode::from(1);
     };
-    eprintln!("report: {}", report_path.display());
     let measured = if options.quick {
         MEASURED_QUICK
     } else {

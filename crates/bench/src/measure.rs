@@ -9,7 +9,6 @@
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
@@ -75,18 +74,9 @@ pub(crate) fn run(options: &RunOptions) -> ExitCode {
         return ExitCode::from(1);
     };
     // The report is created exclusively before any timing, so a run never overwrites one.
-    let report_file = match File::options()
-        .write(true)
-        .create_new(true)
-        .open(report_path)
-    {
-        Ok(file) => file,
-        Err(error) => {
-            eprintln!("cannot create the report file (it must not exist): {error}");
-            return ExitCode::from(1);
-        }
+    let Some(report_file) = report::create(report_path) else {
+        return ExitCode::from(1);
     };
-    eprintln!("report: {}", report_path.display());
     let protocol = if options.quick { QUICK } else { FULL };
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(32));
     let mut report = Report::new(
@@ -590,21 +580,21 @@ fn check_core(outcome: &SearchOutcome, expect: &Expectation<'_>) -> Result<Strin
             "a scope other than vault has results",
         ));
     }
-    if actual != expect.sources {
-        return Err(Check::wrong(expect, actual, "ordered sources differ"));
-    }
     let results: Vec<Value> = vault.map_or_else(Vec::new, |group| {
         group.results.iter().map(|hit| hit.to_value()).collect()
     });
     check_digest(expect, actual, &results)
 }
 
-/// The result digest of §2.3, plus the per-hit shape of §2.1.
+/// The ordered sources, then the result digest of §2.3, plus the per-hit shape of §2.1.
 fn check_digest(
     expect: &Expectation<'_>,
     actual: Vec<String>,
     results: &[Value],
 ) -> Result<String, Check> {
+    if actual != expect.sources {
+        return Err(Check::wrong(expect, actual, "ordered sources differ"));
+    }
     for result in results {
         let source = result
             .get("source")
@@ -1047,9 +1037,6 @@ impl McpServer {
                 actual,
                 "complete, omissions, budget.truncated or scope_selection differ",
             ));
-        }
-        if actual != expect.sources {
-            return Err(Check::wrong(expect, actual, "ordered sources differ"));
         }
         check_digest(expect, actual, &items)?;
         Ok(Sample { ns, rss: None })
