@@ -204,6 +204,20 @@ struct Expectation<'a> {
     query: &'a ControlledQuery,
 }
 
+impl<'a> Expectation<'a> {
+    /// What every sample of `query` on `fixture` must answer (contract 07 §2).
+    fn of(fixture: &Fixture, query: &'a ControlledQuery) -> Expectation<'a> {
+        Expectation {
+            cell: format!("{}/{}", fixture.id, query.id),
+            sources: expected_sources(fixture, query),
+            digest: expected_digest(fixture, query),
+            files: fixture.count,
+            bytes: fixture.source_bytes,
+            query,
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn measure_cell(
     spawner: &mut Spawner,
@@ -217,14 +231,7 @@ fn measure_cell(
     mcp_available: bool,
     ripgrep: Option<&Path>,
 ) -> Result<Cell, RunError> {
-    let expect = Expectation {
-        cell: format!("{}/{}", fixture.id, query.id),
-        sources: expected_sources(fixture, query),
-        digest: expected_digest(fixture, query),
-        files: fixture.count,
-        bytes: fixture.source_bytes,
-        query,
-    };
+    let expect = Expectation::of(fixture, query);
     let mut server = if mcp_available {
         Some(McpServer::start(&options.dotaios_mcp, aios)?)
     } else {
@@ -1092,14 +1099,7 @@ mod tests {
             write_fixture(temp.path(), fixture).unwrap();
             let aios = temp.path().join(fixture.id).join("aios");
             for query in &QUERIES {
-                let expect = Expectation {
-                    cell: format!("{}/{}", fixture.id, query.id),
-                    sources: expected_sources(fixture, query),
-                    digest: expected_digest(fixture, query),
-                    files: fixture.count,
-                    bytes: fixture.source_bytes,
-                    query,
-                };
+                let expect = Expectation::of(fixture, query);
                 for workers in [1, 2] {
                     if let Err(check) = core(&aios, workers, &expect) {
                         panic!("{}: {}", expect.cell, describe(check));
