@@ -281,6 +281,17 @@ impl Engine<'_> {
             }
             self.record_directory(RootId::Aios, Some(parent.clone()), found.identity)?;
         }
+        self.demand_fixed_file(work, path)
+    }
+
+    /// A file at a fixed path below the root (a JSONL source, the session index, a session
+    /// body): probed without following, refused unless it is a regular file, its size charged
+    /// as demand. `None` when absent.
+    pub(super) fn demand_fixed_file(
+        &self,
+        work: &mut ScopeWork,
+        path: &RelPath,
+    ) -> Result<Option<Identity>, ScopeFailure> {
         let Some(found) = self.aios.probe(path).map_err(fixed_location_error)? else {
             return Ok(None);
         };
@@ -557,22 +568,16 @@ impl Engine<'_> {
         }
 
         if self.request.memory == MemoryMode::Shared {
-            self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("memory/daily")),
-                "memory/daily",
-                Eligibility::Markdown,
-            )?;
-            self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("memory/inbox")),
-                "memory/inbox",
-                Eligibility::Markdown,
-            )?;
+            for folder in ["memory/daily", "memory/inbox"] {
+                self.inspect_corpus(
+                    work,
+                    meter,
+                    RootId::Aios,
+                    Some(rel(folder)),
+                    folder,
+                    Eligibility::Markdown,
+                )?;
+            }
         }
         Ok(())
     }
