@@ -312,21 +312,7 @@ impl Ring {
     ) -> Result<Totals, String> {
         let count = batch.len();
         // Stage 1: the enumeration stats.
-        let entries: Vec<squeue::Entry> = batch
-            .iter()
-            .zip(slots.found.iter_mut())
-            .map(|((dir, name), buffer)| {
-                opcode::Statx::new(
-                    types::Fd(dirs[*dir].as_raw_fd()),
-                    name.as_ptr(),
-                    std::ptr::from_mut(buffer).cast::<types::statx>(),
-                )
-                .flags(nofollow)
-                .mask(mask)
-                .build()
-            })
-            .collect();
-        self.run(&entries, &mut slots.results[..count])?;
+        self.stat_names(dirs, batch, slots, nofollow, mask)?;
         let mut found = Vec::with_capacity(count);
         for (result, stat) in slots.results[..count].iter().zip(&slots.found) {
             errno(*result)?;
@@ -404,6 +390,26 @@ impl Ring {
             errno(*result)?;
         }
         // Stage 5: the final revalidation stats, into the buffers of stage 1.
+        self.stat_names(dirs, batch, slots, nofollow, mask)?;
+        for ((result, stat), seen) in slots.results[..count].iter().zip(&slots.found).zip(&found) {
+            errno(*result)?;
+            if Seen::of_libc(stat) != *seen {
+                return Err("a note changed before its revalidation".to_owned());
+            }
+        }
+        Ok(totals)
+    }
+
+    /// The no-follow `statx` of every note of the batch by name relative to its directory,
+    /// into `slots.found`, results into `slots.results`.
+    fn stat_names(
+        &mut self,
+        dirs: &[OwnedFd],
+        batch: &[(usize, CString)],
+        slots: &mut Slots,
+        nofollow: i32,
+        mask: u32,
+    ) -> Result<(), String> {
         let entries: Vec<squeue::Entry> = batch
             .iter()
             .zip(slots.found.iter_mut())
@@ -418,14 +424,7 @@ impl Ring {
                 .build()
             })
             .collect();
-        self.run(&entries, &mut slots.results[..count])?;
-        for ((result, stat), seen) in slots.results[..count].iter().zip(&slots.found).zip(&found) {
-            errno(*result)?;
-            if Seen::of_libc(stat) != *seen {
-                return Err("a note changed before its revalidation".to_owned());
-            }
-        }
-        Ok(totals)
+        self.run(&entries, &mut slots.results[..batch.len()])
     }
 
     /// Submits `entries` (tagged with their index) and waits for all of their completions,
