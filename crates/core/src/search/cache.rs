@@ -10,6 +10,8 @@
 //! is never stored, since a same-size rewrite within one timestamp tick would be invisible.
 //! Keys are the root directory's device and inode plus the relative path; entries the latest
 //! enumerating request did not see are evicted; the total is capped ([`DEFAULT_CAP_BYTES`]).
+//! Beside the texts it remembers each walked directory's visiting order (a pure function of
+//! the listing's names), reused only for a listing of exactly the same names.
 //! The CLI never builds one: core search is uncached unless the caller passes a cache in.
 
 use std::cmp::Ordering;
