@@ -6,6 +6,8 @@ use std::os::unix::fs::{MetadataExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use dotaios_testkit::{FRESH_CREATED_AT, Folder, Kind, fingerprint};
+
 /// One temporary world: a home directory and a working directory.
 struct World {
     temp: tempfile::TempDir,
@@ -58,35 +60,12 @@ fn assert_refused(output: &Output, message: &str) {
     assert_eq!(stdout(output), "");
 }
 
-/// Everything below `root`, without following links: directories as `None`, files with their
-/// bytes, links with their target prefixed by `-> `.
-fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, into: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            let path = entry.path();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let kind = entry.file_type().unwrap();
-            if kind.is_symlink() {
-                let target = std::fs::read_link(&path).unwrap();
-                into.insert(rel, Some(format!("-> {}", target.display()).into_bytes()));
-            } else if kind.is_dir() {
-                into.insert(rel, None);
-                walk(root, &path, into);
-            } else {
-                into.insert(rel, Some(std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut into = BTreeMap::new();
-    if root.exists() {
-        walk(root, root, &mut into);
-    }
-    into
+/// Everything below `root` (not `root` itself) by name and kind: directories, files with
+/// their bytes, links with their target, never followed.
+fn tree(root: &Path) -> BTreeMap<String, Kind> {
+    let mut tree = fingerprint(root).contents();
+    tree.remove("");
+    tree
 }
 
 fn text(root: &Path, rel: &str) -> String {
@@ -160,12 +139,12 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     let tree = tree(&target);
     let dirs: Vec<&str> = tree
         .iter()
-        .filter(|(_, bytes)| bytes.is_none())
+        .filter(|(_, kind)| **kind == Kind::Dir)
         .map(|(name, _)| name.as_str())
         .collect();
     let files: Vec<&str> = tree
         .iter()
-        .filter(|(_, bytes)| bytes.is_some())
+        .filter(|(_, kind)| **kind != Kind::Dir)
         .map(|(name, _)| name.as_str())
         .collect();
     assert_eq!(dirs, DIRECTORIES);
@@ -255,6 +234,33 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     ] {
         assert!(out.contains(step), "{out}");
     }
+}
+
+/// The frozen fresh folder that other crates' tests build without this binary
+/// (`dotaios_testkit::Folder::fresh`) is exactly what `init` writes today, but for the
+/// creation stamp: when `init` changes, this fails until `crates/testkit/fixtures/fresh/` is
+/// refreshed.
+#[test]
+fn the_testkit_fresh_folder_is_what_init_writes() {
+    let world = World::new();
+    let target = world.path("aios");
+    assert_ok(&world.init(&["--yes", "--path", "aios"]));
+    let config: serde_json::Value = serde_json::from_str(&text(&target, "aios.json")).unwrap();
+    let stamp = config["created_at"].as_str().unwrap().to_owned();
+    let written: BTreeMap<String, Kind> = tree(&target)
+        .into_iter()
+        .map(|(name, kind)| match kind {
+            Kind::File(bytes) => {
+                let text = String::from_utf8(bytes).unwrap();
+                (
+                    name,
+                    Kind::File(text.replace(&stamp, FRESH_CREATED_AT).into_bytes()),
+                )
+            }
+            other => (name, other),
+        })
+        .collect();
+    assert_eq!(written, tree(Folder::fresh().path()));
 }
 
 #[test]
