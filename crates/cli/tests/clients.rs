@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use dotaios_testkit::fingerprint;
 use serde_json::{Value, json};
-use support::{fingerprint, texts};
+use support::texts;
 
 const AGENTS: [&str; 7] = [
     "claude",

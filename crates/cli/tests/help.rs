@@ -239,7 +239,7 @@ fn unknown_command_suggests_the_closest() {
 #[test]
 fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {
     let temp = sample_copy();
-    let before = support::fingerprint(&temp.path().join("aios"));
+    let before = dotaios_testkit::fingerprint(&temp.path().join("aios"));
     let typo = support::run_on(&temp, &["search", "tidepool", "--limt", "3"]);
     assert_eq!(typo.status.code(), Some(1));
     assert_eq!(
@@ -265,7 +265,10 @@ fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {
     assert!(matches!(equals.status.code(), Some(0 | 2)), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["query"], "tidepool");
-    assert_eq!(support::fingerprint(&temp.path().join("aios")), before);
+    assert_eq!(
+        dotaios_testkit::fingerprint(&temp.path().join("aios")),
+        before
+    );
 }
 
 /// The completion scripts: bash parses (`bash -n`), zsh and fish name every command.

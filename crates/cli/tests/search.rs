@@ -9,8 +9,9 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use dotaios_testkit::fingerprint;
 use serde_json::Value;
-use support::{dotaios, fingerprint, texts};
+use support::{dotaios, texts};
 
 const EVIDENCE_MESSAGE: &str = "DotAIOS could not read the evidence corpus safely.\n";
 const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.";

@@ -10,7 +10,8 @@ use std::os::unix::fs::symlink;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use support::{dotaios, fingerprint, sample_copy};
+use dotaios_testkit::fingerprint;
+use support::{dotaios, sample_copy};
 
 const READ_COMMANDS: &[&[&str]] = &[
     &["doctor"],

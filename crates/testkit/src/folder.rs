@@ -36,7 +36,6 @@ const FRESH_EMPTY_DIRS: [&str; 12] = [
     "vault/wiki",
 ];
 
-
 /// The `created_at` stamp of the frozen fresh folder (in `aios.json` and three context files).
 pub const FRESH_CREATED_AT: &str = "2026-11-20T09:02:11.482Z";
 

@@ -97,11 +97,16 @@ fn walk(root: &Path, path: &Path, into: &mut BTreeMap<String, Entry>) {
 }
 
 impl Fingerprint {
-    /// The same names and contents with modification times dropped, for writers whose output
-    /// is compared by content (a rewrite of equal bytes still counts as equal).
+    /// The same names, kinds, modes and contents with modification times and directory sizes
+    /// dropped, for writers whose output is compared by content: a rewrite of equal bytes
+    /// counts as equal, and so does a directory whose entries came and went (its `st_size` is
+    /// the file system's bookkeeping, which some never shrink).
     pub fn without_times(mut self) -> Fingerprint {
         for entry in self.0.values_mut() {
             entry.mtime = None;
+            if entry.kind == Kind::Dir {
+                entry.size = 0;
+            }
         }
         self
     }

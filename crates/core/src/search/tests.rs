@@ -762,35 +762,7 @@ fn a_ceiling_outside_any_scope_is_fatal() {
 
 // ----- safety: fail closed, path-free, unchanged ------------------------------------------
 
-fn fingerprint(root: &Path) -> Vec<String> {
-    use std::os::unix::fs::MetadataExt;
-    let mut lines = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        let meta = fs::symlink_metadata(&path).unwrap();
-        let content = if meta.is_file() {
-            fs::read(&path).unwrap()
-        } else {
-            Vec::new()
-        };
-        lines.push(format!(
-            "{}|{:o}|{}|{}.{}|{:?}",
-            path.display(),
-            meta.mode(),
-            meta.size(),
-            meta.mtime(),
-            meta.mtime_nsec(),
-            content
-        ));
-        if meta.is_dir() {
-            for entry in fs::read_dir(&path).unwrap() {
-                stack.push(entry.unwrap().path());
-            }
-        }
-    }
-    lines.sort();
-    lines
-}
+use dotaios_testkit::fingerprint;
 
 fn assert_fails_closed(folder: &Folder, ask: &Ask<'_>, expected: EvidenceError) {
     let before = fingerprint(&folder.outside());
