@@ -831,18 +831,26 @@ fn c30_status_with_a_launcher_that_prints_no_json() {
 
 const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"SERVER","version":"9.9.9"}}}"#;
 
+/// `mcp status` (text and `--json`) against a launcher script that answers `initialize` as
+/// `server` (version 9.9.9) and `tools/list` with `tools`; also the parsed JSON report.
+fn status_of_server(fixture: &Fixture, server: &str, tools: &str) -> (Output, Output, Value) {
+    let launcher = fixture.script(
+        server,
+        &format!(
+            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
+            INITIALIZE_ANSWER.replace("SERVER", server)
+        ),
+    );
+    let (text, json) = status_with(fixture, &launcher);
+    let report = serde_json::from_slice(&json.stdout).unwrap();
+    (text, json, report)
+}
+
 #[test]
 fn c31_status_with_a_server_listing_two_tools() {
     let fixture = Fixture::new();
     let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"read_working_context","annotations":{"readOnlyHint":true}},{"name":"search_aios","annotations":{"readOnlyHint":true}}]}}"#;
-    let launcher = fixture.script(
-        "two-tools",
-        &format!(
-            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
-            INITIALIZE_ANSWER.replace("SERVER", "dotaios-mcp")
-        ),
-    );
-    let (text, json) = status_with(&fixture, &launcher);
+    let (text, json, report) = status_of_server(&fixture, "dotaios-mcp", tools);
     assert_status_failure(
         &text,
         &json,
@@ -854,7 +862,6 @@ fn c31_status_with_a_server_listing_two_tools() {
             .0
             .ends_with("\n[fail] Read-only tools: read_working_context, search_aios\n")
     );
-    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
         report["tools"],
         json!(["read_working_context", "search_aios"])
@@ -867,21 +874,13 @@ fn c31_status_with_a_server_listing_two_tools() {
 fn status_with_another_server() {
     let fixture = Fixture::new();
     let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#;
-    let launcher = fixture.script(
-        "other",
-        &format!(
-            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
-            INITIALIZE_ANSWER.replace("SERVER", "other-server")
-        ),
-    );
-    let (text, json) = status_with(&fixture, &launcher);
+    let (text, json, report) = status_of_server(&fixture, "other-server", tools);
     assert_status_failure(
         &text,
         &json,
         "the program answering is not dotaios-mcp",
         &["unexpected_server"],
     );
-    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["adapter"]["server_name"], json!("other-server"));
 }
 

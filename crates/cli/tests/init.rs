@@ -549,21 +549,29 @@ fn a_planted_directory_symlink_is_refused_and_never_entered() {
     assert_eq!(tree(&target).len(), 1);
 }
 
-#[test]
-fn a_symlinked_aios_json_stops_init() {
+/// `init --yes --force` on a folder holding only an `aios.json` (made by `make`) exits 1 with
+/// `code` on stderr and leaves the folder exactly as it was.
+fn assert_init_stops(make: impl Fn(&World, &Path), code: &str) {
     let world = World::new();
     let target = world.path("aios");
     std::fs::create_dir(&target).unwrap();
-    std::fs::write(world.path("real.json"), "{\"schema_version\":\"1.2.0\"}").unwrap();
-    symlink(world.path("real.json"), target.join("aios.json")).unwrap();
+    make(&world, &target.join("aios.json"));
+    let before = fingerprint(&target);
     let output = world.init(&["--yes", "--force", "--path", "aios"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("(UNSAFE_FILE)"),
-        "{}",
-        stderr(&output)
+    assert!(stderr(&output).contains(code), "{}", stderr(&output));
+    assert_eq!(fingerprint(&target), before);
+}
+
+#[test]
+fn a_symlinked_aios_json_stops_init() {
+    assert_init_stops(
+        |world, config| {
+            std::fs::write(world.path("real.json"), "{\"schema_version\":\"1.2.0\"}").unwrap();
+            symlink(world.path("real.json"), config).unwrap();
+        },
+        "(UNSAFE_FILE)",
     );
-    assert_eq!(tree(&target).len(), 1);
 }
 
 #[test]
@@ -572,6 +580,7 @@ fn an_outdated_folder_must_be_migrated_first() {
     let target = world.path("aios");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("aios.json"), "{\"schema_version\":\"1.1.0\"}\n").unwrap();
+    let before = fingerprint(&target);
     for flags in [&[][..], &["--force"][..], &["--overwrite"][..]] {
         let mut args = vec!["--yes", "--path", "aios"];
         args.extend_from_slice(flags);
@@ -584,23 +593,15 @@ fn an_outdated_folder_must_be_migrated_first() {
             ),
         );
     }
-    assert_eq!(tree(&target).len(), 1);
+    assert_eq!(fingerprint(&target), before);
 }
 
 #[test]
 fn a_future_schema_stops_init() {
-    let world = World::new();
-    let target = world.path("aios");
-    std::fs::create_dir(&target).unwrap();
-    std::fs::write(target.join("aios.json"), "{\"schema_version\":\"2.0.0\"}\n").unwrap();
-    let output = world.init(&["--yes", "--force", "--path", "aios"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("FUTURE_SCHEMA"),
-        "{}",
-        stderr(&output)
+    assert_init_stops(
+        |_, config| std::fs::write(config, "{\"schema_version\":\"2.0.0\"}\n").unwrap(),
+        "FUTURE_SCHEMA",
     );
-    assert_eq!(tree(&target).len(), 1);
 }
 
 #[test]

@@ -59,6 +59,13 @@ fn code(output: &Output) -> i32 {
     output.status.code().unwrap()
 }
 
+/// `dotaios search args… --path <temp>/aios`: exit code, stdout and stderr.
+fn outcome(temp: &tempfile::TempDir, args: &[&str]) -> (i32, String, String) {
+    let output = search(temp, args);
+    let (stdout, stderr) = texts(&output);
+    (code(&output), stdout, stderr)
+}
+
 fn assert_path_free(temp: &tempfile::TempDir, output: &Output) {
     let (stdout, stderr) = texts(output);
     let root = temp.path().to_str().unwrap();
@@ -84,12 +91,9 @@ fn help_anywhere_wins() {
 
 #[test]
 fn empty_query_prints_the_usage_line() {
-    let temp = folder();
-    let output = search(&temp, &[]);
-    assert_eq!(code(&output), 1);
     assert_eq!(
-        texts(&output),
-        (String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|projects|decisions|skills|references|plugins|sessions|all]\n".to_owned())
+        outcome(&folder(), &[]),
+        (1, String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|projects|decisions|skills|references|plugins|sessions|all]\n".to_owned())
     );
 }
 
@@ -153,12 +157,13 @@ fn limit_is_checked_when_read() {
 
 #[test]
 fn scope_must_be_one_of_ten() {
-    let temp = folder();
-    let output = search(&temp, &["x", "--scope", "everything"]);
-    assert_eq!(code(&output), 1);
     assert_eq!(
-        texts(&output).1,
-        "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n"
+        outcome(&folder(), &["x", "--scope", "everything"]),
+        (
+            1,
+            String::new(),
+            "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n".to_owned()
+        )
     );
 }
 
@@ -327,12 +332,14 @@ fn human_output_for_markdown_groups() {
 
 #[test]
 fn zero_hits_are_complete() {
-    let temp = folder();
-    let output = search(&temp, &["nothing", "--scope", "vault"]);
-    assert_eq!(code(&output), 0);
     assert_eq!(
-        texts(&output).0,
-        "Memory: Shared\nSearching for \"nothing\" in vault...\n\nNo results found.\n"
+        outcome(&folder(), &["nothing", "--scope", "vault"]),
+        (
+            0,
+            "Memory: Shared\nSearching for \"nothing\" in vault...\n\nNo results found.\n"
+                .to_owned(),
+            String::new()
+        )
     );
 }
 

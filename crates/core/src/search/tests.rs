@@ -652,25 +652,32 @@ fn directory_entries_exceeded_is_partially_enumerated() {
     assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
 }
 
+/// Searches `needle` under `limits` (files, bytes, entries) in `folder`, whose
+/// `context/c.md` holds it: that context source must survive whatever the limits omit
+/// elsewhere. Returns the omissions as JSON.
+fn omitted_beside_context(folder: &Folder, files: u64, bytes: u64, entries: u64) -> Vec<String> {
+    folder.write("context/c.md", "needle\n");
+    let outcome = Ask::new("needle")
+        .limits(files, bytes, entries)
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+    omission_json(&outcome)
+}
+
 #[test]
 fn aggregate_bytes_exceeded() {
     let folder = Folder::new();
     folder
         .write("vault/a.md", &"x".repeat(600))
         .write("vault/b.md", &"x".repeat(600));
-    folder.write("context/c.md", "needle\n");
     let config = fs::metadata(folder.root().join("aios.json")).unwrap().len();
-    let outcome = Ask::new("needle")
-        .limits(100, config + 1000, 1000)
-        .run(&folder.root())
-        .unwrap();
     assert_eq!(
-        omission_json(&outcome),
+        omitted_beside_context(&folder, 100, config + 1000, 1000),
         [
             r#"{"scope":"vault","reason":"aggregate_bytes_exceeded","observed":{"files":1,"bytes":1001,"entries":2},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move older material outside this scope."}}"#
         ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
@@ -679,36 +686,24 @@ fn file_count_exceeded() {
     for index in 0..6 {
         folder.write(&format!("vault/{index}.md"), "x\n");
     }
-    folder.write("context/c.md", "needle\n");
-    let outcome = Ask::new("needle")
-        .limits(5, 1 << 20, 1000)
-        .run(&folder.root())
-        .unwrap();
     assert_eq!(
-        omission_json(&outcome),
+        omitted_beside_context(&folder, 5, 1 << 20, 1000),
         [
             r#"{"scope":"vault","reason":"file_count_exceeded","observed":{"files":5,"bytes":8,"entries":6},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move some files outside this scope."}}"#
         ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
 fn entry_count_exceeded_by_jsonl_lines() {
     let folder = Folder::new();
     folder.write("memory/events.jsonl", &"{\"summary\":\"x\"}\n".repeat(50));
-    folder.write("context/c.md", "needle\n");
-    let outcome = Ask::new("needle")
-        .limits(100, 1 << 20, 40)
-        .run(&folder.root())
-        .unwrap();
-    let omissions = omission_json(&outcome);
-    assert_eq!(omissions.len(), 1);
     assert_eq!(
-        omissions[0],
-        r#"{"scope":"memory","reason":"entry_count_exceeded","observed":{"files":1,"bytes":800,"entries":41},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or archive entries outside this scope."}}"#
+        omitted_beside_context(&folder, 100, 1 << 20, 40),
+        [
+            r#"{"scope":"memory","reason":"entry_count_exceeded","observed":{"files":1,"bytes":800,"entries":41},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or archive entries outside this scope."}}"#
+        ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
