@@ -81,16 +81,21 @@ impl Fixture {
             .unwrap()
     }
 
-    /// `dotaios <args…> --path <aios> --launcher <adapter>`.
-    fn run_with_adapter(&self, args: &[&str]) -> Output {
-        self.command()
+    /// `dotaios <args…> --path <aios> --launcher <adapter>`, not started yet.
+    fn adapter_command(&self, args: &[&str]) -> Command {
+        let mut command = self.command();
+        command
             .args(args)
             .arg("--path")
             .arg(self.aios())
             .arg("--launcher")
-            .arg(adapter())
-            .output()
-            .unwrap()
+            .arg(adapter());
+        command
+    }
+
+    /// [`Fixture::adapter_command`], run.
+    fn run_with_adapter(&self, args: &[&str]) -> Output {
+        self.adapter_command(args).output().unwrap()
     }
 
     /// `connect opencode` with the adapter as launcher, plus `extra` arguments.
@@ -1412,12 +1417,8 @@ fn connect_follows_xdg_config_home() {
     let fixture = Fixture::new();
     let xdg = fixture.root().join("xdg");
     let output = fixture
-        .command()
+        .adapter_command(&["connect", "opencode"])
         .env("XDG_CONFIG_HOME", &xdg)
-        .args(["connect", "opencode", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
         .output()
         .unwrap();
     let (stdout, stderr) = texts(&output);
@@ -1431,12 +1432,8 @@ fn connect_follows_xdg_config_home() {
     assert!(!fixture.home().join(".config").exists());
     // The opencode hint follows the same file when no --home is given.
     let hint = fixture
-        .command()
+        .adapter_command(&["mcp", "config", "--agent", "opencode"])
         .env("XDG_CONFIG_HOME", &xdg)
-        .args(["mcp", "config", "--agent", "opencode", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
         .output()
         .unwrap();
     assert_eq!(
@@ -1445,12 +1442,8 @@ fn connect_follows_xdg_config_home() {
     );
     // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
     let relative = fixture
-        .command()
+        .adapter_command(&["connect", "opencode", "--dry-run"])
         .env("XDG_CONFIG_HOME", "relative/xdg")
-        .args(["connect", "opencode", "--dry-run", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
         .output()
         .unwrap();
     assert!(

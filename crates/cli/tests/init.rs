@@ -323,16 +323,15 @@ fn non_empty_folder_that_is_not_aios_is_refused() {
     let target = world.path("notes");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("todo.txt"), "milk\n").unwrap();
-    let before = tree(&target);
-    let output = world.init(&["--yes", "--path", "notes"]);
-    assert_refused(
-        &output,
+    assert_init_refused(
+        &world,
+        &["--yes", "--path", "notes"],
+        &target,
         &format!(
             "Target already exists and is not empty: {}\nRe-run with --force to add missing files, or --overwrite to replace generated files.",
             target.display()
         ),
     );
-    assert_eq!(tree(&target), before);
 }
 
 #[test]
@@ -492,16 +491,15 @@ fn an_interrupted_migration_stops_init() {
         "{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n",
     )
     .unwrap();
-    let before = tree(&target);
-    let output = world.init(&["--yes", "--force", "--path", "aios"]);
-    assert_refused(
-        &output,
+    assert_init_refused(
+        &world,
+        &["--yes", "--force", "--path", "aios"],
+        &target,
         &format!(
             "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover --path {}`.",
             target.display()
         ),
     );
-    assert_eq!(tree(&target), before);
 }
 
 #[test]
@@ -547,6 +545,14 @@ fn a_planted_directory_symlink_is_refused_and_never_entered() {
     );
     assert_eq!(tree(&outside), BTreeMap::new());
     assert_eq!(tree(&target).len(), 1);
+}
+
+/// `init args…` is refused with `message` (exit 1, nothing on stdout) and `target` is left
+/// exactly as it was, mtimes included.
+fn assert_init_refused(world: &World, args: &[&str], target: &Path, message: &str) {
+    let before = fingerprint(target);
+    assert_refused(&world.init(args), message);
+    assert_eq!(fingerprint(target), before);
 }
 
 /// `init --yes --force` on a folder holding only an `aios.json` (made by `make`) exits 1 with
