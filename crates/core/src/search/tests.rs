@@ -893,21 +893,30 @@ fn special_files_and_invalid_utf8() {
     .unwrap();
     assert!(Ask::new("x").run(&folder.root()).unwrap().complete());
 
-    let folder = Folder::new();
-    folder.write_bytes("vault/bad.md", b"ok \xff\xfe");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write_bytes("memory/events.jsonl", b"{\"a\":\"\xc0\xaf\"}\n");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write_bytes("aios.json", b"{\"a\":\"\xed\xa0\x80\"}");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write("aios.json", "{not json");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
-    let folder = Folder::new();
-    folder.write("aios.json", "{\"vault_path\": 42}");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
+    let cases: [(&str, &[u8], EvidenceError); 5] = [
+        ("vault/bad.md", b"ok \xff\xfe", EvidenceError::InvalidUtf8),
+        (
+            "memory/events.jsonl",
+            b"{\"a\":\"\xc0\xaf\"}\n",
+            EvidenceError::InvalidUtf8,
+        ),
+        (
+            "aios.json",
+            b"{\"a\":\"\xed\xa0\x80\"}",
+            EvidenceError::InvalidUtf8,
+        ),
+        ("aios.json", b"{not json", EvidenceError::ConfigInvalid),
+        (
+            "aios.json",
+            b"{\"vault_path\": 42}",
+            EvidenceError::ConfigInvalid,
+        ),
+    ];
+    for (path, bytes, expected) in cases {
+        let folder = Folder::new();
+        folder.write_bytes(path, bytes);
+        assert_fails_closed(&folder, &Ask::new("x"), expected);
+    }
 }
 
 #[test]
