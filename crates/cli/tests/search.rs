@@ -280,10 +280,13 @@ fn unknown_dashes_are_query_words_and_follow_is_refused() {
         "{stdout}"
     );
     assert!(stdout.contains("L1-3: # A / run >>-x fast<<"), "{stdout}");
-    let output = search(&temp, &["x", "--follow"]);
     assert_eq!(
-        (code(&output), texts(&output).1),
-        (1, "--follow and --budget are not supported.\n".to_owned())
+        outcome(&temp, &["x", "--follow"]),
+        (
+            1,
+            String::new(),
+            "--follow and --budget are not supported.\n".to_owned()
+        )
     );
 }
 
@@ -428,10 +431,13 @@ fn project_mode_forbidden_scope_exits_2() {
         stderr,
         "Search incomplete for vault: Search sessions, memory, or projects, or choose Shared memory for this scope. (reason: scope_forbidden_by_memory_policy)\n"
     );
-    let output = search(&temp, &["x", "--project", "nobody"]);
     assert_eq!(
-        (code(&output), texts(&output).1),
-        (1, "project selector is unknown\n".to_owned())
+        outcome(&temp, &["x", "--project", "nobody"]),
+        (
+            1,
+            "Memory: This project\n".to_owned(),
+            "project selector is unknown\n".to_owned()
+        )
     );
 }
 
