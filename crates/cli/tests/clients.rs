@@ -98,6 +98,14 @@ impl Fixture {
         self.adapter_command(args).output().unwrap()
     }
 
+    /// [`Fixture::run_with_adapter`] with `XDG_CONFIG_HOME` set to `xdg`.
+    fn run_with_xdg(&self, xdg: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Output {
+        self.adapter_command(args)
+            .env("XDG_CONFIG_HOME", xdg)
+            .output()
+            .unwrap()
+    }
+
     /// `connect opencode` with the adapter as launcher, plus `extra` arguments.
     fn connect(&self, extra: &[&str]) -> Output {
         let mut args = vec!["connect", "opencode"];
@@ -1416,11 +1424,7 @@ fn connect_refuses_a_disposable_default_launcher() {
 fn connect_follows_xdg_config_home() {
     let fixture = Fixture::new();
     let xdg = fixture.root().join("xdg");
-    let output = fixture
-        .adapter_command(&["connect", "opencode"])
-        .env("XDG_CONFIG_HOME", &xdg)
-        .output()
-        .unwrap();
+    let output = fixture.run_with_xdg(&xdg, &["connect", "opencode"]);
     let (stdout, stderr) = texts(&output);
     assert_eq!(code(&output), Some(0), "{stderr}");
     let file = xdg.join("opencode/opencode.json");
@@ -1431,21 +1435,13 @@ fn connect_follows_xdg_config_home() {
     assert_eq!(read_json(&file)["mcp"]["dotaios"], expected_entry(&fixture));
     assert!(!fixture.home().join(".config").exists());
     // The opencode hint follows the same file when no --home is given.
-    let hint = fixture
-        .adapter_command(&["mcp", "config", "--agent", "opencode"])
-        .env("XDG_CONFIG_HOME", &xdg)
-        .output()
-        .unwrap();
+    let hint = fixture.run_with_xdg(&xdg, &["mcp", "config", "--agent", "opencode"]);
     assert_eq!(
         line_value(&texts(&hint).0, "Suggested target: "),
         file.to_str().unwrap()
     );
     // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
-    let relative = fixture
-        .adapter_command(&["connect", "opencode", "--dry-run"])
-        .env("XDG_CONFIG_HOME", "relative/xdg")
-        .output()
-        .unwrap();
+    let relative = fixture.run_with_xdg("relative/xdg", &["connect", "opencode", "--dry-run"]);
     assert!(
         texts(&relative)
             .0
