@@ -1169,6 +1169,14 @@ mod final_revalidation {
         folder
     }
 
+    /// A change made while the search runs fails it as `Changed`.
+    fn assert_changed(change: impl FnOnce(&Path) + 'static) {
+        assert_eq!(
+            changed_after_read(change).unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+
     fn changed_after_read(
         change: impl FnOnce(&Path) + 'static,
     ) -> Result<SearchOutcome, SearchError> {
@@ -1187,53 +1195,37 @@ mod final_revalidation {
 
     #[test]
     fn a_rewritten_nested_file_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             fs::write(
                 root.join("vault/a/b/deep.md"),
                 "# Deep\n\nbeacon, rewritten\n",
             )
             .unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_changed_mode_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             let path = root.join("vault/top.md");
             fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_file_added_to_a_nested_directory_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             fs::write(root.join("vault/a/b/new.txt"), "x").unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_swapped_nested_directory_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             let dir = root.join("vault/a/b");
             fs::rename(&dir, root.join("vault/a/old")).unwrap();
             fs::create_dir(&dir).unwrap();
             fs::write(dir.join("deep.md"), "# Deep\n\nbeacon here\n").unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 }
