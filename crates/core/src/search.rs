@@ -108,8 +108,8 @@ impl Scope {
     /// The three scopes of Project `all`, in declared order (§2.3).
     pub const PROJECT_ALL: [Scope; 3] = [Scope::Sessions, Scope::Memory, Scope::Projects];
 
-    /// The scope's name.
-    pub fn as_str(self) -> &'static str {
+    /// The scope's name (§2.1).
+    pub const fn as_str(self) -> &'static str {
         match self {
             Scope::Sessions => "sessions",
             Scope::Context => "context",
@@ -134,39 +134,41 @@ pub enum ScopeRequest {
 }
 
 impl ScopeRequest {
-    /// The accepted names in the order of §2.1.
-    pub const NAMES: [&'static str; 10] = [
-        "memory",
-        "vault",
-        "context",
-        "projects",
-        "decisions",
-        "skills",
-        "references",
-        "plugins",
-        "sessions",
-        "all",
+    /// Every accepted request in the order of §2.1: the one table the names, the CLI's usage
+    /// and error lines, and the adapter's input schema and `scope` error message come from.
+    pub const ALL: [ScopeRequest; 10] = [
+        ScopeRequest::One(Scope::Memory),
+        ScopeRequest::One(Scope::Vault),
+        ScopeRequest::One(Scope::Context),
+        ScopeRequest::One(Scope::Projects),
+        ScopeRequest::One(Scope::Decisions),
+        ScopeRequest::One(Scope::Skills),
+        ScopeRequest::One(Scope::References),
+        ScopeRequest::One(Scope::Plugins),
+        ScopeRequest::One(Scope::Sessions),
+        ScopeRequest::All,
     ];
+
+    /// The accepted names in the order of §2.1 ([`ScopeRequest::ALL`]'s names).
+    pub const NAMES: [&'static str; 10] = {
+        let mut names = [""; 10];
+        let mut index = 0;
+        while index < names.len() {
+            names[index] = ScopeRequest::ALL[index].as_str();
+            index += 1;
+        }
+        names
+    };
 
     /// Parses one of the ten names of §2.1 (exactly, no trimming).
     pub fn parse(name: &str) -> Option<ScopeRequest> {
-        Some(match name {
-            "all" => ScopeRequest::All,
-            "memory" => ScopeRequest::One(Scope::Memory),
-            "vault" => ScopeRequest::One(Scope::Vault),
-            "context" => ScopeRequest::One(Scope::Context),
-            "projects" => ScopeRequest::One(Scope::Projects),
-            "decisions" => ScopeRequest::One(Scope::Decisions),
-            "skills" => ScopeRequest::One(Scope::Skills),
-            "references" => ScopeRequest::One(Scope::References),
-            "plugins" => ScopeRequest::One(Scope::Plugins),
-            "sessions" => ScopeRequest::One(Scope::Sessions),
-            _ => return None,
-        })
+        ScopeRequest::ALL
+            .into_iter()
+            .find(|request| request.as_str() == name)
     }
 
     /// The name.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             ScopeRequest::All => "all",
             ScopeRequest::One(scope) => scope.as_str(),

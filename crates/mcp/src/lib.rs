@@ -9,7 +9,9 @@
 //! computed by `dotaios-core`.
 //!
 //! Entry points: [`run`] (what both `dotaios-mcp` and `dotaios mcp serve` call), [`Server`]
-//! (one line in, one answer out; used by tests and fuzzing) and [`serve`] (the framing loop).
+//! (one line in, one answer out; used by tests and fuzzing), [`serve`] (the framing loop) and
+//! [`client::Client`], the small stdio client `dotaios demo`, `dotaios mcp status` and the
+//! benchmark speak to an adapter with.
 //!
 //! **Architecture invariants:**
 //! - Only [`transport`](serve) writes protocol output; stderr stays silent after start-up.
@@ -23,6 +25,7 @@
 //! `rmcp`.
 #![forbid(unsafe_code)]
 
+pub mod client;
 mod echo;
 mod error;
 mod json;

@@ -1229,3 +1229,31 @@ mod final_revalidation {
         });
     }
 }
+
+/// The one table of scope names: §2.1's ten names in its order, each parsed back to itself,
+/// and nothing else accepted (no trimming, no case folding).
+#[test]
+fn scope_names_come_from_one_table() {
+    assert_eq!(
+        ScopeRequest::NAMES,
+        [
+            "memory",
+            "vault",
+            "context",
+            "projects",
+            "decisions",
+            "skills",
+            "references",
+            "plugins",
+            "sessions",
+            "all"
+        ]
+    );
+    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ALL) {
+        assert_eq!(ScopeRequest::parse(name), Some(request));
+        assert_eq!(request.as_str(), name);
+    }
+    for name in ["", "All", " memory", "memory ", "project", "session"] {
+        assert_eq!(ScopeRequest::parse(name), None, "{name:?}");
+    }
+}

@@ -7,26 +7,13 @@
 
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 use dotaios_core::folder::selector::check_canonical_selector;
+use dotaios_core::search::ScopeRequest;
 use dotaios_core::text::{code_point_len, js_trim};
 use indexmap::IndexMap;
 
 use crate::error::RpcError;
 use crate::json::Json;
 use crate::tools::schema::SEARCH_BUDGET_MIN;
-
-/// The search scopes, in the order of the input schema and of the `scope` error message.
-pub(crate) const SCOPES: [&str; 10] = [
-    "memory",
-    "vault",
-    "context",
-    "projects",
-    "decisions",
-    "skills",
-    "references",
-    "plugins",
-    "sessions",
-    "all",
-];
 
 /// The default and maximum budgets shared by the three tools.
 const DEFAULT_BUDGET: u32 = 6000;
@@ -55,7 +42,7 @@ pub(crate) struct SearchArgs {
     pub(crate) mode: MemoryMode,
     /// The query exactly as given (validation trims only to test for blankness).
     pub(crate) query: String,
-    /// The trimmed scope, one of [`SCOPES`].
+    /// The trimmed scope, one of `core::search::ScopeRequest::NAMES`.
     pub(crate) scope: &'static str,
     /// The raw `scope` argument, echoed untrimmed by the Off payload.
     pub(crate) raw_scope: Option<String>,
@@ -112,11 +99,14 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
     };
     let scope = match optional_string(args.get("scope"), "value", None)? {
         None => "all",
-        Some(trimmed) => SCOPES.iter().copied().find(|scope| *scope == trimmed).ok_or(
-            RpcError::invalid(
-                "scope must be one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all",
-            ),
-        )?,
+        Some(trimmed) => ScopeRequest::parse(trimmed)
+            .map(ScopeRequest::as_str)
+            .ok_or_else(|| {
+                RpcError::invalid_owned(format!(
+                    "scope must be one of: {}",
+                    ScopeRequest::NAMES.join(", ")
+                ))
+            })?,
     };
     if scope == "projects" && project.is_none() {
         return Err(RpcError::invalid(
@@ -270,10 +260,12 @@ fn bounded_integer(
     };
     match value {
         Json::Number(number)
-            if number.fract() == 0.0 && *number >= f64::from(min) && *number <= f64::from(max) =>
+            if number.value().fract() == 0.0
+                && number.value() >= f64::from(min)
+                && number.value() <= f64::from(max) =>
         {
             // In range and integral, so the cast is exact.
-            Ok(Some(*number as u32))
+            Ok(Some(number.value() as u32))
         }
         _ => Err(RpcError::invalid_owned(format!(
             "{name} must be an integer from {min} to {max}"

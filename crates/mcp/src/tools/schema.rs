@@ -79,7 +79,7 @@ fn search_aios() -> Value {
                 "query": {"type": "string", "minLength": 1, "maxLength": 500},
                 "scope": {
                     "type": "string",
-                    "enum": crate::tools::args::SCOPES,
+                    "enum": dotaios_core::search::ScopeRequest::NAMES,
                     "default": "all",
                 },
                 "project": {
