@@ -1,5 +1,6 @@
 //! The `resolve_skill` payload (contract 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
-//! sanitised with the 300-unit string cap and no array cap, the envelope's members in their
+//! sanitised by [`crate::sanitize`]'s string rule (no item key is `content` or `summary`, so
+//! every string is capped at 300 units) and no array cap, the envelope's members in their
 //! order, the intent marker and the error mapping of the budget fit, whose algorithm (greedy
 //! admission, final fit, intent cut, fixed-point `used`) is [`crate::budget`]'s.
 //!
@@ -10,17 +11,12 @@
 
 use super::resolve::Ranked;
 use crate::budget::{FitError, fit, write_member};
-use crate::text::{self, JsonLayout, JsonWriter};
+use crate::folder::memory::MemoryMode;
+use crate::sanitize::cap_string;
+use crate::text::{JsonLayout, JsonWriter};
 
 /// What replaces the cut part of an intent that does not fit (contract 04 §6.5 step 4).
 pub const INTENT_MARKER: &str = "[intent truncated]";
-
-/// Every string of a match item is at most this many units (no item key is `content` or
-/// `summary`, the two keys with the larger 800-unit cap).
-const STRING_CAP: usize = 300;
-
-/// Appended to a string cut by the sanitiser; 12 units.
-const STRING_MARKER: &str = "\n[truncated]";
 
 /// The memory members of the envelope, as the memory policy resolved them (contract 01 §7.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +27,17 @@ pub struct MemoryFields<'a> {
     pub receipt: &'a str,
     /// The Off notice in Off mode, else `None` (written as `null`).
     pub notice: Option<&'a str>,
+}
+
+impl MemoryFields<'static> {
+    /// The members of a resolved memory mode: its wire name, receipt and (Off only) notice.
+    pub fn of(mode: MemoryMode) -> MemoryFields<'static> {
+        MemoryFields {
+            memory: mode.as_str(),
+            receipt: mode.receipt(),
+            notice: mode.notice(),
+        }
+    }
 }
 
 /// One match as it goes on the wire, already sanitised (contract 04 §6.4).
@@ -55,13 +62,18 @@ impl MatchItem {
     /// code-point boundary and marked `\n[truncated]`.
     pub fn from_ranked(ranked: &Ranked<'_>) -> MatchItem {
         let skill = ranked.skill;
+        // Array elements are capped as members without a name (contract 05 §9).
         MatchItem {
-            name: cap(&skill.name),
-            description: cap(&skill.description),
-            triggers: skill.triggers.iter().map(|trigger| cap(trigger)).collect(),
+            name: cap_string(&skill.name, "name"),
+            description: cap_string(&skill.description, "description"),
+            triggers: skill
+                .triggers
+                .iter()
+                .map(|trigger| cap_string(trigger, ""))
+                .collect(),
             score: super::round_score(ranked.score),
-            reason: cap(&ranked.reason.to_string()),
-            resource: cap(&skill.resource()),
+            reason: cap_string(&ranked.reason.to_string(), "reason"),
+            resource: cap_string(&skill.resource(), "resource"),
         }
     }
 }
@@ -199,15 +211,11 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.end_object();
 }
 
-/// The sanitiser's string rule for every key of a match item (contract 05 §9).
-fn cap(value: &str) -> String {
-    text::clip_units(value, STRING_CAP, STRING_MARKER).unwrap_or_else(|| value.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::skills::{Skill, rank};
+    use crate::text;
     use proptest::prelude::*;
 
     const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation \
@@ -224,13 +232,7 @@ mod tests {
     };
 
     fn skill(dir: &str, description: &str, triggers: &[&str]) -> Skill {
-        Skill {
-            dir: dir.to_owned(),
-            name: dir.to_owned(),
-            description: description.to_owned(),
-            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
-            when_to_use: Vec::new(),
-        }
+        Skill::new(dir, description, triggers)
     }
 
     fn plan_today() -> Skill {
@@ -385,25 +387,6 @@ mod tests {
         let payload = fit_payload(&intent, &ranked, SHARED, 256).unwrap();
         assert_honest(&payload, 256);
         assert!(payload.truncated);
-    }
-
-    #[test]
-    fn seven_triggers_are_kept_whole_when_the_budget_allows() {
-        let triggers = [
-            "ship the release",
-            "cut a release",
-            "publish the package",
-            "tag a version",
-            "release checklist",
-            "deploy the api",
-            "bump the version",
-        ];
-        let catalog = vec![skill("release", "Cut and ship a release.", &triggers)];
-        let ranked = rank("cut a release", &catalog);
-        let payload = fit_payload("cut a release", &ranked, SHARED, 6000).unwrap();
-        let value = assert_honest(&payload, 6000);
-        assert_eq!(value["matches"][0]["triggers"], serde_json::json!(triggers));
-        assert!(!payload.truncated);
     }
 
     #[test]

@@ -14,9 +14,8 @@ mod skill;
 use std::path::Path;
 
 use dotaios_core::context::off_mcp_payload;
-use dotaios_core::folder::memory::{MemoryMode, OFF_NOTICE};
-use dotaios_core::search::SearchCache;
-use dotaios_core::text::to_json_pretty;
+use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
 use serde_json::{Value, json};
@@ -52,7 +51,7 @@ pub(crate) fn call(
         Some("search_aios") => {
             let args = args::search_args(arguments)?;
             if args.mode == MemoryMode::Off {
-                return Ok(off_search_payload(&args));
+                return Ok(off_search_payload(&args.query, args.raw_scope.as_deref()));
             }
             require_folder(folder)?;
             search::run(folder, &args, time_zone, cache)
@@ -60,7 +59,7 @@ pub(crate) fn call(
         Some("resolve_skill") => {
             let args = args::skill_args(arguments)?;
             if args.mode == MemoryMode::Off {
-                return skill::off_payload(&args);
+                return skill::run(folder, &args);
             }
             require_folder(folder)?;
             skill::run(folder, &args)
@@ -90,20 +89,6 @@ fn require_folder(folder: &Path) -> Result<(), RpcError> {
             "No AIOS folder found at the configured path",
         ))
     }
-}
-
-/// §7.6 `search_aios` in Off mode: the raw query and the raw (untrimmed) scope.
-fn off_search_payload(args: &args::SearchArgs) -> String {
-    to_json_pretty(&json!({
-        "query": args.query,
-        "scope": args.raw_scope.as_deref().unwrap_or("all"),
-        "results": [],
-        "omissions": [],
-        "memory": "off",
-        "receipt": "Memory: Off",
-        "notice": OFF_NOTICE,
-        "complete": true,
-    }))
 }
 
 #[cfg(test)]

@@ -8,14 +8,26 @@
 
 use serde_json::{Value, json};
 
-/// The search budget floor (contract 05 §8.6); a unit test in `tools::search` re-derives it.
-pub(crate) const SEARCH_BUDGET_MIN: u32 = 3530;
+/// The search budget floor (contract 05 §8.6); core's search payload owns it and its test
+/// re-derives it.
+pub(crate) use dotaios_core::search::SEARCH_BUDGET_MIN;
 
 /// The working-context `project` pattern: one non-space character, no `Cc` character.
 const CONTEXT_PROJECT_PATTERN: &str = r"^(?=.*\S)[^\u0000-\u001F\u007F-\u009F]*$";
 
 /// The canonical selector pattern: no whitespace, no `Cc`, no `/`, no `\`.
 const SELECTOR_PATTERN: &str = r"^[^\s\u0000-\u001F\u007F-\u009F/\\]+$";
+
+/// A `project` property: 1 to 200 code points matching `pattern`.
+fn project_schema(pattern: &str, description: &str) -> Value {
+    json!({
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": pattern,
+        "description": description,
+    })
+}
 
 fn memory_schema() -> Value {
     json!({
@@ -45,13 +57,10 @@ fn read_working_context() -> Value {
             "additionalProperties": false,
             "properties": {
                 "memory": memory_schema(),
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": CONTEXT_PROJECT_PATTERN,
-                    "description": "Optional project slug or stable id. Opaque identifiers without Unicode control characters are accepted within the 200-code-point bound.",
-                },
+                "project": project_schema(
+                    CONTEXT_PROJECT_PATTERN,
+                    "Optional project slug or stable id. Opaque identifiers without Unicode control characters are accepted within the 200-code-point bound.",
+                ),
                 "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3},
                 "budget": {
                     "type": "integer",
@@ -82,13 +91,10 @@ fn search_aios() -> Value {
                     "enum": crate::tools::args::SCOPES,
                     "default": "all",
                 },
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": SELECTOR_PATTERN,
-                    "description": "Optional canonical project slug or stable id. Required for project-only scope.",
-                },
+                "project": project_schema(
+                    SELECTOR_PATTERN,
+                    "Optional canonical project slug or stable id. Required for project-only scope.",
+                ),
                 "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 10},
                 "budget": {
                     "type": "integer",
@@ -114,13 +120,10 @@ fn resolve_skill() -> Value {
             "additionalProperties": false,
             "properties": {
                 "memory": memory_schema(),
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": SELECTOR_PATTERN,
-                    "description": "Required only when memory is project. Skills remain capabilities rather than memory.",
-                },
+                "project": project_schema(
+                    SELECTOR_PATTERN,
+                    "Required only when memory is project. Skills remain capabilities rather than memory.",
+                ),
                 "intent": {"type": "string", "minLength": 1, "maxLength": 500},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
                 "budget": {"type": "integer", "minimum": 256, "maximum": 32000, "default": 6000},
