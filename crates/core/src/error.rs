@@ -16,6 +16,14 @@ pub const BUDGET_TOO_SMALL_CODE: &str = "DOTAIOS_BUDGET_TOO_SMALL";
 /// The code of a `budget.used` that did not reach a fixed point (contract 05 §8.1).
 pub const BUDGET_UNSTABLE_CODE: &str = "DOTAIOS_BUDGET_UNSTABLE";
 
+/// The tools' text for a project selector that matches more than one project (contract 05
+/// §6.8; `search_aios`, `read_working_context` and `resolve_skill` alike).
+pub const PROJECT_AMBIGUOUS_MESSAGE: &str = "project selector is ambiguous; use its stable id";
+/// The tools' text for a project selector that matches no project (contract 05 §6.8;
+/// `read_working_context` and `resolve_skill`).
+pub const PROJECT_UNREGISTERED_MESSAGE: &str =
+    "project is not registered; choose a registered slug or stable id";
+
 /// An error a surface may show: its internal code, its public message and its class.
 pub trait PublicError {
     /// The internal `DOTAIOS_*` code (logs and tests; never shown alone).

@@ -41,7 +41,7 @@ pub enum SearchError {
     #[error("project selector is unknown")]
     SelectorUnknown,
     /// Two or more projects match (`DOTAIOS_PROJECT_SELECTOR_AMBIGUOUS`).
-    #[error("project selector is ambiguous; use its stable id")]
+    #[error("{}", crate::error::PROJECT_AMBIGUOUS_MESSAGE)]
     SelectorAmbiguous,
     /// The directly named project has an invalid identity (`DOTAIOS_PROJECT_CATALOG_INVALID`);
     /// the message is the resolver's.

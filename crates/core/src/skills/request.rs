@@ -15,7 +15,7 @@ use dotaios_contained::{Ledger, Limits, Root};
 use super::catalog::{CatalogError, Skill, read_catalog};
 use super::payload::{MemoryFields, PayloadError, SkillPayload, fit_payload};
 use super::resolve::{Ranked, rank};
-use crate::error::PublicError;
+use crate::error::{PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE, PublicError};
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
 use crate::search::REQUEST_LIMITS;
@@ -132,12 +132,8 @@ impl From<PayloadError> for SkillError {
 /// scanning identities has the evidence reader's message; it is internal to the adapter.
 fn skill_identity_message(error: &IdentityError) -> Cow<'static, str> {
     match error {
-        IdentityError::Unknown => {
-            Cow::Borrowed("project is not registered; choose a registered slug or stable id")
-        }
-        IdentityError::Ambiguous => {
-            Cow::Borrowed("project selector is ambiguous; use its stable id")
-        }
+        IdentityError::Unknown => Cow::Borrowed(PROJECT_UNREGISTERED_MESSAGE),
+        IdentityError::Ambiguous => Cow::Borrowed(PROJECT_AMBIGUOUS_MESSAGE),
         IdentityError::Selector(error) => Cow::Owned(error.to_string()),
         IdentityError::CatalogInvalid(problem) => Cow::Owned(problem.to_string()),
         IdentityError::Read(error) => Cow::Borrowed(CatalogError::from(*error).message()),
