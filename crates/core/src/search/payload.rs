@@ -191,7 +191,7 @@ impl Envelope for SearchEnvelope<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Counts, Omission, OmissionReason, REQUEST_LIMITS, ScopeMeta};
+    use crate::search::{Counts, Omission, OmissionReason, REQUEST_LIMITS, Scope, ScopeMeta};
     use crate::text::utf16_len;
 
     fn outcome(omissions: Vec<Omission>) -> SearchOutcome {
@@ -208,21 +208,12 @@ mod tests {
         }
     }
 
+    /// One omission per Shared `all` scope, each observed just past every request ceiling.
     fn worst_omissions(reason: OmissionReason) -> Vec<Omission> {
-        let scopes = [
-            "sessions",
-            "context",
-            "memory",
-            "vault",
-            "decisions",
-            "skills",
-            "references",
-            "plugins",
-        ];
-        scopes
+        Scope::SHARED_ALL
             .iter()
             .map(|scope| Omission {
-                scope,
+                scope: scope.as_str(),
                 reason,
                 observed: Counts {
                     files: REQUEST_LIMITS.files + 1,

@@ -148,26 +148,13 @@ mod tests {
             text,
             "{\n  \"markdown\": \"Memory: Off\\n\\nDotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.\",\n  \"scope\": {\n    \"project\": null\n  },\n  \"memory\": \"off\",\n  \"receipt\": \"Memory: Off\",\n  \"notice\": \"DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.\",\n  \"complete\": true\n}"
         );
+        // The raw query and the raw, untrimmed scope reach core's Off payload (§7.6).
         let text = call_with(r#"{"name":"search_aios","arguments":{"memory":"off","query":" private ","scope":" memory "}}"#).unwrap();
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let names: Vec<&String> = value.as_object().unwrap().keys().collect();
-        assert_eq!(
-            names,
-            [
-                "query",
-                "scope",
-                "results",
-                "omissions",
-                "memory",
-                "receipt",
-                "notice",
-                "complete"
-            ]
-        );
-        assert_eq!(
-            (value["query"].as_str(), value["scope"].as_str()),
-            (Some(" private "), Some(" memory "))
-        );
+        assert_eq!(text, off_search_payload(" private ", Some(" memory ")));
+        let text =
+            call_with(r#"{"name":"resolve_skill","arguments":{"memory":"off","intent":"plan"}}"#)
+                .unwrap();
+        assert!(text.starts_with("{\n  \"intent\": \"plan\",\n  \"matches\": [],"));
     }
 
     #[test]

@@ -18,6 +18,20 @@ const CONTEXT_PROJECT_PATTERN: &str = r"^(?=.*\S)[^\u0000-\u001F\u007F-\u009F]*$
 /// The canonical selector pattern: no whitespace, no `Cc`, no `/`, no `\`.
 const SELECTOR_PATTERN: &str = r"^[^\s\u0000-\u001F\u007F-\u009F/\\]+$";
 
+/// A closed object schema (`additionalProperties: false`) with these properties, then the
+/// `required` names when there are any.
+fn input_schema(properties: Value, required: &[&str]) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": properties,
+    });
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema
+}
+
 /// A `project` property: 1 to 200 code points matching `pattern`.
 fn project_schema(pattern: &str, description: &str) -> Value {
     json!({
@@ -52,10 +66,8 @@ fn read_working_context() -> Value {
         "name": "read_working_context",
         "title": "Read Working Context",
         "description": "Read the same bounded, project-filtered working-context projection produced by dotaios brief --compact plus fixed operational compatibility state beside it. This tool has no write side effects.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
                 "project": project_schema(
                     CONTEXT_PROJECT_PATTERN,
@@ -69,8 +81,9 @@ fn read_working_context() -> Value {
                     "default": 6000,
                     "description": "Character budget for canonical Markdown; bounded operational metadata is separate.",
                 },
-            },
-        },
+            }),
+            &[],
+        ),
         "annotations": annotations(),
     })
 }
@@ -80,10 +93,8 @@ fn search_aios() -> Value {
         "name": "search_aios",
         "title": "Search AIOS",
         "description": "Search bounded local results across memory, sessions, context, projects, vault, skills, references, and plugins.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
                 "query": {"type": "string", "minLength": 1, "maxLength": 500},
                 "scope": {
@@ -103,9 +114,9 @@ fn search_aios() -> Value {
                     "default": 6000,
                     "description": "Character budget for the complete serialized search response, including full omission metadata.",
                 },
-            },
-            "required": ["query"],
-        },
+            }),
+            &["query"],
+        ),
         "annotations": annotations(),
     })
 }
@@ -115,10 +126,8 @@ fn resolve_skill() -> Value {
         "name": "resolve_skill",
         "title": "Resolve Workflow",
         "description": "Match a user request to one of the installed DotAIOS workflows before hand-rolling the work.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
                 "project": project_schema(
                     SELECTOR_PATTERN,
@@ -127,9 +136,9 @@ fn resolve_skill() -> Value {
                 "intent": {"type": "string", "minLength": 1, "maxLength": 500},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
                 "budget": {"type": "integer", "minimum": 256, "maximum": 32000, "default": 6000},
-            },
-            "required": ["intent"],
-        },
+            }),
+            &["intent"],
+        ),
         "annotations": annotations(),
     })
 }
