@@ -133,3 +133,71 @@ impl PublicError for EvidenceError {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::{ContextError, ReadFailure};
+    use crate::search::SearchError;
+    use crate::skills::CatalogError;
+
+    /// Every kind answers with a code and a message, and only the caller's own mistakes are
+    /// input errors (the adapter shows those; it replaces every other message).
+    #[test]
+    fn every_error_has_a_code_a_message_and_a_class() {
+        let cases: Vec<(Box<dyn PublicError>, &str, &str, bool)> = vec![
+            (
+                Box::new(EvidenceError::FileTooLarge),
+                "DOTAIOS_EVIDENCE_FILE_TOO_LARGE",
+                "DotAIOS stopped reading: one file is past the safe per-file size limit. Split that file, or move it out of the folder.",
+                false,
+            ),
+            (
+                Box::new(CatalogError::FileTooLarge),
+                "DOTAIOS_EVIDENCE_FILE_TOO_LARGE",
+                "DotAIOS stopped reading: one file is past the safe per-file size limit. Split that file, or move it out of the folder.",
+                false,
+            ),
+            (
+                Box::new(CatalogError::MetadataInvalid),
+                "DOTAIOS_SKILL_METADATA_INVALID",
+                "DotAIOS could not read skill routing metadata safely.",
+                false,
+            ),
+            (
+                Box::new(SearchError::SelectorAmbiguous),
+                "DOTAIOS_PROJECT_SELECTOR_AMBIGUOUS",
+                PROJECT_AMBIGUOUS_MESSAGE,
+                true,
+            ),
+            (
+                Box::new(SearchError::Evidence(EvidenceError::Changed)),
+                "DOTAIOS_EVIDENCE_CHANGED",
+                "DotAIOS could not read the evidence corpus safely.",
+                false,
+            ),
+            (
+                Box::new(ContextError::UnknownProject),
+                "DOTAIOS_PROJECT_SELECTOR_UNKNOWN",
+                "Project selector is unknown.",
+                true,
+            ),
+            (
+                Box::new(ContextError::ReadFailed(ReadFailure::InvalidUtf8)),
+                "DOTAIOS_WORKING_CONTEXT_READ_FAILED",
+                "DotAIOS could not read working context safely.",
+                false,
+            ),
+        ];
+        for (error, code, message, input) in cases {
+            assert_eq!(
+                (
+                    error.code(),
+                    error.message().as_ref(),
+                    error.is_input_error()
+                ),
+                (code, message, input)
+            );
+        }
+    }
+}
