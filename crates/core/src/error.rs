@@ -16,6 +16,9 @@ pub const BUDGET_TOO_SMALL_CODE: &str = "DOTAIOS_BUDGET_TOO_SMALL";
 /// The code of a `budget.used` that did not reach a fixed point (contract 05 §8.1).
 pub const BUDGET_UNSTABLE_CODE: &str = "DOTAIOS_BUDGET_UNSTABLE";
 
+/// The public text of every internal failure (contract 05 §6.10, the adapter's `-32603`).
+pub const INTERNAL_FAILURE_MESSAGE: &str = "DotAIOS request failed safely.";
+
 /// The tools' text for a project selector that matches more than one project (contract 05
 /// §6.8; `search_aios`, `read_working_context` and `resolve_skill` alike).
 pub const PROJECT_AMBIGUOUS_MESSAGE: &str = "project selector is ambiguous; use its stable id";
@@ -139,7 +142,7 @@ mod tests {
     use super::*;
     use crate::context::{ContextError, ReadFailure};
     use crate::search::SearchError;
-    use crate::skills::CatalogError;
+    use crate::skills::{CatalogError, PayloadError};
 
     /// Every kind answers with a code and a message, and only the caller's own mistakes are
     /// input errors (the adapter shows those; it replaces every other message).
@@ -174,6 +177,18 @@ mod tests {
                 Box::new(SearchError::Evidence(EvidenceError::Changed)),
                 "DOTAIOS_EVIDENCE_CHANGED",
                 "DotAIOS could not read the evidence corpus safely.",
+                false,
+            ),
+            (
+                Box::new(PayloadError::BudgetTooSmall { budget: 256 }),
+                BUDGET_TOO_SMALL_CODE,
+                "budget 256 is too small for the skill response envelope",
+                true,
+            ),
+            (
+                Box::new(PayloadError::Unstable),
+                BUDGET_UNSTABLE_CODE,
+                INTERNAL_FAILURE_MESSAGE,
                 false,
             ),
             (

@@ -35,7 +35,7 @@ pub enum SearchPayloadError {
         budget: usize,
     },
     /// `budget.used` did not settle (an internal failure, contract 05 §8.1).
-    #[error("DotAIOS request failed safely.")]
+    #[error("{}", crate::error::INTERNAL_FAILURE_MESSAGE)]
     Unstable,
 }
 

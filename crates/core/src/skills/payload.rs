@@ -10,7 +10,12 @@
 //! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
 
 use super::resolve::Ranked;
+use std::borrow::Cow;
+
 use crate::budget::{FitError, fit, write_member};
+use crate::error::{
+    BUDGET_TOO_SMALL_CODE, BUDGET_UNSTABLE_CODE, INTERNAL_FAILURE_MESSAGE, PublicError,
+};
 use crate::folder::memory::MemoryMode;
 use crate::sanitize::cap_string;
 use crate::text::{JsonLayout, JsonWriter};
@@ -107,6 +112,26 @@ pub enum PayloadError {
     /// `budget.used` did not settle within eight serialisations (an internal failure).
     #[error("budget metadata did not reach a fixed point")]
     Unstable,
+}
+
+impl PublicError for PayloadError {
+    fn code(&self) -> &'static str {
+        match self {
+            PayloadError::BudgetTooSmall { .. } => BUDGET_TOO_SMALL_CODE,
+            PayloadError::Unstable => BUDGET_UNSTABLE_CODE,
+        }
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        match self {
+            PayloadError::BudgetTooSmall { .. } => Cow::Owned(self.to_string()),
+            PayloadError::Unstable => Cow::Borrowed(INTERNAL_FAILURE_MESSAGE),
+        }
+    }
+
+    fn is_input_error(&self) -> bool {
+        matches!(self, PayloadError::BudgetTooSmall { .. })
+    }
 }
 
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked

@@ -115,7 +115,7 @@ pub enum SkillError {
         budget: usize,
     },
     /// `budget.used` did not settle (an internal failure, contract 05 §8.1).
-    #[error("DotAIOS request failed safely.")]
+    #[error("{}", crate::error::INTERNAL_FAILURE_MESSAGE)]
     Unstable,
 }
 
@@ -256,6 +256,11 @@ mod tests {
             "budget 256 is too small for the skill response envelope"
         );
         assert!(!SkillError::Unstable.is_input_error());
+        assert_eq!(
+            SkillError::Unstable.message(),
+            "DotAIOS request failed safely."
+        );
+        assert_eq!(SkillError::Unstable.code(), "DOTAIOS_BUDGET_UNSTABLE");
         assert!(!SkillError::Catalog(CatalogError::MetadataInvalid).is_input_error());
     }
 }
