@@ -9,7 +9,8 @@
 
 use std::borrow::Cow;
 
-use dotaios_core::error::PublicError;
+use dotaios_core::context::READ_FAILED_MESSAGE;
+use dotaios_core::error::{INTERNAL_FAILURE_MESSAGE, PublicError};
 use serde_json::{Value, json};
 
 use crate::echo::bounded;
@@ -43,10 +44,10 @@ pub(crate) enum RpcError {
     #[error("{0}")]
     InvalidParams(Cow<'static, str>),
     /// Any failure while building the working-context projection.
-    #[error("DotAIOS could not read working context safely.")]
+    #[error("{}", READ_FAILED_MESSAGE)]
     ContextUnreadable,
     /// Every other internal failure, including a caught panic.
-    #[error("DotAIOS request failed safely.")]
+    #[error("{}", INTERNAL_FAILURE_MESSAGE)]
     Failed,
 }
 
@@ -103,16 +104,8 @@ impl RpcError {
                 })),
             ),
             RpcError::InvalidParams(message) => (-32602, message.clone(), None),
-            RpcError::ContextUnreadable => (
-                -32603,
-                Cow::Borrowed("DotAIOS could not read working context safely."),
-                None,
-            ),
-            RpcError::Failed => (
-                -32603,
-                Cow::Borrowed("DotAIOS request failed safely."),
-                None,
-            ),
+            RpcError::ContextUnreadable => (-32603, Cow::Borrowed(READ_FAILED_MESSAGE), None),
+            RpcError::Failed => (-32603, Cow::Borrowed(INTERNAL_FAILURE_MESSAGE), None),
         }
     }
 }
