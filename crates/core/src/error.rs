@@ -1,6 +1,7 @@
 //! The one error vocabulary of `dotaios-core`: [`PublicError`], which every error a surface
 //! can show implements (an internal code, a fixed public message, and whether it is the
-//! caller's input that is wrong), and [`EvidenceError`], the evidence reader's codes and
+//! caller's input that is wrong), [`PayloadError`], the budget refusal of both bounded tool
+//! payloads, and [`EvidenceError`], the evidence reader's codes and
 //! messages (contract 03 §15) that search, the skill catalog and the skill resolver all answer
 //! with.
 //!
@@ -10,6 +11,8 @@
 //! internal one with its fixed `-32603` text), never *what* it says.
 
 use std::borrow::Cow;
+
+use crate::budget::FitError;
 
 /// The code of a payload budget below the smallest envelope (contract 05 §8.3, 04 §6.5).
 pub const BUDGET_TOO_SMALL_CODE: &str = "DOTAIOS_BUDGET_TOO_SMALL";
@@ -35,6 +38,54 @@ pub trait PublicError {
     fn message(&self) -> Cow<'static, str>;
     /// Whether the request itself is wrong (MCP `-32602`); everything else is internal.
     fn is_input_error(&self) -> bool;
+}
+
+/// Why no tool payload fits its budget (contract 05 §8.1, §8.3; 04 §6.5), for the search and
+/// the skill payload alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PayloadError {
+    /// Even with no items and the echo reduced to its marker the text is longer than the
+    /// budget. `envelope` names the payload: `search` or `skill`.
+    #[error("budget {budget} is too small for the {envelope} response envelope")]
+    BudgetTooSmall {
+        /// The requested budget.
+        budget: usize,
+        /// `search` or `skill`.
+        envelope: &'static str,
+    },
+    /// `budget.used` did not settle within eight serialisations (an internal failure).
+    #[error("budget metadata did not reach a fixed point")]
+    Unstable,
+}
+
+impl PayloadError {
+    /// The refusal of [`crate::budget::fit`] for the `envelope` payload at `budget`.
+    pub(crate) fn of_fit(error: FitError, budget: usize, envelope: &'static str) -> PayloadError {
+        match error {
+            FitError::TooSmall => PayloadError::BudgetTooSmall { budget, envelope },
+            FitError::Unstable(_) => PayloadError::Unstable,
+        }
+    }
+}
+
+impl PublicError for PayloadError {
+    fn code(&self) -> &'static str {
+        match self {
+            PayloadError::BudgetTooSmall { .. } => BUDGET_TOO_SMALL_CODE,
+            PayloadError::Unstable => BUDGET_UNSTABLE_CODE,
+        }
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        match self {
+            PayloadError::BudgetTooSmall { .. } => Cow::Owned(self.to_string()),
+            PayloadError::Unstable => Cow::Borrowed(INTERNAL_FAILURE_MESSAGE),
+        }
+    }
+
+    fn is_input_error(&self) -> bool {
+        matches!(self, PayloadError::BudgetTooSmall { .. })
+    }
 }
 
 /// An evidence-reader failure code (`DOTAIOS_EVIDENCE_*`).
@@ -142,7 +193,7 @@ mod tests {
     use super::*;
     use crate::context::{ContextError, ReadFailure};
     use crate::search::SearchError;
-    use crate::skills::{CatalogError, PayloadError};
+    use crate::skills::CatalogError;
 
     /// Every kind answers with a code and a message, and only the caller's own mistakes are
     /// input errors (the adapter shows those; it replaces every other message).
@@ -180,7 +231,10 @@ mod tests {
                 false,
             ),
             (
-                Box::new(PayloadError::BudgetTooSmall { budget: 256 }),
+                Box::new(PayloadError::BudgetTooSmall {
+                    budget: 256,
+                    envelope: "skill",
+                }),
                 BUDGET_TOO_SMALL_CODE,
                 "budget 256 is too small for the skill response envelope",
                 true,

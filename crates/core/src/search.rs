@@ -55,7 +55,7 @@ pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, Session
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::MatchKind;
 pub use self::omission::{Counts, Omission, OmissionReason};
-pub use self::payload::{QUERY_MARKER, SEARCH_BUDGET_MIN, SearchPayloadError, off_mcp_payload};
+pub use self::payload::{QUERY_MARKER, SEARCH_BUDGET_MIN, off_mcp_payload};
 pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;
 

@@ -40,10 +40,11 @@ pub use self::catalog::{
     CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
 };
 pub use self::payload::{
-    INTENT_MARKER, MatchItem, MemoryFields, PayloadError, SkillPayload, fit_items, fit_payload,
+    INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
 };
 pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
 pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};
+pub use crate::error::PayloadError;
 
 /// The hint a generated table shows for a skill: its triggers joined with ` · `, else its
 /// description, else its name (contract 04 §1.5, §5.4). Not escaped.

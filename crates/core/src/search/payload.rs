@@ -7,13 +7,11 @@
 //! reads a file. **Promise:** a returned text is never longer than the budget (UTF-16 units), its
 //! `budget.used` equals its length exactly, and no omission record is ever dropped to fit.
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value, json};
 
 use super::{ScopeRequest, SearchOutcome};
-use crate::budget::{Envelope, FitError, fit, pretty_if_fits, write_member};
-use crate::error::{BUDGET_TOO_SMALL_CODE, BUDGET_UNSTABLE_CODE, PublicError};
+use crate::budget::{Envelope, fit, pretty_if_fits, write_member};
+use crate::error::PayloadError;
 use crate::folder::memory::{MemoryMode, OFF_NOTICE};
 use crate::sanitize::{SEARCH_ARRAY_CAP, sanitise_members};
 use crate::text::{JsonLayout, JsonWriter, to_json_pretty};
@@ -25,41 +23,10 @@ pub const QUERY_MARKER: &str = "[query truncated]";
 /// current reader limits at its own fixed point (2498 units) stays below it.
 pub const SEARCH_BUDGET_MIN: u32 = 3530;
 
-/// Why no search payload fits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum SearchPayloadError {
-    /// Even with no results and the query reduced to the marker the text exceeds the budget.
-    #[error("budget {budget} is too small for the search response envelope")]
-    BudgetTooSmall {
-        /// The requested budget.
-        budget: usize,
-    },
-    /// `budget.used` did not settle (an internal failure, contract 05 §8.1).
-    #[error("{}", crate::error::INTERNAL_FAILURE_MESSAGE)]
-    Unstable,
-}
-
-impl PublicError for SearchPayloadError {
-    fn code(&self) -> &'static str {
-        match self {
-            SearchPayloadError::BudgetTooSmall { .. } => BUDGET_TOO_SMALL_CODE,
-            SearchPayloadError::Unstable => BUDGET_UNSTABLE_CODE,
-        }
-    }
-
-    fn message(&self) -> Cow<'static, str> {
-        Cow::Owned(self.to_string())
-    }
-
-    fn is_input_error(&self) -> bool {
-        matches!(self, SearchPayloadError::BudgetTooSmall { .. })
-    }
-}
-
 impl SearchOutcome {
     /// The fitted `search_aios` text of this outcome for `query` (as received) within `budget`
     /// UTF-16 units (contract 05 §8.3).
-    pub fn mcp_payload(&self, query: &str, budget: usize) -> Result<String, SearchPayloadError> {
+    pub fn mcp_payload(&self, query: &str, budget: usize) -> Result<String, PayloadError> {
         let items: Vec<Value> = self
             .groups
             .iter()
@@ -86,8 +53,7 @@ impl SearchOutcome {
         };
         match fit(&envelope, &items, query, QUERY_MARKER, budget) {
             Ok(fitted) => Ok(fitted.text),
-            Err(FitError::TooSmall) => Err(SearchPayloadError::BudgetTooSmall { budget }),
-            Err(FitError::Unstable(_)) => Err(SearchPayloadError::Unstable),
+            Err(error) => Err(PayloadError::of_fit(error, budget, "search")),
         }
     }
 
@@ -191,6 +157,7 @@ impl Envelope for SearchEnvelope<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::PublicError;
     use crate::search::{Counts, Omission, OmissionReason, REQUEST_LIMITS, Scope, ScopeMeta};
     use crate::text::utf16_len;
 
@@ -279,13 +246,18 @@ mod tests {
         assert_eq!(value["omissions"].as_array().unwrap().len(), 8);
         assert_eq!(value["budget"]["truncated"], true);
         let error = outcome.mcp_payload(&long, 1000).unwrap_err();
-        assert_eq!(error, SearchPayloadError::BudgetTooSmall { budget: 1000 });
+        assert_eq!(
+            error,
+            PayloadError::BudgetTooSmall {
+                budget: 1000,
+                envelope: "search"
+            }
+        );
         assert!(error.is_input_error());
         assert_eq!(
             error.message(),
             "budget 1000 is too small for the search response envelope"
         );
-        assert!(!SearchPayloadError::Unstable.is_input_error());
     }
 
     #[test]

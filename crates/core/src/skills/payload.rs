@@ -10,12 +10,8 @@
 //! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
 
 use super::resolve::Ranked;
-use std::borrow::Cow;
-
-use crate::budget::{FitError, fit, write_member};
-use crate::error::{
-    BUDGET_TOO_SMALL_CODE, BUDGET_UNSTABLE_CODE, INTERNAL_FAILURE_MESSAGE, PublicError,
-};
+use crate::budget::{fit, write_member};
+use crate::error::PayloadError;
 use crate::folder::memory::MemoryMode;
 use crate::sanitize::cap_string;
 use crate::text::{JsonLayout, JsonWriter};
@@ -98,42 +94,6 @@ pub struct SkillPayload {
     pub intent_truncated: bool,
 }
 
-/// Why no payload fits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum PayloadError {
-    /// Even with no matches and the intent reduced to the marker the text is longer than the
-    /// budget. The adapter answers -32602
-    /// `budget <budget> is too small for the skill response envelope`.
-    #[error("budget {budget} is too small for the skill response envelope")]
-    BudgetTooSmall {
-        /// The requested budget.
-        budget: usize,
-    },
-    /// `budget.used` did not settle within eight serialisations (an internal failure).
-    #[error("budget metadata did not reach a fixed point")]
-    Unstable,
-}
-
-impl PublicError for PayloadError {
-    fn code(&self) -> &'static str {
-        match self {
-            PayloadError::BudgetTooSmall { .. } => BUDGET_TOO_SMALL_CODE,
-            PayloadError::Unstable => BUDGET_UNSTABLE_CODE,
-        }
-    }
-
-    fn message(&self) -> Cow<'static, str> {
-        match self {
-            PayloadError::BudgetTooSmall { .. } => Cow::Owned(self.to_string()),
-            PayloadError::Unstable => Cow::Borrowed(INTERNAL_FAILURE_MESSAGE),
-        }
-    }
-
-    fn is_input_error(&self) -> bool {
-        matches!(self, PayloadError::BudgetTooSmall { .. })
-    }
-}
-
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
 /// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
 /// §6.5). Off mode passes no matches and the Off memory fields.
@@ -166,8 +126,7 @@ pub fn fit_items(
             matches: fitted.admitted,
             intent_truncated: fitted.echo_cut,
         }),
-        Err(FitError::TooSmall) => Err(PayloadError::BudgetTooSmall { budget }),
-        Err(FitError::Unstable(_)) => Err(PayloadError::Unstable),
+        Err(error) => Err(PayloadError::of_fit(error, budget, "skill")),
     }
 }
 
@@ -337,10 +296,17 @@ mod tests {
         let tiny = "x".repeat(500);
         assert_eq!(
             fit_items(&tiny, &[], OFF, 256),
-            Err(PayloadError::BudgetTooSmall { budget: 256 })
+            Err(PayloadError::BudgetTooSmall {
+                budget: 256,
+                envelope: "skill"
+            })
         );
         assert_eq!(
-            PayloadError::BudgetTooSmall { budget: 256 }.to_string(),
+            PayloadError::BudgetTooSmall {
+                budget: 256,
+                envelope: "skill"
+            }
+            .to_string(),
             "budget 256 is too small for the skill response envelope"
         );
         let marker_only = fit_items(&tiny, &[], OFF, 342).unwrap();
@@ -352,7 +318,10 @@ mod tests {
         );
         assert_eq!(
             fit_items(&tiny, &[], OFF, 341),
-            Err(PayloadError::BudgetTooSmall { budget: 341 })
+            Err(PayloadError::BudgetTooSmall {
+                budget: 341,
+                envelope: "skill"
+            })
         );
 
         // A 500-code-point intent at budget 512 is cut to exactly 512 units.
@@ -488,7 +457,7 @@ mod tests {
                     prop_assert_eq!(payload.truncated, payload.matches < offered.len() || payload.intent_truncated);
                 }
                 // Only a budget below the smallest envelope may refuse.
-                Err(error) => prop_assert_eq!(error, PayloadError::BudgetTooSmall { budget }),
+                Err(error) => prop_assert_eq!(error, PayloadError::BudgetTooSmall { budget, envelope: "skill" }),
             }
         }
     }

@@ -13,9 +13,11 @@ use std::path::Path;
 use dotaios_contained::{Ledger, Limits, Root};
 
 use super::catalog::{CatalogError, Skill, read_catalog};
-use super::payload::{MemoryFields, PayloadError, SkillPayload, fit_payload};
+use super::payload::{MemoryFields, SkillPayload, fit_payload};
 use super::resolve::{Ranked, rank};
-use crate::error::{PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE, PublicError};
+use crate::error::{
+    PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE, PayloadError, PublicError,
+};
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
 use crate::search::REQUEST_LIMITS;
@@ -108,24 +110,9 @@ pub enum SkillError {
     /// The Project-mode selector failed the portable identity check (contract 01 §6.3).
     #[error("{}", skill_identity_message(.0))]
     Identity(IdentityError),
-    /// Even the empty envelope with the intent cut to its marker exceeds the budget.
-    #[error("budget {budget} is too small for the skill response envelope")]
-    BudgetTooSmall {
-        /// The requested budget.
-        budget: usize,
-    },
-    /// `budget.used` did not settle (an internal failure, contract 05 §8.1).
-    #[error("{}", crate::error::INTERNAL_FAILURE_MESSAGE)]
-    Unstable,
-}
-
-impl From<PayloadError> for SkillError {
-    fn from(error: PayloadError) -> SkillError {
-        match error {
-            PayloadError::BudgetTooSmall { budget } => SkillError::BudgetTooSmall { budget },
-            PayloadError::Unstable => SkillError::Unstable,
-        }
-    }
+    /// The payload does not fit its budget; [`PayloadError`] has the code and message.
+    #[error(transparent)]
+    Payload(#[from] PayloadError),
 }
 
 /// The `resolve_skill` texts of the identity failures (contract 05 §7.5). A read failure while
@@ -146,8 +133,7 @@ impl PublicError for SkillError {
             SkillError::Catalog(error) => error.code(),
             SkillError::Identity(IdentityError::Read(error)) => CatalogError::from(*error).code(),
             SkillError::Identity(error) => error.code().unwrap_or("DOTAIOS_EVIDENCE_READ_FAILED"),
-            SkillError::BudgetTooSmall { .. } => crate::error::BUDGET_TOO_SMALL_CODE,
-            SkillError::Unstable => crate::error::BUDGET_UNSTABLE_CODE,
+            SkillError::Payload(error) => error.code(),
         }
     }
 
@@ -155,19 +141,19 @@ impl PublicError for SkillError {
         match self {
             SkillError::Catalog(error) => Cow::Borrowed(CatalogError::message(*error)),
             SkillError::Identity(error) => skill_identity_message(error),
-            SkillError::BudgetTooSmall { .. } | SkillError::Unstable => {
-                Cow::Owned(self.to_string())
-            }
+            SkillError::Payload(error) => error.message(),
         }
     }
 
     fn is_input_error(&self) -> bool {
-        matches!(
-            self,
-            SkillError::Identity(
+        match self {
+            SkillError::Identity(error) => matches!(
+                error,
                 IdentityError::Unknown | IdentityError::Ambiguous | IdentityError::Selector(_)
-            ) | SkillError::BudgetTooSmall { .. }
-        )
+            ),
+            SkillError::Catalog(_) => false,
+            SkillError::Payload(error) => error.is_input_error(),
+        }
     }
 }
 
@@ -249,18 +235,22 @@ mod tests {
         };
         let resolution = resolve_skill(Path::new("/nonexistent"), &off).unwrap();
         let error = resolution.payload(256).unwrap_err();
-        assert_eq!(error, SkillError::BudgetTooSmall { budget: 256 });
+        assert_eq!(
+            error,
+            SkillError::Payload(PayloadError::BudgetTooSmall {
+                budget: 256,
+                envelope: "skill"
+            })
+        );
         assert!(error.is_input_error());
         assert_eq!(
             error.message(),
             "budget 256 is too small for the skill response envelope"
         );
-        assert!(!SkillError::Unstable.is_input_error());
-        assert_eq!(
-            SkillError::Unstable.message(),
-            "DotAIOS request failed safely."
-        );
-        assert_eq!(SkillError::Unstable.code(), "DOTAIOS_BUDGET_UNSTABLE");
+        let unstable = SkillError::Payload(PayloadError::Unstable);
+        assert!(!unstable.is_input_error());
+        assert_eq!(unstable.message(), "DotAIOS request failed safely.");
+        assert_eq!(unstable.code(), "DOTAIOS_BUDGET_UNSTABLE");
         assert!(!SkillError::Catalog(CatalogError::MetadataInvalid).is_input_error());
     }
 }
