@@ -407,7 +407,9 @@ fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
 pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
     let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
     else {
-        eprintln!("control requires <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]");
+        eprintln!(
+            "control requires <raw-read|safe-corpus|safe-walk|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
+        );
         return ExitCode::from(1);
     };
     let aios = Path::new(aios);
@@ -425,6 +427,29 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
             .map_err(|error| error.code().to_owned()),
         "safe-walk" => {
             crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        #[cfg(target_os = "linux")]
+        "floor-plain" | "floor-uring" => {
+            let variant = if name == "floor-plain" {
+                crate::uring::Variant::Plain
+            } else {
+                crate::uring::Variant::Uring
+            };
+            crate::uring::pass(aios, variant, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        #[cfg(target_os = "linux")]
+        "uring" => {
+            let rounds = args
+                .get(2)
+                .and_then(|rounds| rounds.to_str()?.parse().ok())
+                .unwrap_or(20);
+            return match crate::uring::compare(aios, rounds) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("uring: {message}");
+                    ExitCode::from(1)
+                }
+            };
         }
         other => Err(format!("unknown control: {other}")),
     };

@@ -5,7 +5,8 @@
 //! scope, per-scope limit, resolved memory policy, session filters, clock) and returns a
 //! [`SearchOutcome`]: result groups in declared scope order, omission records for scopes that
 //! could not be searched whole, and the scope metadata. The CLI renders it as text; the adapter
-//! sanitises and budgets it.
+//! asks it for its bounded `search_aios` text ([`SearchOutcome::mcp_payload`], `payload.rs`:
+//! flattened, sanitised, fitted), and in Off mode for [`off_mcp_payload`].
 //!
 //! How a request runs (§14): every scope is inspected (directories listed, files `statx`ed, all
 //! charged to one request ledger under fair phase budgets), a preliminary allocation admits
@@ -16,7 +17,7 @@
 //! Module map: [`matcher`](self) normalises queries and matches the four tiers, `markdown`
 //! makes snippets, `rank` holds the formula and the date parser, `jsonl` the memory entries,
 //! `sessions` the session index, `allocation` the fair-share arithmetic, `walk` the name rules,
-//! `engine` the phases over the contained reader.
+//! `engine` the phases over the contained reader, `payload` the `search_aios` text.
 //!
 //! **Invariants:** nothing is written, anywhere, ever: no index, cache or temporary file. The
 //! only memory kept between requests is a server's optional in-process [`SearchCache`] (§19.2),
@@ -36,6 +37,7 @@ mod jsonl;
 mod markdown;
 mod matcher;
 mod omission;
+mod payload;
 mod rank;
 mod sessions;
 #[cfg(test)]
@@ -53,6 +55,7 @@ pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, Session
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::MatchKind;
 pub use self::omission::{Counts, Omission, OmissionReason};
+pub use self::payload::{QUERY_MARKER, SEARCH_BUDGET_MIN, off_mcp_payload};
 pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;
 

@@ -15,10 +15,11 @@
 //!
 //! **Architecture invariants:**
 //! - Only [`transport`](serve) writes protocol output; stderr stays silent after start-up.
-//! - The adapter owns the wire: JSON-RPC envelopes, eras, schemas, argument validation,
-//!   envelopes and budgets of tool payloads, sanitisation, and the single mapping from errors to
-//!   public messages (`error.rs`). It never re-implements the read model: projection, search
-//!   and skill resolution come from `dotaios-core`.
+//! - The adapter owns the wire: JSON-RPC envelopes, eras, schemas, argument validation, and
+//!   the single mapping from errors to JSON-RPC answers (`error.rs`). It never re-implements
+//!   the read model: projection, search, skill resolution, the three tool payloads (their
+//!   envelopes, sanitisation and budget fit) and their public messages come from
+//!   `dotaios-core`.
 //! - No request can write to the AIOS folder, print its path, or outlive a panic.
 //!
 //! See `docs/decisions.md` for why the protocol loop is hand-written rather than built on
@@ -31,7 +32,6 @@ mod error;
 mod json;
 mod launch;
 mod lifecycle;
-mod sanitize;
 mod server;
 mod tools;
 mod transport;

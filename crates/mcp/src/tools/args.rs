@@ -78,9 +78,7 @@ pub(crate) fn context_args(args: &Args) -> Result<ContextArgs, RpcError> {
     let mode = memory_policy(args)?;
     Ok(ContextArgs {
         mode,
-        project: (mode == MemoryMode::Project)
-            .then(|| project.map(str::to_owned))
-            .flatten(),
+        project: in_project_mode(mode, project),
         limit,
         budget,
     })
@@ -125,9 +123,7 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
         query: query.to_owned(),
         scope,
         raw_scope: args.get("scope").and_then(Json::as_str).map(str::to_owned),
-        project: (mode == MemoryMode::Project)
-            .then(|| project.map(str::to_owned))
-            .flatten(),
+        project: in_project_mode(mode, project),
         limit,
         budget,
     })
@@ -146,13 +142,7 @@ pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs, RpcError> {
     let mode = memory_policy(args)?;
     Ok(SkillArgs {
         mode,
-        project: (mode == MemoryMode::Project)
-            .then(|| {
-                args.get("project")
-                    .and_then(Json::as_str)
-                    .map(str::to_owned)
-            })
-            .flatten(),
+        project: in_project_mode(mode, args.get("project").and_then(Json::as_str)),
         intent: intent.to_owned(),
         limit,
         budget,
@@ -189,6 +179,18 @@ fn allowed_keys(args: &Args, allowed: &[&str]) -> Result<(), RpcError> {
     Ok(())
 }
 
+/// §6.2: the one message of a missing, mistyped or blank string argument.
+fn not_a_non_empty_string(name: &str) -> RpcError {
+    RpcError::invalid_owned(format!("{name} must be a non-empty string"))
+}
+
+/// The project argument as a tool keeps it: only in Project mode (§6.5).
+fn in_project_mode(mode: MemoryMode, project: Option<&str>) -> Option<String> {
+    (mode == MemoryMode::Project)
+        .then(|| project.map(str::to_owned))
+        .flatten()
+}
+
 /// §6.2 required string: used untrimmed; no control-character check.
 fn required_string<'a>(
     value: Option<&'a Json>,
@@ -196,14 +198,10 @@ fn required_string<'a>(
     max: usize,
 ) -> Result<&'a str, RpcError> {
     let Some(Json::String(text)) = value else {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     };
     if js_trim(text).is_empty() {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     }
     if code_point_len(text) > max {
         return Err(RpcError::invalid_owned(format!(
@@ -223,15 +221,11 @@ fn optional_string<'a>(
         return Ok(None);
     };
     let Json::String(text) = value else {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     };
     let trimmed = js_trim(text);
     if trimmed.is_empty() {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     }
     if text.chars().any(is_cc) {
         return Err(RpcError::invalid_owned(format!(
