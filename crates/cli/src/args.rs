@@ -160,10 +160,10 @@ impl CommandSpec {
     /// option when one is near (contract 06 §1.2).
     pub(crate) fn unknown_option(&self, name: &str) -> CliError {
         let known = self.options.iter().map(|option| option.name);
-        CliError::Usage(format!(
-            "Unknown option: {name}{}",
-            did_you_mean(name, known.chain(["--help"]), "--")
-        ))
+        CliError::UnknownOption {
+            name: name.to_owned(),
+            hint: did_you_mean(name, known.chain(["--help"]), "--"),
+        }
     }
 }
 
@@ -244,16 +244,14 @@ impl<'a> Scanner<'a> {
                 return Ok(Some(Item::Positional(item.clone())));
             }
             if self.refused.0.contains(&name.as_str()) {
-                return Err(CliError::Usage(self.refused.1.to_owned()));
+                return Err(CliError::RefusedOption(self.refused.1));
             }
             return Err(self.spec.unknown_option(&name));
         };
         let flag = option.name;
         match (option.takes, inline) {
             (Takes::Nothing, None) => Ok(Some(Item::Flag(flag))),
-            (Takes::Nothing, Some(_)) => {
-                Err(CliError::Usage(format!("{flag} does not take a value")))
-            }
+            (Takes::Nothing, Some(_)) => Err(CliError::TakesNoValue(flag)),
             (Takes::Value(_), Some(value)) | (Takes::OptionalValue(_), Some(value)) => {
                 if value.is_empty() {
                     return Err(requires_value(flag));
@@ -288,13 +286,16 @@ pub(crate) fn text(value: OsString, flag: &str) -> Result<String, CliError> {
 
 /// The error for a value-taking option without a usable value.
 pub(crate) fn requires_value(flag: &str) -> CliError {
-    CliError::Usage(format!("{flag} requires a value"))
+    CliError::RequiresValue(flag.to_owned())
 }
 
 /// The error for a positional argument a command does not accept (contract 06 §1.2 names it
 /// like an option: `Unknown option: weekly`).
 pub(crate) fn unexpected(word: &OsStr) -> CliError {
-    CliError::Usage(format!("Unknown option: {}", word.to_string_lossy()))
+    CliError::UnknownOption {
+        name: word.to_string_lossy().into_owned(),
+        hint: String::new(),
+    }
 }
 
 /// An item of the table that the command's own match does not handle: a mismatch between
@@ -303,7 +304,10 @@ pub(crate) fn unexpected(word: &OsStr) -> CliError {
 pub(crate) fn unhandled(item: &Item) -> CliError {
     match item {
         Item::Flag(name) | Item::Value(name, _) | Item::MaybeValue(name, _) => {
-            CliError::Usage(format!("Unknown option: {name}"))
+            CliError::UnknownOption {
+                name: (*name).to_owned(),
+                hint: String::new(),
+            }
         }
         Item::Positional(word) => unexpected(word),
     }
@@ -366,8 +370,15 @@ fn starts_with_double_dash(value: &OsStr) -> bool {
     value.as_encoded_bytes().starts_with(b"--")
 }
 
+/// Test arguments as the scanner receives them.
+#[cfg(test)]
+pub(crate) fn os_args(items: &[&str]) -> Vec<OsString> {
+    items.iter().map(OsString::from).collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::os_args as os;
     use super::*;
 
     static SPEC: CommandSpec = CommandSpec {
@@ -395,10 +406,6 @@ mod tests {
         words: &[],
         footer: "",
     };
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
 
     fn scan(items: &[&str]) -> Result<Vec<Item>, String> {
         let items = os(items);

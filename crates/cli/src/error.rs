@@ -1,22 +1,142 @@
 //! The CLI error boundary: every failure of every command ends here as one stderr line and a
-//! non-zero exit code (contract 06 §1.3). Commands build a [`CliError`] from their typed errors;
-//! this module is the only place that prints one.
+//! non-zero exit code (contract 06 §1.3). Commands return a typed [`CliError`], most variants
+//! carrying the typed error of the layer that failed; [`report`], called only by
+//! `crate::main`, is the one place where an error becomes text and an exit status.
+//!
+//! What it must never do: print anything but the one message (no backtrace, no debug form), or
+//! name a machine path except where the contract allows it (the folder check, `init`, the
+//! client configuration `connect` writes, the launcher).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::output;
+use dotaios_core::context::ContextError;
+use dotaios_core::folder::memory::MemoryPolicyError;
+use dotaios_core::search::{ScopeRequest, SearchError};
 
-/// A command failure, already classified for the user.
+use crate::launcher::LauncherError;
+use crate::output;
+use crate::writers::connect::ConnectError;
+use crate::writers::init::InitError;
+use crate::writers::migrate::MigrateError;
+
+/// A command failure, already classified for the user. Its `Display` is the fixed public
+/// message.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
-    /// A usage problem: unknown option, missing value, bad combination. Exit 1.
+    /// A usage problem the command words itself: a missing argument, a bad combination. Exit 1.
     #[error("{0}")]
     Usage(String),
+    /// An option that the command's table does not declare (contract 06 §1.2), with the
+    /// "Did you mean" hint already chosen (possibly empty). Exit 1.
+    #[error("Unknown option: {name}{hint}")]
+    UnknownOption {
+        /// The option or word as typed.
+        name: String,
+        /// `. Did you mean --x?` or nothing.
+        hint: String,
+    },
+    /// An option the command's chapter names as unsupported, with the chapter's message
+    /// (`Scanner::refusing`). Exit 1.
+    #[error("{0}")]
+    RefusedOption(&'static str),
+    /// A value-taking option without a usable value. Exit 1.
+    #[error("{0} requires a value")]
+    RequiresValue(String),
+    /// A flag given `=value`. Exit 1.
+    #[error("{0} does not take a value")]
+    TakesNoValue(&'static str),
+    /// A command's usage line, for a call that names nothing it can run. Exit 1.
+    #[error("{0}")]
+    UsageLine(&'static str),
+    /// A positional argument after the one a command takes. Exit 1.
+    #[error("Unexpected argument: {0}")]
+    UnexpectedArgument(String),
+    /// Options that only the compact brief accepts (contract 02 §15.1). Exit 1.
+    #[error("{0} are supported with --compact only.")]
+    CompactOnly(&'static str),
+    /// A numeric option that is not a non-negative whole number. Exit 1.
+    #[error("{0} must be a non-negative whole number.")]
+    NotWholeNumber(&'static str),
+    /// `--limit` that is not a positive whole number (shown clipped). Exit 1.
+    #[error("Invalid --limit \"{0}\". Use a positive whole number.")]
+    InvalidLimit(String),
+    /// `search` without a query. Exit 1.
+    #[error("Usage: dotaios search <query> [--scope {}]", ScopeRequest::NAMES.join("|"))]
+    SearchUsage,
+    /// A `--scope` that is not a scope name (shown clipped). Exit 1.
+    #[error("Invalid --scope \"{given}\". Use one of: {}.", ScopeRequest::NAMES.join(", "))]
+    InvalidScope {
+        /// The scope as typed, clipped to 64 code points.
+        given: String,
+    },
+    /// `--apply` and `--recover` together. Exit 1.
+    #[error("Choose either --apply or --recover, not both.")]
+    ApplyAndRecover,
+    /// `connect` with a service it does not know. Exit 1.
+    #[error("Unsupported connection: {0}. Supported: opencode")]
+    UnsupportedConnection(String),
+    /// `completions` for a shell it does not know, with its hint. Exit 1.
+    #[error("Unknown shell: {name}{hint}")]
+    UnknownShell {
+        /// The shell as typed.
+        name: String,
+        /// `. Did you mean zsh?` or the list of shells.
+        hint: String,
+    },
+    /// `--memory`, `--project` or `--first-message` refused by the memory policy. Exit 1.
+    #[error(transparent)]
+    MemoryPolicy(#[from] MemoryPolicyError),
     /// The folder check of contract 01 §1.3 failed. This is one of the few messages that may name a
     /// machine path: it is addressed to the person at the terminal.
     #[error("No AIOS folder found at {}. Run dotaios init first, or pass --path.", .0.display())]
     NoFolder(PathBuf),
+    /// `brief` without `--compact`: this product has no daily-note writer (contract 02 §15.1).
+    /// Exit 2: the command did not do what was asked.
+    #[error("dotaios brief prints the working context only; pass --compact.")]
+    BriefNeedsCompact,
+    /// The compact brief's envelope could not be fitted (contract 02 §14.4): the read failure.
+    #[error("{}", dotaios_core::context::READ_FAILED_MESSAGE)]
+    ContextReadFailed,
+    /// The working context could not be built (contract 02; its fixed public messages).
+    #[error(transparent)]
+    Context(#[from] ContextError),
+    /// The search request or the search failed (contract 03; its fixed public messages).
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// `init` refused or failed (contract 01 §11).
+    #[error(transparent)]
+    Init(#[from] InitError),
+    /// `migrate` refused or failed (contract 01 §9).
+    #[error(transparent)]
+    Migrate(#[from] MigrateError),
+    /// `connect opencode` refused or failed; the message names the configuration file.
+    #[error("{}", .error.message(.file))]
+    Connect {
+        /// What went wrong.
+        error: ConnectError,
+        /// The `opencode.json` concerned.
+        file: PathBuf,
+    },
+    /// `init` without `--yes` and without a terminal to ask at.
+    #[error("interactive terminal required (or pass --yes for non-interactive)")]
+    NoTerminal,
+    /// A path that client configuration must store but that is not UTF-8.
+    #[error(
+        "Cannot write client configuration for a path that is not valid UTF-8: {}",
+        .0.display()
+    )]
+    NonUtf8Path(PathBuf),
+    /// The default launcher lies in a build or temporary directory (contract 06 §2.1).
+    #[error(
+        "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({} installs both binaries), or pass --launcher <path> explicitly.",
+        .0.display(),
+        crate::launcher::INSTALL_COMMAND
+    )]
+    DisposableLauncher(PathBuf),
+    /// No usable `dotaios-mcp` launcher (contract 06 §2).
+    #[error(transparent)]
+    Launcher(#[from] LauncherError),
     /// A command-specific failure whose one-line, user-facing text the command has fixed.
     #[error("{message}")]
     Failed {
@@ -38,8 +158,9 @@ impl CliError {
 
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::Usage(_) | CliError::NoFolder(_) => 1,
             CliError::Failed { exit, .. } => *exit,
+            CliError::BriefNeedsCompact => 2,
+            _ => 1,
         }
     }
 }

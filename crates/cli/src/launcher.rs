@@ -102,12 +102,6 @@ pub(crate) enum LauncherError {
     NotFound,
 }
 
-impl From<LauncherError> for CliError {
-    fn from(error: LauncherError) -> CliError {
-        CliError::failed(error.to_string())
-    }
-}
-
 /// Resolves the launcher (§2.1): the explicit flag if given, else the adapter next to
 /// `dotaios`. A default launcher's location is checked but not refused here; callers that
 /// write client configuration call [`refuse_disposable`].
@@ -142,10 +136,7 @@ pub(crate) fn resolve(
 /// The §2.2 refusal, for commands that put the launcher into a client configuration.
 pub(crate) fn refuse_disposable(launcher: &Launcher) -> Result<(), CliError> {
     if launcher.source == Source::Default && launcher.disposable {
-        return Err(CliError::failed(format!(
-            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({INSTALL_COMMAND} installs both binaries), or pass --launcher <path> explicitly.",
-            launcher.path.display()
-        )));
+        return Err(CliError::DisposableLauncher(launcher.path.clone()));
     }
     Ok(())
 }

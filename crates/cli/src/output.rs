@@ -19,6 +19,13 @@ pub(crate) fn out(text: &str) {
     }
 }
 
+/// `lines` as output text: each one followed by a newline.
+pub(crate) fn lines_text(lines: &[String]) -> String {
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
 /// Writes `line` and a newline to stderr, ignoring failures (there is nowhere left to report).
 pub(crate) fn err_line(line: &str) {
     let mut stderr = std::io::stderr().lock();

@@ -264,7 +264,7 @@ pub fn project_working_context(
         budget: fitted.budget,
         coverage: fitted.coverage,
         scope_project: scope.map(|scope| scope.filter),
-        generated_at: date::iso_utc(request.now),
+        generated_at: crate::text::iso_utc(request.now),
         today: dates.today,
     })
 }

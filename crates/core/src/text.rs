@@ -21,6 +21,8 @@
 //!   [`js_string_of`]);
 //! - JavaScript `Date.parse` for the ECMAScript date-time string format (`js_date_parse`, crate-internal),
 //!   with the meaning of local time left to the caller;
+//! - the one ISO-8601 timestamp formatter, `Date.prototype.toISOString` on `jiff`
+//!   ([`iso_string`] for a time value, [`iso_utc`] for an instant);
 //! - the closest name for a typo ([`did_you_mean`]);
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).
@@ -29,6 +31,7 @@
 //! collator built once on first use. Nothing here knows about DotAIOS files or payload shapes.
 
 mod collate;
+mod iso_date;
 mod js_date;
 mod js_string;
 mod json;
@@ -41,6 +44,7 @@ mod utf16;
 mod value;
 
 pub use self::collate::collate;
+pub use self::iso_date::{iso_string, iso_utc};
 pub(crate) use self::js_date::js_date_parse;
 pub use self::js_string::JsString;
 pub use self::json::{

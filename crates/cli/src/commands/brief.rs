@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextRequest, ContextScope, READ_FAILED_MESSAGE, off_cli_hook_json, off_cli_plain,
-    off_mcp_payload, read_working_context,
+    ContextRequest, ContextScope, off_cli_hook_json, off_cli_plain, off_mcp_payload,
+    read_working_context,
 };
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
@@ -101,16 +101,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let options = parse(args)?;
     if options.first_message.is_some() && !options.compact {
-        return Err(CliError::Usage(
-            "--first-message and --cwd are supported with --compact only.".to_owned(),
-        ));
+        return Err(CliError::CompactOnly("--first-message and --cwd"));
     }
     let policy = resolve_memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: text_arg(options.first_message.as_deref()),
-    })
-    .map_err(|error| CliError::Usage(error.to_string()))?;
+    })?;
     if policy.mode == MemoryMode::Off {
         out(&match options.output {
             OutputForm::Markdown => off_cli_plain(),
@@ -121,16 +118,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     if !options.compact {
         if options.memory.is_some() || options.project.is_some() {
-            return Err(CliError::Usage(
-                "--memory and --project are supported with --compact only.".to_owned(),
-            ));
+            return Err(CliError::CompactOnly("--memory and --project"));
         }
         // The reference's non-compact brief writes today's daily note; this product has no
         // such writer and says so (exit 2: the command did not do what was asked).
-        return Err(CliError::Failed {
-            message: "dotaios brief prints the working context only; pass --compact.".to_owned(),
-            exit: 2,
-        });
+        return Err(CliError::BriefNeedsCompact);
     }
     let folder = checked_folder(options.path.as_deref(), env)?;
     // The folder passed its check; a root that cannot be opened now is still no folder.
@@ -147,15 +139,14 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         now: jiff::Timestamp::now(),
         time_zone: &time_zone,
     };
-    let context = read_working_context(&root, &request)
-        .map_err(|error| CliError::failed(error.to_string()))?;
+    let context = read_working_context(&root, &request)?;
     out(&match options.output {
         OutputForm::Markdown => context.cli_plain(),
         OutputForm::Envelope => {
             // The metadata bound (contract 02 §14.4) is a read failure like any other.
             let payload = context
                 .mcp_payload()
-                .map_err(|_| CliError::failed(READ_FAILED_MESSAGE))?;
+                .map_err(|_| CliError::ContextReadFailed)?;
             format!("{payload}\n")
         }
         OutputForm::HookJson => context.cli_hook_json(policy.project_selector.as_deref()),
@@ -200,11 +191,9 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 
 /// `^\d+$`, converted like JavaScript's `Number` (a value too large for a double becomes
 /// infinity and is refused later by the projection with its own message).
-fn whole_number(value: &str, flag: &str) -> Result<f64, CliError> {
+fn whole_number(value: &str, flag: &'static str) -> Result<f64, CliError> {
     if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-        return Err(CliError::Usage(format!(
-            "{flag} must be a non-negative whole number."
-        )));
+        return Err(CliError::NotWholeNumber(flag));
     }
     // Digits only, so the parse cannot fail; Rust rounds decimal text exactly as JavaScript.
     Ok(value.parse::<f64>().unwrap_or(f64::INFINITY))
@@ -213,10 +202,7 @@ fn whole_number(value: &str, flag: &str) -> Result<f64, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn budget_and_limit_are_ascii_digits() {

@@ -51,7 +51,7 @@ pub(crate) fn run(args: &[OsString]) -> Result<ExitCode, CliError> {
         }
     }
     let Some(shell) = shell else {
-        return Err(CliError::Usage(USAGE.to_owned()));
+        return Err(CliError::UsageLine(USAGE));
     };
     let script = match shell.to_str() {
         Some("bash") => bash(),
@@ -65,7 +65,10 @@ pub(crate) fn run(args: &[OsString]) -> Result<ExitCode, CliError> {
             } else {
                 hint
             };
-            return Err(CliError::Usage(format!("Unknown shell: {name}{hint}")));
+            return Err(CliError::UnknownShell {
+                name: name.into_owned(),
+                hint,
+            });
         }
     };
     out(&script);

@@ -15,7 +15,7 @@ use super::checked_folder;
 use super::mcp_install::utf8_path;
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::writers::connect as writer;
 use crate::{CliError, Env};
 
@@ -59,12 +59,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let options = parse(args)?;
     match options.service.as_deref() {
-        None => return Err(CliError::Usage(USAGE.to_owned())),
+        None => return Err(CliError::UsageLine(USAGE)),
         Some("opencode") => {}
         Some(other) => {
-            return Err(CliError::Usage(format!(
-                "Unsupported connection: {other}. Supported: opencode"
-            )));
+            return Err(CliError::UnsupportedConnection(other.to_owned()));
         }
     }
     let folder = checked_folder(options.path.as_deref(), env)?;
@@ -91,11 +89,14 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             format!("[info] {shown_dir} not found — will create")
         },
     ];
-    out(&lines(&report));
+    out(&lines_text(&report));
     report.clear();
 
-    let plan = writer::plan(&config_file, launcher_text, folder_text)
-        .map_err(|error| CliError::failed(error.message(&config_file)))?;
+    let connect_error = |error| CliError::Connect {
+        error,
+        file: config_file.clone(),
+    };
+    let plan = writer::plan(&config_file, launcher_text, folder_text).map_err(connect_error)?;
     if options.dry_run {
         report.push(String::new());
         report.push("Would write:".to_owned());
@@ -105,10 +106,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         report.push(String::new());
         report.push("mcp.dotaios would be:".to_owned());
         report.push(writer::entry_text(launcher_text, folder_text));
-        out(&lines(&report));
+        out(&lines_text(&report));
         return Ok(ExitCode::SUCCESS);
     }
-    writer::write(&plan).map_err(|error| CliError::failed(error.message(&config_file)))?;
+    writer::write(&plan).map_err(connect_error)?;
     report.push(format!("[ok] {shown_file} (MCP server entry)"));
     report.push(String::new());
     report.push("OpenCode configured.".to_owned());
@@ -116,7 +117,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         "Read-only MCP tools available: read_working_context, search_aios, resolve_skill"
             .to_owned(),
     );
-    out(&lines(&report));
+    out(&lines_text(&report));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -131,7 +132,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
             Item::Positional(word) => {
                 let text = word.to_string_lossy();
                 if options.service.is_some() {
-                    return Err(CliError::Usage(format!("Unexpected argument: {text}")));
+                    return Err(CliError::UnexpectedArgument(text.into_owned()));
                 }
                 options.service = Some(text.to_lowercase());
             }
@@ -163,19 +164,10 @@ fn tilde(path: &Path, home: &Path) -> String {
     }
 }
 
-fn lines(lines: &[String]) -> String {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn parsing() {

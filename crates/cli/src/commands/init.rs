@@ -9,7 +9,7 @@ use std::time::SystemTime;
 use dotaios_core::folder::location::{LocationInputs, absolutize, expand_tilde, resolve_folder};
 
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, Takes, unexpected, unhandled};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::writers::init::{
     self as writer, Answers, DEFAULT_AI_TOOLS, InitReport, InitRequest, VaultRequest, shell_quote,
 };
@@ -54,8 +54,6 @@ aios.json and .gitignore are kept (dotaios migrate is their only writer).
     footer: "",
 };
 
-const NO_TERMINAL: &str = "interactive terminal required (or pass --yes for non-interactive)";
-
 #[derive(Debug, Default)]
 struct Options {
     path: Option<OsString>,
@@ -93,16 +91,15 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         overwrite: options.overwrite,
     };
 
-    writer::check(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    writer::check(&request)?;
     let answers = if options.yes {
         Answers::placeholders()
     } else if std::io::stdin().is_terminal() {
         ask_at_terminal()
     } else {
-        return Err(CliError::failed(NO_TERMINAL));
+        return Err(CliError::NoTerminal);
     };
-    let report = writer::write(&request, &answers, SystemTime::now())
-        .map_err(|error| CliError::failed(error.to_string()))?;
+    let report = writer::write(&request, &answers, SystemTime::now())?;
     out(&summary(&report, is_default_target));
     Ok(ExitCode::SUCCESS)
 }
@@ -216,9 +213,7 @@ fn summary(report: &InitReport, is_default_target: bool) -> String {
             command("dotaios mcp install --dry-run --agent claude")
         ),
     ];
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
+    lines_text(&lines)
 }
 
 #[cfg(test)]
@@ -226,10 +221,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-
-    fn os(items: &[&str]) -> Vec<OsString> {
-        items.iter().map(OsString::from).collect()
-    }
+    use crate::args::os_args as os;
 
     #[test]
     fn options_parse_and_reject_unknowns() {

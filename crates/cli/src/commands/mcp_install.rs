@@ -15,7 +15,7 @@ use serde_json::json;
 use super::mcp_client::{Agent, McpOptions};
 use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
-use crate::output::out;
+use crate::output::{lines_text, out};
 use crate::{CliError, Env};
 
 /// The fragment's text format.
@@ -61,20 +61,14 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         "DotAIOS does not edit MCP client config automatically yet.".to_owned(),
         "Merge the fragment into the existing client config, then restart that client.".to_owned(),
     ];
-    let mut text = lines.join("\n");
-    text.push('\n');
-    out(&text);
+    out(&lines_text(&lines));
     Ok(ExitCode::SUCCESS)
 }
 
 /// A path that goes into a client configuration must be UTF-8 text (§2.3).
 pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
-    path.to_str().ok_or_else(|| {
-        CliError::failed(format!(
-            "Cannot write client configuration for a path that is not valid UTF-8: {}",
-            path.display()
-        ))
-    })
+    path.to_str()
+        .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
 }
 
 /// The suggested target file below `home` (§5.2). Client-specific variables (`CODEX_HOME`,

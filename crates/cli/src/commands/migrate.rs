@@ -97,9 +97,7 @@ fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
     }
     let mode = match (options.apply, options.recover) {
         (Some(_), Some(_)) => {
-            return Err(CliError::Usage(
-                "Choose either --apply or --recover, not both.".to_owned(),
-            ));
+            return Err(CliError::ApplyAndRecover);
         }
         (Some(id), None) => Mode::Apply(id),
         (None, Some(id)) => Mode::Recover(id),
@@ -109,7 +107,7 @@ fn parse(args: &[OsString]) -> Result<(Option<OsString>, Mode), CliError> {
 }
 
 fn failed(error: MigrateError) -> CliError {
-    CliError::failed(error.to_string())
+    CliError::Migrate(error)
 }
 
 fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {

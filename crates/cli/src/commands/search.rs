@@ -92,25 +92,17 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let options = parse(args)?;
     let query = options.words.join(" ");
     if query.is_empty() {
-        return Err(CliError::Usage(format!(
-            "Usage: dotaios search <query> [--scope {}]",
-            ScopeRequest::NAMES.join("|")
-        )));
+        return Err(CliError::SearchUsage);
     }
     let scope_name = options.scope.as_deref().unwrap_or("all");
-    let scope = ScopeRequest::parse(scope_name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "Invalid --scope \"{}\". Use one of: {}.",
-            clip_code_points(scope_name, 64, "…"),
-            ScopeRequest::NAMES.join(", ")
-        ))
+    let scope = ScopeRequest::parse(scope_name).ok_or_else(|| CliError::InvalidScope {
+        given: clip_code_points(scope_name, 64, "…").into_owned(),
     })?;
     let policy = resolve_memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: PolicyArg::Absent,
-    })
-    .map_err(|error| CliError::Usage(error.to_string()))?;
+    })?;
 
     let time_zone = jiff::tz::TimeZone::system();
     let local_offset_ms = move |local_ms: f64| -> f64 {
@@ -147,9 +139,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if !options.json {
         out(&format!("{}\n", policy.receipt()));
     }
-    check_request(&request).map_err(|error| CliError::failed(error.to_string()))?;
+    check_request(&request)?;
     let folder = checked_folder(options.path.as_deref(), env)?;
-    let outcome = search(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
+    let outcome = search(&folder, &request)?;
     if options.json {
         out(&json_text(&query, Some(&outcome), &request));
     } else {
@@ -205,12 +197,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 
 /// `--limit`: `^\d+$`, at least 1, leading zeros allowed, saturating beyond the integer range.
 fn limit(value: &str) -> Result<usize, CliError> {
-    let invalid = || {
-        CliError::Usage(format!(
-            "Invalid --limit \"{}\". Use a positive whole number.",
-            clip_code_points(value, 64, "…")
-        ))
-    };
+    let invalid = || CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned());
     if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
         return Err(invalid());
     }

@@ -33,18 +33,26 @@ const NEW_FILE_MODE: u32 = 0o600;
 /// Why `connect opencode` refused or failed. Displayed with the file's path by
 /// [`ConnectError::message`]; every variant leaves the file untouched.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum ConnectError {
+pub enum ConnectError {
     /// Reading failed for another reason than absence; carries the errno name.
     Unreadable(&'static str),
+    /// The file is not JSON (JSONC included).
     NotJson,
+    /// The top level is not an object.
     NotObject,
+    /// `mcp` is neither absent, `null` nor an object.
     McpNotObject,
+    /// `mcp.servers` is neither absent, `null` nor an object.
     InvalidLegacy,
     /// Legacy `mcp.servers` members other than a recognised `dotaios`, in file order.
     LegacyEntries(Vec<String>),
+    /// A legacy `mcp.servers.dotaios` entry this build did not write.
     UnrecognizedLegacy,
+    /// An `mcp.dotaios` entry this build did not write.
     Unrecognized,
+    /// The file (or what its link points to) is not a regular file.
     NotRegular,
+    /// The file changed between the read and the write.
     Changed,
     /// Writing failed (the old file, if any, is still in place); carries the errno name.
     WriteFailed(&'static str),
@@ -52,7 +60,7 @@ pub(crate) enum ConnectError {
 
 impl ConnectError {
     /// The one stderr line for this refusal, naming `path` (contract 06 §6.3, §6.5).
-    pub(crate) fn message(&self, path: &Path) -> String {
+    pub fn message(&self, path: &Path) -> String {
         let path = path.display();
         match self {
             ConnectError::Unreadable(code) => {
@@ -134,20 +142,32 @@ pub(crate) struct Plan {
 /// `folder`, and checks that the target could be replaced (§6.5 step 1). Writes nothing.
 pub(crate) fn plan(file: &Path, launcher: &str, folder: &str) -> Result<Plan, ConnectError> {
     let (seen, existing) = read_existing(file)?;
-    let document = match existing {
-        None => Json::Object(Members::default()),
-        Some(bytes) => json::parse(&bytes).map_err(|json::Invalid| ConnectError::NotJson)?,
-    };
-    let merged = merge(document, launcher, folder)?;
+    let bytes = merged_config(existing.as_deref(), launcher, folder)?;
     let mode = replaceable_mode(file)?;
-    let mut text = json::to_pretty(&merged);
-    text.push('\n');
     Ok(Plan {
         file: file.to_path_buf(),
         seen,
         mode,
-        bytes: text.into_bytes(),
+        bytes,
     })
+}
+
+/// The reading half of [`plan`], on bytes (contract 06 §6.3 steps 2 to 7): parses the existing
+/// `opencode.json` (`None` when there is none), refuses what it does not own, merges the entry
+/// for `launcher` and `folder` and returns the new file's bytes (pretty JSON and a newline).
+pub fn merged_config(
+    existing: Option<&[u8]>,
+    launcher: &str,
+    folder: &str,
+) -> Result<Vec<u8>, ConnectError> {
+    let document = match existing {
+        None => Json::Object(Members::default()),
+        Some(bytes) => json::parse(bytes).map_err(|json::Invalid| ConnectError::NotJson)?,
+    };
+    let merged = merge(document, launcher, folder)?;
+    let mut text = json::to_pretty(&merged);
+    text.push('\n');
+    Ok(text.into_bytes())
 }
 
 /// Creates the configuration directory if missing and writes the plan atomically.
@@ -282,7 +302,7 @@ fn merge(document: Json, launcher: &str, folder: &str) -> Result<Json, ConnectEr
 }
 
 /// The entry as pretty JSON, for the dry run's report.
-pub(crate) fn entry_text(launcher: &str, folder: &str) -> String {
+pub fn entry_text(launcher: &str, folder: &str) -> String {
     json::to_pretty(&entry(launcher, folder))
 }
 

@@ -9,6 +9,8 @@
 
 use dotaios_core::text::is_js_space;
 
+use crate::output::lines_text;
+
 /// One skill shipped with `init`, in the order of `skills/_registry.json`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct BundledSkill {
@@ -174,7 +176,7 @@ pub(crate) fn index_markdown(entries: &[CatalogEntry<'_>]) -> String {
         ));
         lines.push(String::new());
     }
-    join_lines(&lines)
+    lines_text(&lines)
 }
 
 /// `skills/RESOLVER.md` for `entries` (already in catalog order).
@@ -205,7 +207,7 @@ pub(crate) fn resolver_markdown(entries: &[CatalogEntry<'_>]) -> String {
             ));
         }
     }
-    join_lines(&lines)
+    lines_text(&lines)
 }
 
 /// `skills/_registry.json`: `{"skills": [...]}` with the array on one line, as contract 01 §11.3
@@ -216,12 +218,6 @@ pub(crate) fn registry_json(names: &[&str]) -> String {
         .map(|name| serde_json::Value::from(*name).to_string())
         .collect();
     format!("{{\n  \"skills\": [{}]\n}}\n", quoted.join(", "))
-}
-
-fn join_lines(lines: &[String]) -> String {
-    let mut text = lines.join("\n");
-    text.push('\n');
-    text
 }
 
 /// Table-cell escaping of 04 §1.5: `|` becomes `\|`, and every run of whitespace that contains

@@ -39,28 +39,6 @@ fn iso_date(date: Date) -> String {
     }
 }
 
-/// `now` as JavaScript's `toISOString()`: `YYYY-MM-DDTHH:MM:SS.sssZ` in UTC.
-pub(crate) fn iso_utc(now: Timestamp) -> String {
-    let utc = now.to_zoned(TimeZone::UTC);
-    let year = utc.year();
-    let year = if (0..=9999).contains(&year) {
-        format!("{year:04}")
-    } else if year < 0 {
-        format!("-{:06}", -i32::from(year))
-    } else {
-        format!("+{year:06}")
-    };
-    format!(
-        "{year}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-        utc.month(),
-        utc.day(),
-        utc.hour(),
-        utc.minute(),
-        utc.second(),
-        utc.millisecond()
-    )
-}
-
 /// JavaScript `Date.parse(text)` restricted to the ECMAScript date-time string format and its
 /// extended years (contract 02 §16, open point 3): milliseconds since the epoch, or `None` where
 /// JavaScript gives `NaN`.
@@ -86,6 +64,7 @@ fn local_to_utc(local: f64, zone: &TimeZone) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::iso_utc;
 
     fn utc(text: &str) -> Option<f64> {
         date_parse_ms(text, &TimeZone::UTC)
@@ -189,11 +168,5 @@ mod tests {
         );
         let first = Timestamp::from_second(1_788_220_800).unwrap_or(Timestamp::UNIX_EPOCH);
         assert_eq!(local_dates(first, &TimeZone::UTC).yesterday, "2026-08-31");
-    }
-
-    #[test]
-    fn millisecond_iso() {
-        let t = Timestamp::from_millisecond(1_787_994_000_123).unwrap_or(Timestamp::UNIX_EPOCH);
-        assert_eq!(iso_utc(t), "2026-08-29T09:00:00.123Z");
     }
 }

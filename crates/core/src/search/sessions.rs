@@ -15,7 +15,9 @@ use crate::search::jsonl::{Entry, ProjectIdentity, is_attributed};
 use crate::search::markdown::frontmatter;
 use crate::search::matcher::lowercase;
 use crate::search::unicode::units_of_bytes;
-use crate::text::{js_trim, js_truthy, utf16_cmp, utf16_len, utf16_prefix, utf16_slice};
+use crate::text::{
+    iso_string, js_trim, js_truthy, utf16_cmp, utf16_len, utf16_prefix, utf16_slice,
+};
 
 /// The CLI-only session filters (§11 step 3), applied in this order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -197,49 +199,6 @@ fn since_cutoff(since: &str, now_ms: f64) -> String {
     let count: f64 = since[..since.len() - 1].parse().unwrap_or(f64::INFINITY);
     // A cutoff before the representable range keeps every entry (JavaScript would throw).
     iso_string(now_ms - count * unit).unwrap_or_default()
-}
-
-/// `Date.prototype.toISOString` for a time value, `None` outside the representable range.
-pub(crate) fn iso_string(ms: f64) -> Option<String> {
-    if !ms.is_finite() || ms.abs() > 8.64e15 {
-        return None;
-    }
-    let ms = ms.floor() as i64;
-    let days = ms.div_euclid(86_400_000);
-    let in_day = ms.rem_euclid(86_400_000);
-    let (year, month, day) = civil_from_days(days);
-    let year_text = if (0..=9999).contains(&year) {
-        format!("{year:04}")
-    } else if year < 0 {
-        format!("-{:06}", -year)
-    } else {
-        format!("+{year:06}")
-    };
-    Some(format!(
-        "{year_text}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000
-    ))
-}
-
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -462,24 +421,5 @@ mod tests {
         // Missing bodies are skipped.
         let (hits, _) = run(index, "needle", &SessionFilters::default(), &[], 10);
         assert!(hits.unwrap().is_empty());
-    }
-
-    #[test]
-    fn iso_strings() {
-        assert_eq!(iso_string(0.0).unwrap(), "1970-01-01T00:00:00.000Z");
-        assert_eq!(
-            iso_string(1_786_579_200_123.0).unwrap(),
-            "2026-08-13T00:00:00.123Z"
-        );
-        assert_eq!(iso_string(-1.0).unwrap(), "1969-12-31T23:59:59.999Z");
-        assert_eq!(
-            iso_string(-62_198_755_200_000.0).unwrap(),
-            "-000001-01-01T00:00:00.000Z"
-        );
-        assert_eq!(
-            iso_string(253_402_300_800_000.0).unwrap(),
-            "+010000-01-01T00:00:00.000Z"
-        );
-        assert_eq!(iso_string(9e15), None);
     }
 }

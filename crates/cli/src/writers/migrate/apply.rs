@@ -39,7 +39,7 @@ use super::state::{
 };
 use super::{MigrateError, reason};
 use crate::writers::atomic::{Dir, WriteError};
-use crate::writers::init::iso_utc_millis;
+use crate::writers::iso_utc_millis;
 
 /// What `--apply` did.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,7 +14,7 @@ pub(crate) const JOURNAL_SCHEMA: &str = "dotaios.migration-journal.v1";
 
 /// Where a transaction stands; each status names what recovery faces (§9.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
+pub enum Status {
     /// Backups and staged files are being written; no live file touched.
     Preparing,
     /// Every backup and staged file is durable; no live file touched.
@@ -26,7 +26,8 @@ pub(crate) enum Status {
 }
 
 impl Status {
-    pub(crate) fn as_str(self) -> &'static str {
+    /// The status as the journal spells it.
+    pub fn as_str(self) -> &'static str {
         match self {
             Status::Preparing => "preparing",
             Status::Prepared => "prepared",
@@ -48,43 +49,50 @@ impl Status {
 
 /// One journaled operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Operation {
+pub struct Operation {
     /// `.gitignore` or `aios.json`.
-    pub(crate) path: String,
+    pub path: String,
     /// Replace or create.
-    pub(crate) action: Action,
+    pub action: Action,
     /// Hex SHA-256 of the bytes before (`None` for a create).
-    pub(crate) before_sha256: Option<String>,
+    pub before_sha256: Option<String>,
     /// Hex SHA-256 of the bytes after.
-    pub(crate) after_sha256: String,
+    pub after_sha256: String,
     /// Permission bits before (`None` for a create, or when an older writer recorded none).
-    pub(crate) before_mode: Option<u32>,
+    pub before_mode: Option<u32>,
     /// Permission bits after (`None` when an older writer recorded none).
-    pub(crate) after_mode: Option<u32>,
+    pub after_mode: Option<u32>,
 }
 
 impl Operation {
     /// `backups/<path>` for a replace.
-    pub(crate) fn backup_path(&self) -> Option<String> {
+    pub fn backup_path(&self) -> Option<String> {
         (self.action == Action::Replace).then(|| format!("backups/{}", self.path))
     }
 }
 
 /// The journal of one transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Journal {
-    pub(crate) plan_id: String,
-    pub(crate) status: Status,
-    pub(crate) created_at: String,
-    pub(crate) from_schema_version: String,
-    pub(crate) to_schema_version: String,
-    pub(crate) migrations: Vec<String>,
-    pub(crate) operations: Vec<Operation>,
+pub struct Journal {
+    /// The plan id, equal to the transaction directory's name.
+    pub plan_id: String,
+    /// Where the transaction stands.
+    pub status: Status,
+    /// When the transaction began (ISO-8601 UTC).
+    pub created_at: String,
+    /// The folder schema before.
+    pub from_schema_version: String,
+    /// The folder schema after.
+    pub to_schema_version: String,
+    /// The migration step ids, in order.
+    pub migrations: Vec<String>,
+    /// The file operations, in order.
+    pub operations: Vec<Operation>,
 }
 
 impl Journal {
     /// The journal for `plan`, in status `preparing`.
-    pub(crate) fn for_plan(plan: &Plan, created_at: String) -> Journal {
+    pub fn for_plan(plan: &Plan, created_at: String) -> Journal {
         Journal {
             plan_id: plan.id.clone(),
             status: Status::Preparing,
@@ -112,7 +120,7 @@ impl Journal {
     }
 
     /// The file's bytes: pretty JSON, keys in the contract's order, one trailing newline.
-    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+    pub fn to_bytes(&self) -> Vec<u8> {
         let operations: Vec<Value> = self
             .operations
             .iter()
@@ -154,7 +162,7 @@ impl Journal {
     /// status, every operation path writable, `after_sha256` a string, modes integers in
     /// `0..=0o777` with `before_mode` null exactly for a create. Journals without any mode
     /// fields (older writers) are accepted. `None` when anything fails.
-    pub(crate) fn parse(text: &str, dir_name: &str) -> Option<Journal> {
+    pub fn parse(text: &str, dir_name: &str) -> Option<Journal> {
         // The journal lies inside the folder: bounded before `serde_json` recurses.
         if !dotaios_core::text::json_nesting_ok(text) {
             return None;

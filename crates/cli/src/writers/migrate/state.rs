@@ -166,9 +166,9 @@ fn real_directory(root: &Root, path: &'static str) -> Result<bool, MigrateError>
 
 /// What a valid receipt says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ReceiptSummary {
+pub struct ReceiptSummary {
     /// `to_schema_version`.
-    pub(crate) to: SchemaVersion,
+    pub to: SchemaVersion,
 }
 
 /// Reads `receipts/<plan-id>.json` when it exists and checks it (contract 01 §9.5 precondition
@@ -191,11 +191,19 @@ pub(crate) fn read_receipt(
         Err(ReadError::Unsafe(UnsafeKind::NotDirectory)) => return Ok(None),
         Err(_) => return Err(invalid()),
     };
-    if !dotaios_core::text::json_nesting_ok(&file.text) {
-        return Err(invalid());
+    check_receipt(&file.text, plan_id)
+        .map(Some)
+        .ok_or_else(invalid)
+}
+
+/// The checks of [`read_receipt`] on the receipt's text: `None` when it is not a valid receipt
+/// of `plan_id`.
+pub fn check_receipt(text: &str, plan_id: &str) -> Option<ReceiptSummary> {
+    if !dotaios_core::text::json_nesting_ok(text) {
+        return None;
     }
-    let Ok(Value::Object(receipt)) = serde_json::from_str::<Value>(&file.text) else {
-        return Err(invalid());
+    let Ok(Value::Object(receipt)) = serde_json::from_str::<Value>(text) else {
+        return None;
     };
     let text = |key: &str| receipt.get(key).and_then(Value::as_str);
     let version = |key: &str| text(key).and_then(SchemaVersion::parse);
@@ -204,10 +212,9 @@ pub(crate) fn read_receipt(
         && version("from_schema_version").is_some()
         && text("release_version").is_some()
         && receipt.get("operations").is_some_and(Value::is_array);
-    match version("to_schema_version") {
-        Some(to) if valid => Ok(Some(ReceiptSummary { to })),
-        _ => Err(invalid()),
-    }
+    version("to_schema_version")
+        .filter(|_| valid)
+        .map(|to| ReceiptSummary { to })
 }
 
 #[cfg(test)]
