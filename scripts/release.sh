@@ -185,8 +185,11 @@ main() {
     declare -gA BIN_DIR
     build_linux
     for target in "${MACOS[@]}"; do build_macos "$target"; done
-    python3 packaging/macho.py sign-missing "${BIN_DIR[x86_64-apple-darwin]}/dotaios" \
-        "${BIN_DIR[x86_64-apple-darwin]}/dotaios-mcp"
+    # zig signs arm64 executables only; x86_64 gets the same ad-hoc signature here, and its
+    # wheel (packed by maturin before) the signed binaries.
+    local x86=${BIN_DIR[x86_64-apple-darwin]}
+    python3 packaging/macho.py sign-missing "$x86/dotaios" "$x86/dotaios-mcp"
+    python3 packaging/rewheel.py "$(ls "$DIST"/pypi/dotaios_rs-"$VERSION"-*macosx_*_x86_64.whl)" "$x86"
     pack_archives
     pack_npm
     pack_mcpb
