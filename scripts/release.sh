@@ -155,7 +155,6 @@ manifest["version"] = sys.argv[2]
 manifest["compatibility"]["platforms"] = [sys.argv[3]]
 print(json.dumps(manifest, indent=2))' packaging/mcpb/manifest.json "$VERSION" "$os" \
             >"$dir/manifest.json"
-        cp LICENSE* "$dir/" 2>/dev/null || true
         "$TOOLS/npm/node_modules/.bin/mcpb" validate "$dir/manifest.json" >/dev/null
         "$TOOLS/npm/node_modules/.bin/mcpb" pack "$dir" "$DIST/mcpb/dotaios-rs-$VERSION-$os-$cpu.mcpb" \
             >/dev/null
