@@ -29,7 +29,7 @@ import macho  # noqa: E402
 PLATFORMS = {
     "x86_64-unknown-linux-gnu": ("linux", "x64", "manylinux_2_17_x86_64", None),
     "aarch64-apple-darwin": ("darwin", "arm64", "_arm64", "arm64"),
-    "x86_64-apple-darwin": ("darwin", "x64", "_x86_64", "x86_64"),
+    "x86_64-apple-darwin": ("darwin", "x64", "macosx_10_12_x86_64", "x86_64"),
 }
 BINARIES = ("dotaios", "dotaios-mcp")
 EM_X86_64 = 62
@@ -70,7 +70,9 @@ def check_wheel(path, version, tag, arch):
     with zipfile.ZipFile(path) as wheel:
         wheel_file = wheel.read(f"dotaios_rs-{version}.dist-info/WHEEL").decode()
         tags = [line.split(": ", 1)[1] for line in wheel_file.splitlines() if line.startswith("Tag: ")]
-        if not tags or not all(t.startswith("py3-none-") and t.endswith(tag) for t in tags):
+        os_tag = "py3-none-manylinux" if arch is None else "py3-none-macosx_"
+        cpu_tag = "_x86_64" if arch in (None, "x86_64") else "_arm64"
+        if not tags or not all(t.startswith(os_tag) and t.endswith(cpu_tag) for t in tags):
             raise Bad(f"{path}: wheel tags {tags} are not for *{tag}")
         for name in BINARIES:
             info = wheel.getinfo(f"dotaios_rs-{version}.data/scripts/{name}")
