@@ -27,6 +27,9 @@ DIST=$(realpath -m "${DIST_DIR:-dist}")
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 LINUX=x86_64-unknown-linux-gnu
 MACOS=(aarch64-apple-darwin x86_64-apple-darwin)
+# maturin stamps wheel members with this time: the last commit's, so wheels repeat byte for byte.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 315532800)}
+export SOURCE_DATE_EPOCH
 
 log() { echo "release: $*" >&2; }
 
