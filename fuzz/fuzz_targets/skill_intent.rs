@@ -19,13 +19,7 @@ use dotaios_fuzz::parse_json;
 use libfuzzer_sys::fuzz_target;
 
 fn skill(dir: &str, description: &str, triggers: &[&str]) -> Skill {
-    Skill {
-        dir: dir.to_owned(),
-        name: dir.to_owned(),
-        description: description.to_owned(),
-        triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
-        when_to_use: Vec::new(),
-    }
+    Skill::new(dir, description, triggers)
 }
 
 fn catalog(extra: Vec<String>) -> Vec<Skill> {

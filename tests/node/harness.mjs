@@ -227,3 +227,31 @@ export function assertOff(result) {
   assert.match(off.notice, /AI app may still keep its own conversation history/i);
   return off;
 }
+
+/**
+ * The calls every SDK client makes on a fresh folder, through the SDK's own `listTools` and
+ * `callTool`: the three tools, Off, a search, a skill, an unknown tool and a bad argument
+ * (both refused with -32602). Returns the search payload for era-specific checks.
+ */
+export async function exerciseTools(client) {
+  assertTools((await client.listTools()).tools);
+
+  assertOff(await client.callTool({ name: 'read_working_context', arguments: { memory: 'off' } }));
+
+  const found = payload(await client.callTool({ name: 'search_aios', arguments: { query: 'plan my day' } }));
+  assert.equal(found.receipt, 'Memory: Shared');
+
+  const skill = payload(await client.callTool({ name: 'resolve_skill', arguments: { intent: 'plan my day' } }));
+  assert.equal(skill.matches[0].name, 'plan-today');
+
+  await assert.rejects(client.callTool({ name: 'log_event', arguments: {} }), (error) => {
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /Unknown tool: log_event/);
+    return true;
+  });
+  await assert.rejects(
+    client.callTool({ name: 'search_aios', arguments: { query: 'x', bogus: 1 } }),
+    (error) => error.code === -32602,
+  );
+  return found;
+}

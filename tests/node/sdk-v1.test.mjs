@@ -10,12 +10,10 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 
 import {
   assertCleanExits,
-  assertOff,
-  assertTools,
+  exerciseTools,
   launcher,
   LEGACY_VERSION,
   makeFixture,
-  payload,
   sessions,
   wireToolError,
   wireVersion,
@@ -49,25 +47,7 @@ test('TypeScript SDK v1 client (legacy handshake)', async (t) => {
     assert.equal(transport.negotiated, LEGACY_VERSION);
     assert.equal(client.getServerVersion()?.name, 'dotaios-mcp');
 
-    assertTools((await client.listTools()).tools);
-
-    assertOff(await client.callTool({ name: 'read_working_context', arguments: { memory: 'off' } }));
-
-    const found = payload(await client.callTool({ name: 'search_aios', arguments: { query: 'plan my day' } }));
-    assert.equal(found.receipt, 'Memory: Shared');
-
-    const skill = payload(await client.callTool({ name: 'resolve_skill', arguments: { intent: 'plan my day' } }));
-    assert.equal(skill.matches[0].name, 'plan-today');
-
-    await assert.rejects(client.callTool({ name: 'log_event', arguments: {} }), (error) => {
-      assert.equal(error.code, -32602);
-      assert.match(error.message, /Unknown tool: log_event/);
-      return true;
-    });
-    await assert.rejects(
-      client.callTool({ name: 'search_aios', arguments: { query: 'x', bogus: 1 } }),
-      (error) => error.code === -32602,
-    );
+    await exerciseTools(client);
   } finally {
     await client.close();
   }

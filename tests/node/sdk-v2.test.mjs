@@ -9,14 +9,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import {
   assertCleanExits,
-  assertOff,
   assertOnlyProbesBesides,
-  assertTools,
+  exerciseTools,
   launcher,
   LEGACY_VERSION,
   makeFixture,
   MODERN_VERSION,
-  payload,
   sessions,
   wireToolError,
   wireVersion,
@@ -48,26 +46,8 @@ for (const { label, mode, era, version } of MODES) {
       assert.equal(client.getProtocolEra(), era);
       assert.equal(client.getServerVersion()?.name, 'dotaios-mcp');
 
-      assertTools((await client.listTools()).tools);
-
-      assertOff(await client.callTool({ name: 'read_working_context', arguments: { memory: 'off' } }));
-
-      const found = payload(await client.callTool({ name: 'search_aios', arguments: { query: 'plan my day' } }));
-      assert.equal(found.receipt, 'Memory: Shared');
+      const found = await exerciseTools(client);
       assert.equal(found.budget.limit, 6000);
-
-      const skill = payload(await client.callTool({ name: 'resolve_skill', arguments: { intent: 'plan my day' } }));
-      assert.equal(skill.matches[0].name, 'plan-today');
-
-      await assert.rejects(client.callTool({ name: 'log_event', arguments: {} }), (error) => {
-        assert.equal(error.code, -32602);
-        assert.match(error.message, /Unknown tool: log_event/);
-        return true;
-      });
-      await assert.rejects(
-        client.callTool({ name: 'search_aios', arguments: { query: 'x', bogus: 1 } }),
-        (error) => error.code === -32602,
-      );
     } finally {
       await client.close();
     }

@@ -17,12 +17,12 @@
 //! stops the run. It prints its own small table on stdout and writes its own JSON report; the
 //! search `run` and its one table are untouched.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
-use std::time::Instant;
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
 
+use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Map, Value, json};
 
 use crate::RunOptions;
@@ -34,6 +34,10 @@ const WARMUP: usize = 3;
 /// Measured samples per row (full and `--quick`).
 const MEASURED_FULL: usize = 20;
 const MEASURED_QUICK: usize = 5;
+/// How long one server answer, or its exit once its stdin is closed, may take.
+const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
+/// Longer answer lines are not a start-up answer.
+const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 /// Contract 07 §4.1 target s: the server's start-up p95 stays within 20 ms.
 const MCP_STARTUP_P95_MS: f64 = 20.0;
 /// Contract 07 §4.1 target w: each worst-case matching query answers within 2 s.
@@ -81,18 +85,9 @@ pub(crate) fn run(options: &RunOptions, aios: &Path) -> ExitCode {
         eprintln!("extra requires --report <FILE>");
         return ExitCode::from(1);
     };
-    let report_file = match File::options()
-        .write(true)
-        .create_new(true)
-        .open(report_path)
-    {
-        Ok(file) => file,
-        Err(error) => {
-            eprintln!("cannot create the report file (it must not exist): {error}");
-            return ExitCode::from(1);
-        }
+    let Some(report_file) = crate::report::create(report_path) else {
+        return ExitCode::from(1);
     };
-    eprintln!("report: {}", report_path.display());
     let measured = if options.quick {
         MEASURED_QUICK
     } else {
@@ -275,55 +270,29 @@ fn write_worst_case(folder: &Path) -> Result<(), String> {
 /// but its exit status is checked.
 fn mcp_startup(binary: &Path, aios: &Path) -> Result<u64, String> {
     let start = Instant::now();
-    let mut child = Command::new(binary)
-        .arg("--path")
-        .arg(aios)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
+    let deadline = start + ANSWER_DEADLINE;
+    let failed = |error: ClientError| format!("dotaios-mcp: {error}");
+    let mut command = Command::new(binary);
+    command.arg("--path").arg(aios);
+    let mut client = Client::spawn(&mut command, MAX_LINE_BYTES)
         .map_err(|error| format!("cannot start dotaios-mcp: {error}"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-    let mut exchange = |line: &str, answer: bool| -> Result<Value, String> {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| stdin.flush())
-            .map_err(|error| format!("cannot write to dotaios-mcp: {error}"))?;
-        if !answer {
-            return Ok(Value::Null);
-        }
-        let mut text = String::new();
-        if stdout
-            .read_line(&mut text)
-            .map_err(|error| error.to_string())?
-            == 0
-        {
-            return Err("dotaios-mcp closed its output".to_owned());
-        }
-        serde_json::from_str(&text).map_err(|_| "an answer is not JSON".to_owned())
-    };
-    let initialized = exchange(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"dotaios-bench","version":"1"}}}"#,
-        true,
-    )?;
-    exchange(
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-        false,
-    )?;
-    let listed = exchange(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, true)?;
-    let context = exchange(
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_working_context","arguments":{}}}"#,
-        true,
-    )?;
+    let initialized = client
+        .initialize("2025-06-18", "dotaios-bench", "1", deadline)
+        .map_err(failed)?;
+    let listed = client
+        .request("tools/list", None, deadline)
+        .map_err(failed)?;
+    let context = client
+        .call_tool("read_working_context", json!({}), deadline)
+        .map_err(failed)?;
     let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    drop(stdin);
-    let status = child.wait().map_err(|error| error.to_string())?;
+    let status = client.close(ANSWER_DEADLINE);
     check_startup(&initialized, &listed, &context)?;
-    if !status.success() {
-        return Err(format!("dotaios-mcp exited with {status}"));
+    match status {
+        Some(status) if status.success() => Ok(ns),
+        Some(status) => Err(format!("dotaios-mcp exited with {status}")),
+        None => Err("dotaios-mcp did not exit once its stdin was closed".to_owned()),
     }
-    Ok(ns)
 }
 
 fn check_startup(initialized: &Value, listed: &Value, context: &Value) -> Result<(), String> {

@@ -6,7 +6,7 @@
 //!
 //! It is not a test: no timing is ever asserted by `cargo test`. Progress and diagnostics go to
 //! stderr; only the table goes to stdout.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod corpus;
@@ -14,6 +14,8 @@ mod extra;
 mod fixtures;
 mod measure;
 mod report;
+#[cfg(target_os = "linux")]
+mod uring;
 mod walk;
 
 use std::ffi::OsString;
@@ -34,6 +36,10 @@ Usage:
                          folder, default examples/aios)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
+  dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
+                         (Linux: search's per-file calls, plain or batched through io_uring)
+  dotaios-bench control  uring <AIOS-DIR> [<rounds>]
+                         (Linux: both, interleaved in one process; p50/p95 and ratios)
 
 Fixture ids: 500-shallow-prose, 500-nested-high-entropy, 2500-shallow-prose,
 2500-nested-high-entropy, 10000-shallow-prose, 10000-nested-high-entropy (default: all six).

@@ -9,18 +9,18 @@
 //! A wrong sample stops the run: the report is written with `"verdict": "incorrect"` and the
 //! failing sample, and no time is reported as if it were valid.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{
     Clock, Scope, ScopeRequest, SearchOutcome, SearchRequest, SessionFilters, read_vault_corpus,
     search,
 };
+use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use wait4::Wait4;
@@ -74,18 +74,9 @@ pub(crate) fn run(options: &RunOptions) -> ExitCode {
         return ExitCode::from(1);
     };
     // The report is created exclusively before any timing, so a run never overwrites one.
-    let report_file = match File::options()
-        .write(true)
-        .create_new(true)
-        .open(report_path)
-    {
-        Ok(file) => file,
-        Err(error) => {
-            eprintln!("cannot create the report file (it must not exist): {error}");
-            return ExitCode::from(1);
-        }
+    let Some(report_file) = report::create(report_path) else {
+        return ExitCode::from(1);
     };
-    eprintln!("report: {}", report_path.display());
     let protocol = if options.quick { QUICK } else { FULL };
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(32));
     let mut report = Report::new(
@@ -213,6 +204,20 @@ struct Expectation<'a> {
     query: &'a ControlledQuery,
 }
 
+impl<'a> Expectation<'a> {
+    /// What every sample of `query` on `fixture` must answer (contract 07 §2).
+    fn of(fixture: &Fixture, query: &'a ControlledQuery) -> Expectation<'a> {
+        Expectation {
+            cell: format!("{}/{}", fixture.id, query.id),
+            sources: expected_sources(fixture, query),
+            digest: expected_digest(fixture, query),
+            files: fixture.count,
+            bytes: fixture.source_bytes,
+            query,
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn measure_cell(
     spawner: &mut Spawner,
@@ -226,14 +231,7 @@ fn measure_cell(
     mcp_available: bool,
     ripgrep: Option<&Path>,
 ) -> Result<Cell, RunError> {
-    let expect = Expectation {
-        cell: format!("{}/{}", fixture.id, query.id),
-        sources: expected_sources(fixture, query),
-        digest: expected_digest(fixture, query),
-        files: fixture.count,
-        bytes: fixture.source_bytes,
-        query,
-    };
+    let expect = Expectation::of(fixture, query);
     let mut server = if mcp_available {
         Some(McpServer::start(&options.dotaios_mcp, aios)?)
     } else {
@@ -269,7 +267,7 @@ fn measure_cell(
                 ),
                 _ => server.as_mut().map_or_else(
                     || Err(Check::harness("no server")),
-                    |server| server.call(round, &expect),
+                    |server| server.call(&expect),
                 ),
             };
             let sample = sample.map_err(|check| match check {
@@ -409,7 +407,9 @@ fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
 pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
     let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
     else {
-        eprintln!("control requires <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]");
+        eprintln!(
+            "control requires <raw-read|safe-corpus|safe-walk|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
+        );
         return ExitCode::from(1);
     };
     let aios = Path::new(aios);
@@ -427,6 +427,29 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
             .map_err(|error| error.code().to_owned()),
         "safe-walk" => {
             crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        #[cfg(target_os = "linux")]
+        "floor-plain" | "floor-uring" => {
+            let variant = if name == "floor-plain" {
+                crate::uring::Variant::Plain
+            } else {
+                crate::uring::Variant::Uring
+            };
+            crate::uring::pass(aios, variant, workers).map(|totals| (totals.files, totals.bytes))
+        }
+        #[cfg(target_os = "linux")]
+        "uring" => {
+            let rounds = args
+                .get(2)
+                .and_then(|rounds| rounds.to_str()?.parse().ok())
+                .unwrap_or(20);
+            return match crate::uring::compare(aios, rounds) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("uring: {message}");
+                    ExitCode::from(1)
+                }
+            };
         }
         other => Err(format!("unknown control: {other}")),
     };
@@ -589,21 +612,21 @@ fn check_core(outcome: &SearchOutcome, expect: &Expectation<'_>) -> Result<Strin
             "a scope other than vault has results",
         ));
     }
-    if actual != expect.sources {
-        return Err(Check::wrong(expect, actual, "ordered sources differ"));
-    }
     let results: Vec<Value> = vault.map_or_else(Vec::new, |group| {
         group.results.iter().map(|hit| hit.to_value()).collect()
     });
     check_digest(expect, actual, &results)
 }
 
-/// The result digest of §2.3, plus the per-hit shape of §2.1.
+/// The ordered sources, then the result digest of §2.3, plus the per-hit shape of §2.1.
 fn check_digest(
     expect: &Expectation<'_>,
     actual: Vec<String>,
     results: &[Value],
 ) -> Result<String, Check> {
+    if actual != expect.sources {
+        return Err(Check::wrong(expect, actual, "ordered sources differ"));
+    }
     for result in results {
         let source = result
             .get("source")
@@ -957,87 +980,54 @@ pub(crate) fn cli_sources(stdout: &str) -> Vec<String> {
 
 // ----- mcp ---------------------------------------------------------------------------------
 
-/// One `dotaios-mcp` server for one cell.
+/// One `dotaios-mcp` server for one cell, spoken to through `dotaios_mcp::client`.
 struct McpServer {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    client: Client,
 }
+
+/// How long one server answer may take (a cold search of the largest fixture included).
+const MCP_ANSWER_DEADLINE: Duration = Duration::from_secs(120);
+/// Longer answer lines are not a search answer within its budget.
+const MCP_MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
 impl McpServer {
     fn start(binary: &Path, aios: &Path) -> Result<McpServer, RunError> {
         let harness = |message: String| RunError::Harness(message);
-        let mut child = Command::new(binary)
-            .arg("--path")
-            .arg(aios)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut command = Command::new(binary);
+        command.arg("--path").arg(aios);
+        let mut client = Client::spawn(&mut command, MCP_MAX_LINE_BYTES)
             .map_err(|error| harness(format!("cannot start dotaios-mcp: {error}")))?;
-        let stdin = child
-            .stdin
-            .take()
-            .ok_or_else(|| harness("no stdin".into()))?;
-        let stdout = BufReader::new(
-            child
-                .stdout
-                .take()
-                .ok_or_else(|| harness("no stdout".into()))?,
-        );
-        let mut server = McpServer {
-            child,
-            stdin,
-            stdout,
-        };
-        let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"dotaios-bench","version":"1"}}}"#;
-        server.send(initialize).map_err(harness)?;
-        server.receive().map_err(harness)?;
-        server
-            .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-            .map_err(harness)?;
-        Ok(server)
+        client
+            .initialize(
+                "2025-06-18",
+                "dotaios-bench",
+                "1",
+                Instant::now() + MCP_ANSWER_DEADLINE,
+            )
+            .map_err(|error| harness(format!("dotaios-mcp: {error}")))?;
+        Ok(McpServer { client })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        self.stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .map_err(|error| format!("cannot write to dotaios-mcp: {error}"))
-    }
-
-    fn receive(&mut self) -> Result<String, String> {
-        let mut line = String::new();
-        let read = self
-            .stdout
-            .read_line(&mut line)
-            .map_err(|error| error.to_string())?;
-        if read == 0 {
-            return Err("dotaios-mcp closed its output".to_owned());
-        }
-        Ok(line)
-    }
-
-    fn call(&mut self, round: usize, expect: &Expectation<'_>) -> Result<Sample, Check> {
+    fn call(&mut self, expect: &Expectation<'_>) -> Result<Sample, Check> {
         let mut arguments = Map::new();
         arguments.insert("query".into(), Value::from(expect.query.text));
         arguments.insert("limit".into(), Value::from(RESULT_LIMIT));
         arguments.insert("budget".into(), Value::from(32_000));
-        let mut params = Map::new();
-        params.insert("name".into(), Value::from("search_aios"));
-        params.insert("arguments".into(), Value::Object(arguments));
-        let mut request = Map::new();
-        request.insert("jsonrpc".into(), Value::from("2.0"));
-        request.insert("id".into(), Value::from(round + 1));
-        request.insert("method".into(), Value::from("tools/call"));
-        request.insert("params".into(), Value::Object(params));
-        let line = dotaios_core::text::to_json_compact(&Value::Object(request));
         let start = Instant::now();
-        self.send(&line).map_err(Check::harness)?;
-        let response = self.receive().map_err(Check::harness)?;
+        let response = self.client.call_tool(
+            "search_aios",
+            Value::Object(arguments),
+            start + MCP_ANSWER_DEADLINE,
+        );
         let ns = elapsed_ns(start);
-        let response: Value = serde_json::from_str(&response)
-            .map_err(|_| Check::wrong(expect, Vec::new(), "the response is not JSON"))?;
+        let response = response.map_err(|error| match error {
+            ClientError::Invalid => Check::wrong(
+                expect,
+                Vec::new(),
+                "the response is not a JSON-RPC response",
+            ),
+            other => Check::harness(format!("dotaios-mcp: {other}")),
+        })?;
         let result = &response["result"];
         if result["isError"] != Value::Bool(false) {
             return Err(Check::wrong(
@@ -1080,22 +1070,18 @@ impl McpServer {
                 "complete, omissions, budget.truncated or scope_selection differ",
             ));
         }
-        if actual != expect.sources {
-            return Err(Check::wrong(expect, actual, "ordered sources differ"));
-        }
         check_digest(expect, actual, &items)?;
         Ok(Sample { ns, rss: None })
     }
 
     /// Reads the server's lifetime peak (`VmHWM`), then closes stdin and waits for it.
     #[cfg(target_os = "linux")]
-    fn finish(mut self) -> Result<u64, RunError> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
+    fn finish(self) -> Result<u64, RunError> {
+        let id = self.client.id().unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{id}/status")).unwrap_or_default();
         let peak = report::proc_kib_field(&status, "VmHWM:")
             .ok_or_else(|| RunError::Harness("cannot read the server's VmHWM".to_owned()))?;
-        drop(self.stdin);
-        let _ = self.child.wait();
+        let _ = self.client.into_child().wait();
         Ok(peak)
     }
 
@@ -1103,9 +1089,9 @@ impl McpServer {
     /// peak (no `/proc` off Linux).
     #[cfg(not(target_os = "linux"))]
     fn finish(self) -> Result<u64, RunError> {
-        drop(self.stdin);
         let usage = self
-            .child
+            .client
+            .into_child()
             .wait4()
             .map_err(|error| RunError::Harness(format!("cannot reap the server: {error}")))?;
         Ok(usage.rusage.maxrss)
@@ -1138,14 +1124,7 @@ mod tests {
             write_fixture(temp.path(), fixture).unwrap();
             let aios = temp.path().join(fixture.id).join("aios");
             for query in &QUERIES {
-                let expect = Expectation {
-                    cell: format!("{}/{}", fixture.id, query.id),
-                    sources: expected_sources(fixture, query),
-                    digest: expected_digest(fixture, query),
-                    files: fixture.count,
-                    bytes: fixture.source_bytes,
-                    query,
-                };
+                let expect = Expectation::of(fixture, query);
                 for workers in [1, 2] {
                     if let Err(check) = core(&aios, workers, &expect) {
                         panic!("{}: {}", expect.cell, describe(check));

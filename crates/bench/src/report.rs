@@ -43,6 +43,21 @@ impl MeasureRecord {
     }
 }
 
+/// Creates the report file exclusively, before any timing, so that a run never overwrites one;
+/// `None` (with the reason on stderr) when it exists or cannot be created.
+pub(crate) fn create(path: &Path) -> Option<File> {
+    match File::options().write(true).create_new(true).open(path) {
+        Ok(file) => {
+            eprintln!("report: {}", path.display());
+            Some(file)
+        }
+        Err(error) => {
+            eprintln!("cannot create the report file (it must not exist): {error}");
+            None
+        }
+    }
+}
+
 /// `sorted[ceil(n × q) − 1]` in milliseconds.
 pub(crate) fn percentile(samples: &[u64], q: f64) -> Option<f64> {
     if samples.is_empty() {

@@ -99,6 +99,9 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
             out(concat!(env!("CARGO_PKG_VERSION"), "\n"));
             Ok(ExitCode::SUCCESS)
         }
+        // Only names of [`COMMANDS`] are dispatched, so the help and completions drawn from
+        // it list every command there is.
+        Some(name) if !command_names().any(|known| known == name) => Ok(unknown_command(command)),
         Some("init") => init::run(rest, env),
         Some("brief") => brief::run(rest, env),
         Some("search") => search::run(rest, env),

@@ -1,6 +1,6 @@
 //! The `dotaios-mcp` binary's own command line (contract 05 §1): it ships in this package, says
 //! what it is, prints its version, and tells a person who starts it at a terminal what it waits
-//! for.
+//! for; and `dotaios mcp serve` answers byte for byte as it does (contract 05 §14 item 61).
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -94,4 +94,56 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
         .unwrap();
     assert_eq!(piped.status.code(), Some(0));
     assert!(piped.stderr.is_empty() && piped.stdout.is_empty());
+}
+
+/// Item 61 (contract 05 §14): `dotaios mcp serve` runs the same code as `dotaios-mcp`.
+#[test]
+fn item_61_cli_serve_is_byte_identical() {
+    let folder = dotaios_testkit::Folder::fresh();
+    let transcripts: [&[&str]; 3] = [
+        &[
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_working_context","arguments":{"budget":20}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_aios","arguments":{"query":"x","limit":100}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"log_event","arguments":{}}}"#,
+        ],
+        &[
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+        ],
+        &["null", "42", r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#],
+    ];
+    let limit = dotaios_testkit::DEFAULT_LIMIT;
+    for lines in transcripts {
+        let input: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        let adapter_run = dotaios_testkit::run(
+            Command::new(ADAPTER).arg("--path").arg(folder.path()),
+            input.as_bytes(),
+            limit,
+        );
+        let cli_run = dotaios_testkit::run(
+            Command::new(env!("CARGO_BIN_EXE_dotaios"))
+                .args(["mcp", "--path"])
+                .arg(folder.path())
+                .arg("serve"),
+            input.as_bytes(),
+            limit,
+        );
+        assert_eq!(adapter_run.code(), Some(0));
+        assert_eq!(cli_run.code(), Some(0));
+        assert_eq!(cli_run.stderr_text(), "");
+        assert!(!adapter_run.stdout.is_empty(), "the adapter answered");
+        assert_eq!(adapter_run.stdout_text(), cli_run.stdout_text());
+    }
+    let help = dotaios_testkit::output(
+        Command::new(env!("CARGO_BIN_EXE_dotaios")).args(["mcp", "serve", "--help"]),
+    );
+    assert!(
+        help.stdout_text()
+            .starts_with("Usage:\n  dotaios mcp serve [options]\n")
+    );
+    let bogus = dotaios_testkit::output(
+        Command::new(env!("CARGO_BIN_EXE_dotaios")).args(["mcp", "serve", "--agent", "x"]),
+    );
+    assert_eq!(bogus.code(), Some(1));
+    assert_eq!(bogus.stderr_text(), "Unknown option: --agent\n");
 }

@@ -7,12 +7,12 @@
 mod wc_support;
 
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use wc_support::{
-    OFF_NOTICE, PROJECT_220_STDOUT, PROJECT_DIGEST, SHARED_DIGEST, shift_dates, tree_snapshot,
-    write, write_bytes, write_fixture,
+    OFF_NOTICE, PROJECT_220_STDOUT, PROJECT_DIGEST, SHARED_DIGEST, fingerprint, shift_dates, write,
+    write_bytes, write_fixture,
 };
 
 const READ_FAILED: &str = "DotAIOS could not read working context safely.\n";
@@ -32,30 +32,12 @@ fn texts(output: &Output) -> (String, String) {
     )
 }
 
-/// The repository's `examples/aios`.
-fn examples_aios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/aios")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("mkdir: {e}"));
-    for entry in std::fs::read_dir(from)
-        .unwrap_or_else(|e| panic!("read_dir: {e}"))
-        .flatten()
-    {
-        let target = to.join(entry.file_name());
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("copy: {e}"));
-        }
-    }
-}
+use dotaios_testkit::examples_aios;
 
 /// A temp directory with `aios/`, a copy of the sample folder, and `home/`.
 fn sample_copy() -> tempfile::TempDir {
     let temp = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-    copy_tree(&examples_aios(), &temp.path().join("aios"));
+    dotaios_testkit::write_sample(&temp.path().join("aios"));
     std::fs::create_dir(temp.path().join("home")).unwrap_or_else(|e| panic!("home: {e}"));
     temp
 }
@@ -127,7 +109,7 @@ fn assert_refusal(fixture: &Fixture, output: &Output, message: &str) {
 #[test]
 fn shared_mode_prints_the_worked_fixture() {
     let fixture = Fixture::new();
-    let before = tree_snapshot(&fixture.aios());
+    let before = fingerprint(&fixture.aios());
     let output = fixture.brief(&["--compact"]);
     if fixture.date_moved() {
         return;
@@ -136,7 +118,7 @@ fn shared_mode_prints_the_worked_fixture() {
     assert_eq!(stderr, "");
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout, format!("{}\n", fixture.expected(SHARED_DIGEST)));
-    assert_eq!(tree_snapshot(&fixture.aios()), before);
+    assert_eq!(fingerprint(&fixture.aios()), before);
 }
 
 #[test]
@@ -343,7 +325,7 @@ fn off_mode_touches_nothing() {
 #[test]
 fn brief_without_compact_writes_nothing_and_says_so() {
     let fixture = Fixture::new();
-    let before = tree_snapshot(&fixture.aios());
+    let before = fingerprint(&fixture.aios());
     let output = fixture.brief(&[]);
     let (stdout, stderr) = texts(&output);
     assert_eq!(
@@ -364,7 +346,7 @@ fn brief_without_compact_writes_nothing_and_says_so() {
         &first,
         "--first-message and --cwd are supported with --compact only.\n",
     );
-    assert_eq!(tree_snapshot(&fixture.aios()), before);
+    assert_eq!(fingerprint(&fixture.aios()), before);
 }
 
 #[test]
@@ -433,7 +415,7 @@ fn usage_errors_in_order() {
             "Project selector is unknown.\n",
         ),
     ];
-    let before = tree_snapshot(&fixture.aios());
+    let before = fingerprint(&fixture.aios());
     for (args, message) in cases {
         let output = fixture.brief(args);
         let (stdout, stderr) = texts(&output);
@@ -441,7 +423,7 @@ fn usage_errors_in_order() {
         assert_eq!(stdout, "", "{args:?}");
         assert_eq!(output.status.code(), Some(1), "{args:?}");
     }
-    assert_eq!(tree_snapshot(&fixture.aios()), before);
+    assert_eq!(fingerprint(&fixture.aios()), before);
 }
 
 #[test]
@@ -509,7 +491,7 @@ fn a_missing_folder_is_named() {
 fn assert_read_refusal(setup: impl Fn(&Path)) {
     let fixture = Fixture::new();
     setup(&fixture.aios());
-    let before = tree_snapshot(&fixture.aios());
+    let before = fingerprint(&fixture.aios());
     for args in [
         &["--compact"][..],
         &["--compact", "--json"],
@@ -519,7 +501,7 @@ fn assert_read_refusal(setup: impl Fn(&Path)) {
         let output = fixture.brief(args);
         assert_refusal(&fixture, &output, READ_FAILED);
     }
-    assert_eq!(tree_snapshot(&fixture.aios()), before, "the folder changed");
+    assert_eq!(fingerprint(&fixture.aios()), before, "the folder changed");
 }
 
 /// One test per safety and limit variant of contract 02 §17.5.
@@ -603,12 +585,17 @@ fn corrupt_signal_lines_are_skipped_without_quarantine() {
         &format!("memory/signals/{today}.jsonl"),
         &format!("not json\n{{\"ts\":\"{today}T08:30:00.000Z\",\"summary\":\"Valid line\"}}\n"),
     );
-    let before = tree_snapshot(&fixture.aios());
+    let before = fingerprint(&fixture.aios());
     let output = fixture.brief(&["--compact"]);
     assert_eq!(output.status.code(), Some(0));
     assert!(texts(&output).0.contains("] Valid line\n"));
-    assert_eq!(tree_snapshot(&fixture.aios()), before);
-    assert!(!before.keys().any(|name| name.ends_with(".bad.jsonl")));
+    assert_eq!(fingerprint(&fixture.aios()), before);
+    assert!(
+        !before
+            .paths()
+            .iter()
+            .any(|name| name.ends_with(".bad.jsonl"))
+    );
 }
 
 #[test]
@@ -631,7 +618,7 @@ fn migration_notices_precede_the_digest() {
 fn the_sample_folder_renders() {
     let temp = sample_copy();
     let aios = temp.path().join("aios");
-    let before = tree_snapshot(&aios);
+    let before = fingerprint(&aios);
     let output = dotaios(&temp.path().join("home"))
         .env("TZ", "UTC")
         .args(["brief", "--compact", "--path"])
@@ -655,6 +642,6 @@ fn the_sample_folder_renders() {
         assert!(stdout.contains(section), "{section} missing:\n{stdout}");
     }
     assert!(stdout.encode_utf16().count() <= 6001);
-    assert_eq!(tree_snapshot(&aios), before);
+    assert_eq!(fingerprint(&aios), before);
     assert!(examples_aios().join("aios.json").exists());
 }

@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use dotaios_testkit::fingerprint;
 use serde_json::{Value, json};
-use support::{fingerprint, texts};
+use support::texts;
 
 const AGENTS: [&str; 7] = [
     "claude",
@@ -80,14 +81,27 @@ impl Fixture {
             .unwrap()
     }
 
-    /// `dotaios <args…> --path <aios> --launcher <adapter>`.
-    fn run_with_adapter(&self, args: &[&str]) -> Output {
-        self.command()
+    /// `dotaios <args…> --path <aios> --launcher <adapter>`, not started yet.
+    fn adapter_command(&self, args: &[&str]) -> Command {
+        let mut command = self.command();
+        command
             .args(args)
             .arg("--path")
             .arg(self.aios())
             .arg("--launcher")
-            .arg(adapter())
+            .arg(adapter());
+        command
+    }
+
+    /// [`Fixture::adapter_command`], run.
+    fn run_with_adapter(&self, args: &[&str]) -> Output {
+        self.adapter_command(args).output().unwrap()
+    }
+
+    /// [`Fixture::run_with_adapter`] with `XDG_CONFIG_HOME` set to `xdg`.
+    fn run_with_xdg(&self, xdg: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Output {
+        self.adapter_command(args)
+            .env("XDG_CONFIG_HOME", xdg)
             .output()
             .unwrap()
     }
@@ -830,18 +844,26 @@ fn c30_status_with_a_launcher_that_prints_no_json() {
 
 const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"SERVER","version":"9.9.9"}}}"#;
 
+/// `mcp status` (text and `--json`) against a launcher script that answers `initialize` as
+/// `server` (version 9.9.9) and `tools/list` with `tools`; also the parsed JSON report.
+fn status_of_server(fixture: &Fixture, server: &str, tools: &str) -> (Output, Output, Value) {
+    let launcher = fixture.script(
+        server,
+        &format!(
+            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
+            INITIALIZE_ANSWER.replace("SERVER", server)
+        ),
+    );
+    let (text, json) = status_with(fixture, &launcher);
+    let report = serde_json::from_slice(&json.stdout).unwrap();
+    (text, json, report)
+}
+
 #[test]
 fn c31_status_with_a_server_listing_two_tools() {
     let fixture = Fixture::new();
     let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"read_working_context","annotations":{"readOnlyHint":true}},{"name":"search_aios","annotations":{"readOnlyHint":true}}]}}"#;
-    let launcher = fixture.script(
-        "two-tools",
-        &format!(
-            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
-            INITIALIZE_ANSWER.replace("SERVER", "dotaios-mcp")
-        ),
-    );
-    let (text, json) = status_with(&fixture, &launcher);
+    let (text, json, report) = status_of_server(&fixture, "dotaios-mcp", tools);
     assert_status_failure(
         &text,
         &json,
@@ -853,7 +875,6 @@ fn c31_status_with_a_server_listing_two_tools() {
             .0
             .ends_with("\n[fail] Read-only tools: read_working_context, search_aios\n")
     );
-    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(
         report["tools"],
         json!(["read_working_context", "search_aios"])
@@ -866,21 +887,13 @@ fn c31_status_with_a_server_listing_two_tools() {
 fn status_with_another_server() {
     let fixture = Fixture::new();
     let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#;
-    let launcher = fixture.script(
-        "other",
-        &format!(
-            "read -r line\nprintf '%s\\n' '{}'\nread -r line\nread -r line\nprintf '%s\\n' '{tools}'\n",
-            INITIALIZE_ANSWER.replace("SERVER", "other-server")
-        ),
-    );
-    let (text, json) = status_with(&fixture, &launcher);
+    let (text, json, report) = status_of_server(&fixture, "other-server", tools);
     assert_status_failure(
         &text,
         &json,
         "the program answering is not dotaios-mcp",
         &["unexpected_server"],
     );
-    let report: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(report["adapter"]["server_name"], json!("other-server"));
 }
 
@@ -1411,15 +1424,7 @@ fn connect_refuses_a_disposable_default_launcher() {
 fn connect_follows_xdg_config_home() {
     let fixture = Fixture::new();
     let xdg = fixture.root().join("xdg");
-    let output = fixture
-        .command()
-        .env("XDG_CONFIG_HOME", &xdg)
-        .args(["connect", "opencode", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
-        .output()
-        .unwrap();
+    let output = fixture.run_with_xdg(&xdg, &["connect", "opencode"]);
     let (stdout, stderr) = texts(&output);
     assert_eq!(code(&output), Some(0), "{stderr}");
     let file = xdg.join("opencode/opencode.json");
@@ -1430,29 +1435,13 @@ fn connect_follows_xdg_config_home() {
     assert_eq!(read_json(&file)["mcp"]["dotaios"], expected_entry(&fixture));
     assert!(!fixture.home().join(".config").exists());
     // The opencode hint follows the same file when no --home is given.
-    let hint = fixture
-        .command()
-        .env("XDG_CONFIG_HOME", &xdg)
-        .args(["mcp", "config", "--agent", "opencode", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
-        .output()
-        .unwrap();
+    let hint = fixture.run_with_xdg(&xdg, &["mcp", "config", "--agent", "opencode"]);
     assert_eq!(
         line_value(&texts(&hint).0, "Suggested target: "),
         file.to_str().unwrap()
     );
     // A relative XDG_CONFIG_HOME is ignored, as the XDG rules say.
-    let relative = fixture
-        .command()
-        .env("XDG_CONFIG_HOME", "relative/xdg")
-        .args(["connect", "opencode", "--dry-run", "--path"])
-        .arg(fixture.aios())
-        .arg("--launcher")
-        .arg(adapter())
-        .output()
-        .unwrap();
+    let relative = fixture.run_with_xdg("relative/xdg", &["connect", "opencode", "--dry-run"]);
     assert!(
         texts(&relative)
             .0

@@ -5,7 +5,8 @@ mod support;
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 
-use support::{doctor_fix, doctor_json, fingerprint, run_on, sample_copy, texts};
+use dotaios_testkit::fingerprint;
+use support::{doctor_fix, doctor_json, run_on, sample_copy, texts};
 
 #[test]
 fn healthy_sample_folder_is_all_ok() {

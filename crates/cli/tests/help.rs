@@ -4,22 +4,41 @@ mod support;
 
 use support::{dotaios, sample_copy};
 
-/// Contract 06 §1.5: every dispatchable command appears at the start of an indented help line.
+/// Contract 06 §1.5: the top-level help lists exactly the commands of the binary's own
+/// table (read back from `dotaios completions bash`, which is generated from the table the
+/// dispatcher admits names by), in its order, and each of them is dispatched: its `--help` is
+/// its own usage, not the unknown-command refusal.
 #[test]
-fn top_level_help_lists_every_command() {
+fn top_level_help_lists_exactly_the_dispatched_commands() {
     let temp = sample_copy();
-    let output = dotaios(&temp.path().join("home"))
-        .arg("--help")
-        .output()
-        .unwrap();
-    let help = String::from_utf8(output.stdout).unwrap();
-    for command in [
-        "init", "brief", "search", "skills", "doctor", "migrate", "mcp", "connect", "demo",
-    ] {
+    let home = temp.path().join("home");
+    let table = table(&home);
+    let names: Vec<&str> = table
+        .commands
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let help = dotaios_testkit::output(dotaios(&home).arg("--help"));
+    assert_eq!(help.code(), Some(0));
+    let help = help.stdout_text();
+    let listed: Vec<&str> = help
+        .split_once("\nCommands:\n")
+        .and_then(|(_, rest)| rest.split_once("\n\n"))
+        .expect("a Commands section")
+        .0
+        .lines()
+        .map(|line| line.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(listed, names, "{help}");
+    for name in names {
+        let own = dotaios_testkit::output(dotaios(&home).args([name, "--help"]));
+        assert_eq!(own.code(), Some(0), "{name}: {}", own.stderr_text());
+        assert_eq!(own.stderr_text(), "", "{name}");
+        let text = own.stdout_text();
+        let usage = text.strip_prefix("Usage:").map(str::trim_start);
         assert!(
-            help.lines()
-                .any(|line| line.starts_with("  ") && line.trim_start().starts_with(command)),
-            "{command} missing from:\n{help}"
+            usage.is_some_and(|usage| usage.starts_with(&format!("dotaios {name}"))),
+            "{name}:\n{text}"
         );
     }
 }
@@ -239,7 +258,7 @@ fn unknown_command_suggests_the_closest() {
 #[test]
 fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {
     let temp = sample_copy();
-    let before = support::fingerprint(&temp.path().join("aios"));
+    let before = dotaios_testkit::fingerprint(&temp.path().join("aios"));
     let typo = support::run_on(&temp, &["search", "tidepool", "--limt", "3"]);
     assert_eq!(typo.status.code(), Some(1));
     assert_eq!(
@@ -265,7 +284,10 @@ fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {
     assert!(matches!(equals.status.code(), Some(0 | 2)), "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["query"], "tidepool");
-    assert_eq!(support::fingerprint(&temp.path().join("aios")), before);
+    assert_eq!(
+        dotaios_testkit::fingerprint(&temp.path().join("aios")),
+        before
+    );
 }
 
 /// The completion scripts: bash parses (`bash -n`), zsh and fish name every command.

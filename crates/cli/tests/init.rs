@@ -6,6 +6,8 @@ use std::os::unix::fs::{MetadataExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use dotaios_testkit::{FRESH_CREATED_AT, Folder, Kind, fingerprint};
+
 /// One temporary world: a home directory and a working directory.
 struct World {
     temp: tempfile::TempDir,
@@ -58,35 +60,12 @@ fn assert_refused(output: &Output, message: &str) {
     assert_eq!(stdout(output), "");
 }
 
-/// Everything below `root`, without following links: directories as `None`, files with their
-/// bytes, links with their target prefixed by `-> `.
-fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
-    fn walk(root: &Path, dir: &Path, into: &mut BTreeMap<String, Option<Vec<u8>>>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            let path = entry.path();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let kind = entry.file_type().unwrap();
-            if kind.is_symlink() {
-                let target = std::fs::read_link(&path).unwrap();
-                into.insert(rel, Some(format!("-> {}", target.display()).into_bytes()));
-            } else if kind.is_dir() {
-                into.insert(rel, None);
-                walk(root, &path, into);
-            } else {
-                into.insert(rel, Some(std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut into = BTreeMap::new();
-    if root.exists() {
-        walk(root, root, &mut into);
-    }
-    into
+/// Everything below `root` (not `root` itself) by name and kind: directories, files with
+/// their bytes, links with their target, never followed.
+fn tree(root: &Path) -> BTreeMap<String, Kind> {
+    let mut tree = fingerprint(root).contents();
+    tree.remove("");
+    tree
 }
 
 fn text(root: &Path, rel: &str) -> String {
@@ -160,12 +139,12 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     let tree = tree(&target);
     let dirs: Vec<&str> = tree
         .iter()
-        .filter(|(_, bytes)| bytes.is_none())
+        .filter(|(_, kind)| **kind == Kind::Dir)
         .map(|(name, _)| name.as_str())
         .collect();
     let files: Vec<&str> = tree
         .iter()
-        .filter(|(_, bytes)| bytes.is_some())
+        .filter(|(_, kind)| **kind != Kind::Dir)
         .map(|(name, _)| name.as_str())
         .collect();
     assert_eq!(dirs, DIRECTORIES);
@@ -257,6 +236,33 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     }
 }
 
+/// The frozen fresh folder that other crates' tests build without this binary
+/// (`dotaios_testkit::Folder::fresh`) is exactly what `init` writes today, but for the
+/// creation stamp: when `init` changes, this fails until `crates/testkit/fixtures/fresh/` is
+/// refreshed.
+#[test]
+fn the_testkit_fresh_folder_is_what_init_writes() {
+    let world = World::new();
+    let target = world.path("aios");
+    assert_ok(&world.init(&["--yes", "--path", "aios"]));
+    let config: serde_json::Value = serde_json::from_str(&text(&target, "aios.json")).unwrap();
+    let stamp = config["created_at"].as_str().unwrap().to_owned();
+    let written: BTreeMap<String, Kind> = tree(&target)
+        .into_iter()
+        .map(|(name, kind)| match kind {
+            Kind::File(bytes) => {
+                let text = String::from_utf8(bytes).unwrap();
+                (
+                    name,
+                    Kind::File(text.replace(&stamp, FRESH_CREATED_AT).into_bytes()),
+                )
+            }
+            other => (name, other),
+        })
+        .collect();
+    assert_eq!(written, tree(Folder::fresh().path()));
+}
+
 #[test]
 fn default_folder_is_aios_in_home() {
     let world = World::new();
@@ -317,16 +323,15 @@ fn non_empty_folder_that_is_not_aios_is_refused() {
     let target = world.path("notes");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("todo.txt"), "milk\n").unwrap();
-    let before = tree(&target);
-    let output = world.init(&["--yes", "--path", "notes"]);
-    assert_refused(
-        &output,
+    assert_init_refused(
+        &world,
+        &["--yes", "--path", "notes"],
+        &target,
         &format!(
             "Target already exists and is not empty: {}\nRe-run with --force to add missing files, or --overwrite to replace generated files.",
             target.display()
         ),
     );
-    assert_eq!(tree(&target), before);
 }
 
 #[test]
@@ -486,16 +491,15 @@ fn an_interrupted_migration_stops_init() {
         "{\n  \"schema\": \"dotaios.migrations.v1\"\n}\n",
     )
     .unwrap();
-    let before = tree(&target);
-    let output = world.init(&["--yes", "--force", "--path", "aios"]);
-    assert_refused(
-        &output,
+    assert_init_refused(
+        &world,
+        &["--yes", "--force", "--path", "aios"],
+        &target,
         &format!(
             "An interrupted migration must be recovered before init can inspect this folder. Run `dotaios migrate --recover --path {}`.",
             target.display()
         ),
     );
-    assert_eq!(tree(&target), before);
 }
 
 #[test]
@@ -543,21 +547,37 @@ fn a_planted_directory_symlink_is_refused_and_never_entered() {
     assert_eq!(tree(&target).len(), 1);
 }
 
-#[test]
-fn a_symlinked_aios_json_stops_init() {
+/// `init args…` is refused with `message` (exit 1, nothing on stdout) and `target` is left
+/// exactly as it was, mtimes included.
+fn assert_init_refused(world: &World, args: &[&str], target: &Path, message: &str) {
+    let before = fingerprint(target);
+    assert_refused(&world.init(args), message);
+    assert_eq!(fingerprint(target), before);
+}
+
+/// `init --yes --force` on a folder holding only an `aios.json` (made by `make`) exits 1 with
+/// `code` on stderr and leaves the folder exactly as it was.
+fn assert_init_stops(make: impl Fn(&World, &Path), code: &str) {
     let world = World::new();
     let target = world.path("aios");
     std::fs::create_dir(&target).unwrap();
-    std::fs::write(world.path("real.json"), "{\"schema_version\":\"1.2.0\"}").unwrap();
-    symlink(world.path("real.json"), target.join("aios.json")).unwrap();
+    make(&world, &target.join("aios.json"));
+    let before = fingerprint(&target);
     let output = world.init(&["--yes", "--force", "--path", "aios"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("(UNSAFE_FILE)"),
-        "{}",
-        stderr(&output)
+    assert!(stderr(&output).contains(code), "{}", stderr(&output));
+    assert_eq!(fingerprint(&target), before);
+}
+
+#[test]
+fn a_symlinked_aios_json_stops_init() {
+    assert_init_stops(
+        |world, config| {
+            std::fs::write(world.path("real.json"), "{\"schema_version\":\"1.2.0\"}").unwrap();
+            symlink(world.path("real.json"), config).unwrap();
+        },
+        "(UNSAFE_FILE)",
     );
-    assert_eq!(tree(&target).len(), 1);
 }
 
 #[test]
@@ -566,6 +586,7 @@ fn an_outdated_folder_must_be_migrated_first() {
     let target = world.path("aios");
     std::fs::create_dir(&target).unwrap();
     std::fs::write(target.join("aios.json"), "{\"schema_version\":\"1.1.0\"}\n").unwrap();
+    let before = fingerprint(&target);
     for flags in [&[][..], &["--force"][..], &["--overwrite"][..]] {
         let mut args = vec!["--yes", "--path", "aios"];
         args.extend_from_slice(flags);
@@ -578,23 +599,15 @@ fn an_outdated_folder_must_be_migrated_first() {
             ),
         );
     }
-    assert_eq!(tree(&target).len(), 1);
+    assert_eq!(fingerprint(&target), before);
 }
 
 #[test]
 fn a_future_schema_stops_init() {
-    let world = World::new();
-    let target = world.path("aios");
-    std::fs::create_dir(&target).unwrap();
-    std::fs::write(target.join("aios.json"), "{\"schema_version\":\"2.0.0\"}\n").unwrap();
-    let output = world.init(&["--yes", "--force", "--path", "aios"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("FUTURE_SCHEMA"),
-        "{}",
-        stderr(&output)
+    assert_init_stops(
+        |_, config| std::fs::write(config, "{\"schema_version\":\"2.0.0\"}\n").unwrap(),
+        "FUTURE_SCHEMA",
     );
-    assert_eq!(tree(&target).len(), 1);
 }
 
 #[test]

@@ -1,12 +1,12 @@
 //! `dotaios migrate` end to end (contract 01 §8–§9), always through the built binary: preview,
 //! apply and recover on real folders; crash injection by killing the process after every
 //! durable step (`DOTAIOS_MIGRATE_FAILPOINT`), then recovery; every refusal. After each run the
-//! whole tree is compared with a snapshot (names, kinds, bytes, modes, link targets), and the
+//! whole tree is compared with its testkit fingerprint (names, kinds, bytes, modes, link targets; mtimes
+//! too where nothing may be written), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,7 @@ use dotaios_core::folder::inspection::{
     Inspection, MigrationStatus, OWNER_MARKER, inspect_migrations,
 };
 use dotaios_core::folder::plan::plan_for_root;
+use dotaios_testkit::{Entry, Fingerprint, Kind, fingerprint};
 
 const BIN: &str = env!("CARGO_BIN_EXE_dotaios");
 
@@ -26,59 +27,25 @@ fn config(version: &str) -> String {
     CONFIG_TEMPLATE.replace("VERSION", version)
 }
 
-/// One entry of a tree snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Node {
-    File { mode: u32, bytes: Vec<u8> },
-    Dir { mode: u32 },
-    Link(PathBuf),
+/// The whole tree's fingerprint, with mtimes: a run that must write nothing leaves it equal.
+fn snapshot(root: &Path) -> Fingerprint {
+    fingerprint(root)
 }
 
-type Tree = BTreeMap<String, Node>;
+/// The tree without `.dotaios/`, by content and mode (no times): what a migration must leave
+/// fully old or fully new.
+fn user_tree(root: &Path) -> Fingerprint {
+    fingerprint(root).without(".dotaios").without_times()
+}
 
-fn snapshot(root: &Path) -> Tree {
-    fn walk(root: &Path, dir: &Path, tree: &mut Tree) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap())
-            .collect();
-        entries.sort_by_key(|entry| entry.file_name());
-        for entry in entries {
-            let path = entry.path();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let meta = std::fs::symlink_metadata(&path).unwrap();
-            let mode = meta.permissions().mode() & 0o7777;
-            if meta.file_type().is_symlink() {
-                tree.insert(rel, Node::Link(std::fs::read_link(&path).unwrap()));
-            } else if meta.is_dir() {
-                tree.insert(rel, Node::Dir { mode });
-                walk(root, &path, tree);
-            } else {
-                tree.insert(
-                    rel,
-                    Node::File {
-                        mode,
-                        bytes: std::fs::read(&path).unwrap(),
-                    },
-                );
-            }
-        }
+/// A file entry of [`user_tree`].
+fn file(mode: u32, bytes: Vec<u8>) -> Entry {
+    Entry {
+        size: bytes.len() as u64,
+        kind: Kind::File(bytes),
+        mode,
+        mtime: None,
     }
-    let mut tree = Tree::new();
-    walk(root, root, &mut tree);
-    tree
-}
-
-/// The tree without `.dotaios/`: what a migration must leave fully old or fully new.
-fn user_tree(root: &Path) -> Tree {
-    snapshot(root)
-        .into_iter()
-        .filter(|(path, _)| path != ".dotaios" && !path.starts_with(".dotaios/"))
-        .collect()
 }
 
 /// A folder with protected shelves, other files and non-default modes.
@@ -436,22 +403,15 @@ fn apply_migrates_every_gitignore_variant_from_both_versions() {
             let new = user_tree(fixture.root());
             // Exactly aios.json and .gitignore differ, with their modes kept.
             let mut expected = old.clone();
-            expected.insert(
+            expected.0.insert(
                 "aios.json".into(),
-                Node::File {
-                    mode: 0o640,
-                    bytes: config("1.2.0").into_bytes(),
-                },
+                file(0o640, config("1.2.0").into_bytes()),
             );
             if let Some(after) = after {
                 let mode = if before.is_some() { 0o604 } else { 0o644 };
-                expected.insert(
-                    ".gitignore".into(),
-                    Node::File {
-                        mode,
-                        bytes: after.to_vec(),
-                    },
-                );
+                expected
+                    .0
+                    .insert(".gitignore".into(), file(mode, after.to_vec()));
             }
             assert_eq!(new, expected, "{version} {name}");
             // The other tool's files in .dotaios are untouched.
@@ -623,9 +583,8 @@ fn crash_then_recover(version: &str, gitignore: Option<&[u8]>, pre_owned: bool) 
         if committed_at(point) {
             assert_ne!(tree, old, "after {point}");
             assert_eq!(
-                tree.get("aios.json").map(
-                    |n| matches!(n, Node::File { bytes, .. } if bytes == config("1.2.0").as_bytes())
-                ),
+                tree.get("aios.json")
+                    .map(|n| n.kind == Kind::File(config("1.2.0").into_bytes())),
                 Some(true)
             );
             assert!(fixture.receipt(&id).is_some());
@@ -1258,8 +1217,8 @@ fn read_only_folder_is_refused_with_nothing_changed() {
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
     };
     if is_root {
-        for (path, _) in snapshot(fixture.root()) {
-            let full = fixture.root().join(&path);
+        for path in snapshot(fixture.root()).paths() {
+            let full = fixture.root().join(path);
             let meta = std::fs::symlink_metadata(&full).unwrap();
             if meta.is_dir() {
                 make_readable(&full, 0o755);
@@ -1276,12 +1235,13 @@ fn read_only_folder_is_refused_with_nothing_changed() {
         command.uid(65534).gid(65534);
     }
     let output = command.output().unwrap();
+    let after = snapshot(fixture.root());
     make_readable(fixture.root(), 0o755);
     assert_refused(
         &output,
         "The AIOS folder is not writable; nothing was changed.",
     );
-    assert_eq!(snapshot(fixture.root()), before);
+    assert_eq!(after, before);
 }
 
 #[test]

@@ -9,8 +9,9 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use dotaios_testkit::fingerprint;
 use serde_json::Value;
-use support::{dotaios, fingerprint, texts};
+use support::{dotaios, texts};
 
 const EVIDENCE_MESSAGE: &str = "DotAIOS could not read the evidence corpus safely.\n";
 const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.";
@@ -58,6 +59,13 @@ fn code(output: &Output) -> i32 {
     output.status.code().unwrap()
 }
 
+/// `dotaios search args… --path <temp>/aios`: exit code, stdout and stderr.
+fn outcome(temp: &tempfile::TempDir, args: &[&str]) -> (i32, String, String) {
+    let output = search(temp, args);
+    let (stdout, stderr) = texts(&output);
+    (code(&output), stdout, stderr)
+}
+
 fn assert_path_free(temp: &tempfile::TempDir, output: &Output) {
     let (stdout, stderr) = texts(output);
     let root = temp.path().to_str().unwrap();
@@ -83,12 +91,9 @@ fn help_anywhere_wins() {
 
 #[test]
 fn empty_query_prints_the_usage_line() {
-    let temp = folder();
-    let output = search(&temp, &[]);
-    assert_eq!(code(&output), 1);
     assert_eq!(
-        texts(&output),
-        (String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|projects|decisions|skills|references|plugins|sessions|all]\n".to_owned())
+        outcome(&folder(), &[]),
+        (1, String::new(), "Usage: dotaios search <query> [--scope memory|vault|context|projects|decisions|skills|references|plugins|sessions|all]\n".to_owned())
     );
 }
 
@@ -152,12 +157,13 @@ fn limit_is_checked_when_read() {
 
 #[test]
 fn scope_must_be_one_of_ten() {
-    let temp = folder();
-    let output = search(&temp, &["x", "--scope", "everything"]);
-    assert_eq!(code(&output), 1);
     assert_eq!(
-        texts(&output).1,
-        "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n"
+        outcome(&folder(), &["x", "--scope", "everything"]),
+        (
+            1,
+            String::new(),
+            "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n".to_owned()
+        )
     );
 }
 
@@ -274,10 +280,13 @@ fn unknown_dashes_are_query_words_and_follow_is_refused() {
         "{stdout}"
     );
     assert!(stdout.contains("L1-3: # A / run >>-x fast<<"), "{stdout}");
-    let output = search(&temp, &["x", "--follow"]);
     assert_eq!(
-        (code(&output), texts(&output).1),
-        (1, "--follow and --budget are not supported.\n".to_owned())
+        outcome(&temp, &["x", "--follow"]),
+        (
+            1,
+            String::new(),
+            "--follow and --budget are not supported.\n".to_owned()
+        )
     );
 }
 
@@ -326,12 +335,14 @@ fn human_output_for_markdown_groups() {
 
 #[test]
 fn zero_hits_are_complete() {
-    let temp = folder();
-    let output = search(&temp, &["nothing", "--scope", "vault"]);
-    assert_eq!(code(&output), 0);
     assert_eq!(
-        texts(&output).0,
-        "Memory: Shared\nSearching for \"nothing\" in vault...\n\nNo results found.\n"
+        outcome(&folder(), &["nothing", "--scope", "vault"]),
+        (
+            0,
+            "Memory: Shared\nSearching for \"nothing\" in vault...\n\nNo results found.\n"
+                .to_owned(),
+            String::new()
+        )
     );
 }
 
@@ -420,10 +431,13 @@ fn project_mode_forbidden_scope_exits_2() {
         stderr,
         "Search incomplete for vault: Search sessions, memory, or projects, or choose Shared memory for this scope. (reason: scope_forbidden_by_memory_policy)\n"
     );
-    let output = search(&temp, &["x", "--project", "nobody"]);
     assert_eq!(
-        (code(&output), texts(&output).1),
-        (1, "project selector is unknown\n".to_owned())
+        outcome(&temp, &["x", "--project", "nobody"]),
+        (
+            1,
+            "Memory: This project\n".to_owned(),
+            "project selector is unknown\n".to_owned()
+        )
     );
 }
 

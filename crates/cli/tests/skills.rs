@@ -8,7 +8,8 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::{dotaios, fingerprint, run_on, sample_copy, texts};
+use dotaios_testkit::fingerprint;
+use support::{dotaios, run_on, sample_copy, texts};
 
 const METADATA_MESSAGE: &str = "DotAIOS could not read skill routing metadata safely.\n";
 const EVIDENCE_MESSAGE: &str = "DotAIOS could not read the evidence corpus safely.\n";

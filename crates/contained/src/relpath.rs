@@ -31,7 +31,12 @@ impl RelPath {
         if !is_normal_component(name) || name.contains(['/', '\0']) {
             return Err(InvalidRelPath);
         }
-        Ok(RelPath(format!("{}/{name}", self.0)))
+        // Sized once and filled by hand: this runs once per walked entry.
+        let mut path = String::with_capacity(self.0.len() + 1 + name.len());
+        path.push_str(&self.0);
+        path.push('/');
+        path.push_str(name);
+        Ok(RelPath(path))
     }
 
     /// The path as text, `/`-separated.

@@ -14,6 +14,7 @@ use dotaios_contained::{
     BudgetDimension, Dir, EntryKind, Ledger, Limits, Listing, Probe, ReadError, RelPath, Root,
     Strategy, UnsafeKind,
 };
+use dotaios_testkit::fingerprint;
 
 /// How a test reads: by full relative path from the root, or by walking `Dir` handles.
 #[derive(Debug, Clone, Copy)]
@@ -613,7 +614,7 @@ fn reads_never_write() {
 
 fn reads_never_write_in(mode: Mode) {
     let temp = fixture();
-    let before = tree_snapshot(&temp.path().join("aios"));
+    let before = fingerprint(&temp.path().join("aios"));
     let root = open(&temp, mode);
     for _ in 0..3 {
         let _ = read(&root, "context/work.md");
@@ -621,30 +622,7 @@ fn reads_never_write_in(mode: Mode) {
         let _ = root.probe("context");
         let _ = root.read_prefix("context/work.md", 100, 3, &mut ledger());
     }
-    assert_eq!(before, tree_snapshot(&temp.path().join("aios")));
-}
-
-fn tree_snapshot(dir: &Path) -> Vec<(String, u32, Vec<u8>, i128)> {
-    use std::os::unix::fs::MetadataExt;
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        let meta = fs::symlink_metadata(&path).unwrap();
-        let mtime = i128::from(meta.mtime()) * 1_000_000_000 + i128::from(meta.mtime_nsec());
-        let bytes = if meta.is_file() {
-            fs::read(&path).unwrap()
-        } else {
-            Vec::new()
-        };
-        out.push((path.display().to_string(), meta.mode(), bytes, mtime));
-        if meta.is_dir() {
-            for entry in fs::read_dir(&path).unwrap() {
-                stack.push(entry.unwrap().path());
-            }
-        }
-    }
-    out.sort();
-    out
+    assert_eq!(before, fingerprint(&temp.path().join("aios")));
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! 04 §6.5): the fixed-point `used`, greedy admission, the final fit and the code-point prefix
 //! search that cuts the echoed query or intent.
 //!
-//! It owns only the algorithm. What an envelope contains, how its items are sanitised, which
-//! marker replaces a cut echo and which public error a refusal becomes belong to each payload
-//! (`skills::payload` here, the search tool in `dotaios-mcp`).
+//! It owns only the algorithm (and the search layout rule, [`pretty_if_fits`]). What an envelope
+//! contains, how its items are sanitised, which marker replaces a cut echo and which public
+//! error a refusal becomes belong to each payload (`skills::payload`, `search::payload`).
 //!
 //! **Promise:** a text returned by [`fit`] is never longer than the limit in UTF-16 units; its
 //! `budget.used` equals its own serialised length exactly; and nothing is cut silently: every
@@ -37,6 +37,23 @@ pub trait Envelope {
         used: usize,
         layout: JsonLayout,
     ) -> String;
+}
+
+/// The search layout rule (contract 05 §8.2): pretty when the pretty form of this candidate with
+/// `used = limit` fits within `limit`, else compact. An [`Envelope::layout`] may return it.
+pub fn pretty_if_fits<E: Envelope>(
+    envelope: &E,
+    items: &[E::Item],
+    echo: &str,
+    truncated: bool,
+    limit: usize,
+) -> JsonLayout {
+    let pretty = envelope.write(items, echo, truncated, limit, JsonLayout::Pretty);
+    if utf16_len(&pretty) <= limit {
+        JsonLayout::Pretty
+    } else {
+        JsonLayout::Compact
+    }
 }
 
 /// A text that fits, and what was given up to make it fit.
@@ -190,11 +207,10 @@ mod tests {
         type Item = String;
 
         fn layout(&self, items: &[String], echo: &str, truncated: bool) -> JsonLayout {
-            let pretty = self.write(items, echo, truncated, self.limit, JsonLayout::Pretty);
-            if !self.pretty_if_fits || utf16_len(&pretty) <= self.limit {
-                JsonLayout::Pretty
+            if self.pretty_if_fits {
+                pretty_if_fits(self, items, echo, truncated, self.limit)
             } else {
-                JsonLayout::Compact
+                JsonLayout::Pretty
             }
         }
 

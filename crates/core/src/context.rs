@@ -29,6 +29,8 @@ mod render;
 mod sources;
 mod timeline;
 
+use std::borrow::Cow;
+
 use dotaios_contained::Root;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -36,13 +38,16 @@ use serde_json::Value;
 
 use self::render::{CandidateTexts, Candidates, ProjectView};
 use self::timeline::{Session, TimelineEntry, TimelineRow};
+use crate::error::PublicError;
 use crate::folder::attribution::attribute;
 use crate::folder::inspection::{Inspection, inspect_migrations};
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{
     ProjectRecord, ProjectScope, ScopeError, read_catalog, resolve_scope,
 };
-use crate::folder::selector::{WorkingContextSelectorError, check_working_context_selector};
+use crate::folder::selector::{
+    SELECTOR_INVALID_CODE, WorkingContextSelectorError, check_working_context_selector,
+};
 use crate::text::JsString;
 
 pub use self::envelope::{
@@ -116,6 +121,40 @@ pub enum ContextError {
     /// The selector matches no catalog record.
     #[error("Project selector is unknown.")]
     UnknownProject,
+}
+
+/// The code of a working-context `limit` or `budget` that is not a finite, non-negative number
+/// (the reference raised a bare `TypeError`; contract 02 §2 gives only the message).
+pub const ARGUMENT_INVALID_CODE: &str = "DOTAIOS_WORKING_CONTEXT_ARGUMENT_INVALID";
+
+/// The public code of every read failure (contract 01 §4.11); [`ReadFailure::code`] is the
+/// internal one.
+pub const READ_FAILED_CODE: &str = "DOTAIOS_WORKING_CONTEXT_READ_FAILED";
+
+/// The message is the CLI's (`Display`); the MCP tool answers the selector failures with the
+/// texts of contract 05 §6.8 instead ([`crate::error::PROJECT_AMBIGUOUS_MESSAGE`] and
+/// [`crate::error::PROJECT_UNREGISTERED_MESSAGE`]).
+impl PublicError for ContextError {
+    fn code(&self) -> &'static str {
+        match self {
+            ContextError::InvalidSelector(_) => SELECTOR_INVALID_CODE,
+            ContextError::InvalidLimit | ContextError::InvalidBudget => ARGUMENT_INVALID_CODE,
+            ContextError::ReadFailed(_) => READ_FAILED_CODE,
+            ContextError::AmbiguousProject { .. } => "DOTAIOS_AMBIGUOUS_PROJECT",
+            ContextError::UnknownProject => "DOTAIOS_PROJECT_SELECTOR_UNKNOWN",
+        }
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        match self {
+            ContextError::ReadFailed(_) => Cow::Borrowed(READ_FAILED_MESSAGE),
+            other => Cow::Owned(other.to_string()),
+        }
+    }
+
+    fn is_input_error(&self) -> bool {
+        !matches!(self, ContextError::ReadFailed(_))
+    }
 }
 
 impl From<ReadFailure> for ContextError {

@@ -10,8 +10,10 @@
 //! - [`context`]: the working-context projection (`brief --compact`, `read_working_context`).
 //! - [`search`]: scopes, matching, ranking, omissions (`search`, `search_aios`).
 //! - [`skills`]: the skill catalog, resolver and `resolve_skill` payload.
+//! - [`sanitize`]: the one result sanitiser of the tool payloads (contract 05 §9).
 //! - [`budget`]: the shared budget-fitting algorithm of the tool payloads.
 //! - [`doctor`]: the read-only health report.
+//! - [`error`]: the public-error vocabulary every surface maps at its one boundary.
 //!
 //! **Architecture invariant:** this crate performs no I/O except through
 //! `dotaios_contained::Root`, reads no environment variable and never sees JSON-RPC. Binaries
@@ -21,7 +23,9 @@
 pub mod budget;
 pub mod context;
 pub mod doctor;
+pub mod error;
 pub mod folder;
+pub mod sanitize;
 pub mod search;
 pub mod skills;
 pub mod text;

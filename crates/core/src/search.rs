@@ -5,7 +5,8 @@
 //! scope, per-scope limit, resolved memory policy, session filters, clock) and returns a
 //! [`SearchOutcome`]: result groups in declared scope order, omission records for scopes that
 //! could not be searched whole, and the scope metadata. The CLI renders it as text; the adapter
-//! sanitises and budgets it.
+//! asks it for its bounded `search_aios` text ([`SearchOutcome::mcp_payload`], `payload.rs`:
+//! flattened, sanitised, fitted), and in Off mode for [`off_mcp_payload`].
 //!
 //! How a request runs (§14): every scope is inspected (directories listed, files `statx`ed, all
 //! charged to one request ledger under fair phase budgets), a preliminary allocation admits
@@ -16,7 +17,7 @@
 //! Module map: [`matcher`](self) normalises queries and matches the four tiers, `markdown`
 //! makes snippets, `rank` holds the formula and the date parser, `jsonl` the memory entries,
 //! `sessions` the session index, `allocation` the fair-share arithmetic, `walk` the name rules,
-//! `engine` the phases over the contained reader.
+//! `engine` the phases over the contained reader, `payload` the `search_aios` text.
 //!
 //! **Invariants:** nothing is written, anywhere, ever: no index, cache or temporary file. The
 //! only memory kept between requests is a server's optional in-process [`SearchCache`] (§19.2),
@@ -36,6 +37,7 @@ mod jsonl;
 mod markdown;
 mod matcher;
 mod omission;
+mod payload;
 mod rank;
 mod sessions;
 #[cfg(test)]
@@ -53,6 +55,7 @@ pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, Session
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::MatchKind;
 pub use self::omission::{Counts, Omission, OmissionReason};
+pub use self::payload::{QUERY_MARKER, SEARCH_BUDGET_MIN, off_mcp_payload};
 pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;
 
@@ -108,8 +111,8 @@ impl Scope {
     /// The three scopes of Project `all`, in declared order (§2.3).
     pub const PROJECT_ALL: [Scope; 3] = [Scope::Sessions, Scope::Memory, Scope::Projects];
 
-    /// The scope's name.
-    pub fn as_str(self) -> &'static str {
+    /// The scope's name (§2.1).
+    pub const fn as_str(self) -> &'static str {
         match self {
             Scope::Sessions => "sessions",
             Scope::Context => "context",
@@ -134,39 +137,41 @@ pub enum ScopeRequest {
 }
 
 impl ScopeRequest {
-    /// The accepted names in the order of §2.1.
-    pub const NAMES: [&'static str; 10] = [
-        "memory",
-        "vault",
-        "context",
-        "projects",
-        "decisions",
-        "skills",
-        "references",
-        "plugins",
-        "sessions",
-        "all",
+    /// Every accepted request in the order of §2.1: the one table the names, the CLI's usage
+    /// and error lines, and the adapter's input schema and `scope` error message come from.
+    pub const ALL: [ScopeRequest; 10] = [
+        ScopeRequest::One(Scope::Memory),
+        ScopeRequest::One(Scope::Vault),
+        ScopeRequest::One(Scope::Context),
+        ScopeRequest::One(Scope::Projects),
+        ScopeRequest::One(Scope::Decisions),
+        ScopeRequest::One(Scope::Skills),
+        ScopeRequest::One(Scope::References),
+        ScopeRequest::One(Scope::Plugins),
+        ScopeRequest::One(Scope::Sessions),
+        ScopeRequest::All,
     ];
+
+    /// The accepted names in the order of §2.1 ([`ScopeRequest::ALL`]'s names).
+    pub const NAMES: [&'static str; 10] = {
+        let mut names = [""; 10];
+        let mut index = 0;
+        while index < names.len() {
+            names[index] = ScopeRequest::ALL[index].as_str();
+            index += 1;
+        }
+        names
+    };
 
     /// Parses one of the ten names of §2.1 (exactly, no trimming).
     pub fn parse(name: &str) -> Option<ScopeRequest> {
-        Some(match name {
-            "all" => ScopeRequest::All,
-            "memory" => ScopeRequest::One(Scope::Memory),
-            "vault" => ScopeRequest::One(Scope::Vault),
-            "context" => ScopeRequest::One(Scope::Context),
-            "projects" => ScopeRequest::One(Scope::Projects),
-            "decisions" => ScopeRequest::One(Scope::Decisions),
-            "skills" => ScopeRequest::One(Scope::Skills),
-            "references" => ScopeRequest::One(Scope::References),
-            "plugins" => ScopeRequest::One(Scope::Plugins),
-            "sessions" => ScopeRequest::One(Scope::Sessions),
-            _ => return None,
-        })
+        ScopeRequest::ALL
+            .into_iter()
+            .find(|request| request.as_str() == name)
     }
 
     /// The name.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             ScopeRequest::All => "all",
             ScopeRequest::One(scope) => scope.as_str(),

@@ -1,6 +1,9 @@
 //! The skill catalog and resolver (contract 04) behind `dotaios skills`, `dotaios skills resolve`
 //! and the MCP tool `resolve_skill`.
 //!
+//! - [`resolve_skill`] is the one entry point both surfaces call: memory policy, root,
+//!   Project-mode identity check, catalog; its [`Resolution`] ranks ([`Resolution::matches`])
+//!   and fits the `resolve_skill` payload ([`Resolution::payload`]).
 //! - [`read_catalog`] lists `skills/` through the contained reader and returns the [`Skill`]s
 //!   in catalog order (name, then directory, byte order); [`read_skill_text`] reads one whole
 //!   `SKILL.md` for display.
@@ -12,8 +15,9 @@
 //!
 //! **Architecture invariant:** routing is lexical and deterministic: no model, no network, no
 //! environment. Only a bounded frontmatter prefix of each `SKILL.md` is read for routing, and
-//! nothing here writes. Errors are typed ([`CatalogError`], [`PayloadError`]); the fixed public
-//! messages are chosen by the CLI and the adapter.
+//! nothing here writes. Errors are typed ([`SkillError`], [`CatalogError`], [`PayloadError`]),
+//! each with its internal code and fixed public message (`crate::error::PublicError`); the
+//! surfaces only decide whether to show it.
 //!
 //! ```no_run
 //! use dotaios_contained::Root;
@@ -28,6 +32,7 @@
 
 mod catalog;
 mod payload;
+mod request;
 mod resolve;
 mod tokenize;
 
@@ -35,9 +40,11 @@ pub use self::catalog::{
     CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
 };
 pub use self::payload::{
-    INTENT_MARKER, MatchItem, MemoryFields, PayloadError, SkillPayload, fit_items, fit_payload,
+    INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
 };
+pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
 pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};
+pub use crate::error::PayloadError;
 
 /// The hint a generated table shows for a skill: its triggers joined with ` · `, else its
 /// description, else its name (contract 04 §1.5, §5.4). Not escaped.
@@ -86,14 +93,8 @@ pub fn escape_table_cell(text: &str) -> String {
 mod tests {
     use super::*;
 
-    fn skill(name: &str, description: &str, triggers: &[&str]) -> Skill {
-        Skill {
-            dir: name.to_owned(),
-            name: name.to_owned(),
-            description: description.to_owned(),
-            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
-            when_to_use: Vec::new(),
-        }
+    fn skill(dir: &str, description: &str, triggers: &[&str]) -> Skill {
+        Skill::new(dir, description, triggers)
     }
 
     #[test]

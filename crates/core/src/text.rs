@@ -13,6 +13,9 @@
 //! - `JSON.stringify`-identical output ([`to_json_compact`], [`to_json_pretty`],
 //!   [`JsonWriter`]) and the JavaScript object model for parsed JSON ([`js_object_entries`],
 //!   [`apply_js_key_order`], [`replace_lone_surrogate_escapes`]);
+//! - the one JavaScript-faithful JSON reader ([`read_json`] into [`JsonValue`]: `JSON.parse`'s
+//!   grammar, member order, number text kept, a lone-surrogate policy, the nesting limit and
+//!   an optional value budget), which the adapter's requests and `connect` read with;
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
@@ -29,6 +32,7 @@ mod collate;
 mod js_date;
 mod js_string;
 mod json;
+mod json_read;
 mod nesting;
 mod number;
 mod space;
@@ -43,6 +47,9 @@ pub use self::json::{
     JsonLayout, JsonWriter, apply_js_key_order, is_array_index, js_object_entries, json_quote,
     push_json_string, replace_lone_surrogate_escapes, to_json, to_json_canonical, to_json_compact,
     to_json_pretty,
+};
+pub use self::json_read::{
+    JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,
 };
 pub use self::nesting::{MAX_NESTING, json_nesting_ok};
 pub use self::number::{

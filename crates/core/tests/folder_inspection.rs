@@ -10,7 +10,7 @@
 //! `folder::inspection` (`confirm_step_requires_identical_bytes_and_ids`).
 
 use std::fs;
-use std::os::unix::fs::{PermissionsExt, symlink};
+use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Command;
 
@@ -18,6 +18,7 @@ use dotaios_contained::Root;
 use dotaios_core::folder::inspection::{
     Inspection, InspectionCode, MigrationStatus, OWNER_MARKER, inspect_migrations,
 };
+use dotaios_testkit::fingerprint;
 
 const PLAN_A: &str = "migrate-1_1_0-to-1_2_0-0123456789abcdef";
 const PLAN_B: &str = "migrate-1_0_0-to-1_2_0-fedcba9876543210";
@@ -65,35 +66,6 @@ fn status(temp: &tempfile::TempDir) -> MigrationStatus {
         other => panic!("expected a status, got {other:?}"),
     }
 }
-
-/// Every name, kind, mode and content below `dir`, for the read-only check.
-fn snapshot(dir: &Path) -> Vec<(String, u32, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(current) = stack.pop() {
-        let mut entries: Vec<_> = fs::read_dir(&current)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for path in entries {
-            let meta = fs::symlink_metadata(&path).unwrap();
-            let name = path.strip_prefix(dir).unwrap().display().to_string();
-            let bytes = if meta.file_type().is_file() {
-                fs::read(&path).unwrap()
-            } else {
-                Vec::new()
-            };
-            out.push((name, meta.permissions().mode(), bytes));
-            if meta.file_type().is_dir() {
-                stack.push(path);
-            }
-        }
-    }
-    out
-}
-
-// ---- statuses ----------------------------------------------------------------------------
 
 #[test]
 fn status_current() {
@@ -152,7 +124,7 @@ fn status_transaction_present_takes_precedence() {
     let migrations = owned(&temp);
     fs::create_dir_all(migrations.join("transactions").join(PLAN_A)).unwrap();
     fs::create_dir_all(migrations.join("transactions").join(PLAN_B).join("backups")).unwrap();
-    let before = snapshot(temp.path());
+    let before = fingerprint(temp.path());
     let Inspection::Inspected(state) = inspect(&temp) else {
         panic!()
     };
@@ -169,7 +141,7 @@ fn status_transaction_present_takes_precedence() {
         r#"{"status":"transaction_present","folder_schema_version":"1.1.0","supported_schema_version":"1.2.0","severity":"warning","action":{"command":"dotaios doctor","path_scope":"configured_aios"}}"#
     );
     assert!(!operational.contains("migrate-"));
-    assert_eq!(snapshot(temp.path()), before, "inspection never writes");
+    assert_eq!(fingerprint(temp.path()), before, "inspection never writes");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use dotaios_core::context::{
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use wc_support::{
-    PROJECT_220_STDOUT, PROJECT_DIGEST, SHARED_DIGEST, tree_snapshot, write, write_fixture,
+    PROJECT_220_STDOUT, PROJECT_DIGEST, SHARED_DIGEST, fingerprint, write, write_fixture,
 };
 
 fn now() -> Timestamp {
@@ -57,7 +57,7 @@ fn project(selector: &str) -> ContextScope<'_> {
 #[test]
 fn shared_mode_matches_the_worked_fixture() {
     let dir = fixture();
-    let before = tree_snapshot(dir.path());
+    let before = fingerprint(dir.path());
     let context = ok(dir.path(), ContextScope::Shared, None);
     assert_eq!(context.projection.markdown.to_string_lossy(), SHARED_DIGEST);
     assert_eq!(context.projection.budget.used, 1165);
@@ -73,7 +73,7 @@ fn shared_mode_matches_the_worked_fixture() {
         "  \"generated_at\": \"2026-08-29T10:00:00.000Z\",\n  \"budget\": {\n    \"limit\": 6000,\n    \"used\": 1165,\n    \"remaining\": 4835,\n    \"truncated\": false\n  },\n  \"operational\": {\n    \"migration\": {\n      \"status\": \"current\",\n      \"folder_schema_version\": \"1.2.0\",\n      \"supported_schema_version\": \"1.2.0\",\n      \"severity\": \"none\",\n      \"action\": null\n    }\n  }\n}"
     ));
     assert_eq!(
-        tree_snapshot(dir.path()),
+        fingerprint(dir.path()),
         before,
         "the projection wrote to the folder"
     );
@@ -442,7 +442,7 @@ fn read_failures_have_their_codes() {
     for (name, setup, expected) in cases {
         let dir = fixture();
         setup(dir.path());
-        let before = tree_snapshot(dir.path());
+        let before = fingerprint(dir.path());
         for scope in [ContextScope::Shared, project("proj-rust-001")] {
             let result = run(dir.path(), scope, None);
             let shared_only = matches!(
@@ -473,7 +473,7 @@ fn read_failures_have_their_codes() {
             }
         }
         assert_eq!(
-            tree_snapshot(dir.path()),
+            fingerprint(dir.path()),
             before,
             "{name}: the folder changed"
         );
@@ -504,7 +504,7 @@ fn corrupt_signal_lines_are_skipped_and_never_quarantined() {
         "memory/signals/2026-08-29.jsonl",
         "{broken\n{\"ts\":\"2026-08-29T08:30:00.000Z\",\"summary\":\"Valid line\"}\n",
     );
-    let before = tree_snapshot(dir.path());
+    let before = fingerprint(dir.path());
     let context = ok(dir.path(), ContextScope::Shared, None);
     assert!(
         context
@@ -513,8 +513,13 @@ fn corrupt_signal_lines_are_skipped_and_never_quarantined() {
             .to_string_lossy()
             .contains("- [2026-08-29] Valid line")
     );
-    assert_eq!(tree_snapshot(dir.path()), before);
-    assert!(!before.keys().any(|name| name.ends_with(".bad.jsonl")));
+    assert_eq!(fingerprint(dir.path()), before);
+    assert!(
+        !before
+            .paths()
+            .iter()
+            .any(|name| name.ends_with(".bad.jsonl"))
+    );
 }
 
 #[test]

@@ -18,7 +18,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use proptest::prelude::*;
 use serde_json::json;
-use wc_support::{tree_snapshot, write};
+use wc_support::{fingerprint, write};
 
 const TODAY: &str = "2026-08-29";
 
@@ -258,7 +258,7 @@ fn metadata_len(payload: &str) -> usize {
 fn check(folder: &Folder, budget: u32, limit: u8, project_mode: bool) -> Result<(), TestCaseError> {
     let dir = tempfile::tempdir().map_err(|e| TestCaseError::fail(e.to_string()))?;
     write_folder(dir.path(), folder);
-    let before = tree_snapshot(dir.path());
+    let before = fingerprint(dir.path());
     let root = Root::open(dir.path()).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let now: Timestamp = "2026-08-29T10:00:00.000Z"
         .parse()
@@ -318,7 +318,7 @@ fn check(folder: &Folder, budget: u32, limit: u8, project_mode: bool) -> Result<
     } else {
         prop_assert!(projection.coverage.is_none());
     }
-    prop_assert!(tree_snapshot(dir.path()) == before, "the folder changed");
+    prop_assert!(fingerprint(dir.path()) == before, "the folder changed");
     Ok(())
 }
 

@@ -30,7 +30,7 @@ fn push_js_string(out: &mut String, value: &Json) {
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(value) => out.push_str(if *value { "true" } else { "false" }),
-        Json::Number(value) => out.push_str(&js_number_to_string(*value)),
+        Json::Number(number) => out.push_str(&js_number_to_string(number.value())),
         Json::String(text) => out.push_str(text),
         Json::Array(items) => {
             for (index, item) in items.iter().enumerate() {

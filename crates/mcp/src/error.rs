@@ -4,11 +4,13 @@
 //! **Invariant:** no message here is built from an OS error, a path or file content. Input
 //! errors carry the contract's exact text (some of which echo a bounded caller-supplied name,
 //! §2.6); every internal failure is one of the two fixed `-32603` texts, chosen by kind. Core
-//! errors are classified into these variants by the tool modules with a `match` on their kind,
-//! never by formatting them.
+//! errors are classified here, by [`RpcError::from_core`] over core's `PublicError` (input
+//! errors keep core's public message), and never by formatting them elsewhere.
 
 use std::borrow::Cow;
 
+use dotaios_core::context::READ_FAILED_MESSAGE;
+use dotaios_core::error::{INTERNAL_FAILURE_MESSAGE, PublicError};
 use serde_json::{Value, json};
 
 use crate::echo::bounded;
@@ -42,10 +44,10 @@ pub(crate) enum RpcError {
     #[error("{0}")]
     InvalidParams(Cow<'static, str>),
     /// Any failure while building the working-context projection.
-    #[error("DotAIOS could not read working context safely.")]
+    #[error("{}", READ_FAILED_MESSAGE)]
     ContextUnreadable,
     /// Every other internal failure, including a caught panic.
-    #[error("DotAIOS request failed safely.")]
+    #[error("{}", INTERNAL_FAILURE_MESSAGE)]
     Failed,
 }
 
@@ -58,6 +60,16 @@ impl RpcError {
     /// `-32602` with a message assembled from catalogue parts (names, bounds, a bounded echo).
     pub(crate) fn invalid_owned(message: String) -> RpcError {
         RpcError::InvalidParams(Cow::Owned(message))
+    }
+
+    /// A core error at this one boundary: an input error keeps its public message as
+    /// `-32602`; every internal failure becomes the fixed `-32603` text (§6.10).
+    pub(crate) fn from_core(error: &impl PublicError) -> RpcError {
+        if error.is_input_error() {
+            RpcError::InvalidParams(error.message())
+        } else {
+            RpcError::Failed
+        }
     }
 
     /// The JSON-RPC `error` member: code, public message and, for `-32022` only, `data`.
@@ -92,16 +104,8 @@ impl RpcError {
                 })),
             ),
             RpcError::InvalidParams(message) => (-32602, message.clone(), None),
-            RpcError::ContextUnreadable => (
-                -32603,
-                Cow::Borrowed("DotAIOS could not read working context safely."),
-                None,
-            ),
-            RpcError::Failed => (
-                -32603,
-                Cow::Borrowed("DotAIOS request failed safely."),
-                None,
-            ),
+            RpcError::ContextUnreadable => (-32603, Cow::Borrowed(READ_FAILED_MESSAGE), None),
+            RpcError::Failed => (-32603, Cow::Borrowed(INTERNAL_FAILURE_MESSAGE), None),
         }
     }
 }

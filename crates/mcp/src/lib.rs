@@ -9,26 +9,29 @@
 //! computed by `dotaios-core`.
 //!
 //! Entry points: [`run`] (what both `dotaios-mcp` and `dotaios mcp serve` call), [`Server`]
-//! (one line in, one answer out; used by tests and fuzzing) and [`serve`] (the framing loop).
+//! (one line in, one answer out; used by tests and fuzzing), [`serve`] (the framing loop) and
+//! [`client::Client`], the small stdio client `dotaios demo`, `dotaios mcp status` and the
+//! benchmark speak to an adapter with.
 //!
 //! **Architecture invariants:**
 //! - Only [`transport`](serve) writes protocol output; stderr stays silent after start-up.
-//! - The adapter owns the wire: JSON-RPC envelopes, eras, schemas, argument validation,
-//!   envelopes and budgets of tool payloads, sanitisation, and the single mapping from errors to
-//!   public messages (`error.rs`). It never re-implements the read model: projection, search
-//!   and skill resolution come from `dotaios-core`.
+//! - The adapter owns the wire: JSON-RPC envelopes, eras, schemas, argument validation, and
+//!   the single mapping from errors to JSON-RPC answers (`error.rs`). It never re-implements
+//!   the read model: projection, search, skill resolution, the three tool payloads (their
+//!   envelopes, sanitisation and budget fit) and their public messages come from
+//!   `dotaios-core`.
 //! - No request can write to the AIOS folder, print its path, or outlive a panic.
 //!
 //! See `docs/decisions.md` for why the protocol loop is hand-written rather than built on
 //! `rmcp`.
 #![forbid(unsafe_code)]
 
+pub mod client;
 mod echo;
 mod error;
 mod json;
 mod launch;
 mod lifecycle;
-mod sanitize;
 mod server;
 mod tools;
 mod transport;

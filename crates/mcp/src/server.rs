@@ -221,7 +221,7 @@ fn envelope(id: &Json) -> JsonWriter {
     writer.begin_object();
     writer.name("jsonrpc");
     writer.str("2.0");
-    writer.member("id", &id.to_value());
+    writer.member("id", &id.to_serde_value());
     writer
 }
 

@@ -2,7 +2,7 @@
 //! `examples/aios/` (embedded in the binary through the package's `sample` link, so that the
 //! published crate carries it too; every date moved so that its latest day is today) in a
 //! temporary directory, starts the adapter on it as a child process, and speaks MCP to it
-//! over stdio exactly as a client does: `initialize`, `tools/list`, then one call of each
+//! over stdio through `dotaios_mcp::client`, exactly as a client does: `initialize`, `tools/list`, then one call of each
 //! tool, printing what the client sees. The temporary directory is removed afterwards.
 //!
 //! The adapter is the sibling `dotaios-mcp` binary when it was built next to this one, else
@@ -10,12 +10,13 @@
 //! folder.
 
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
 
+use dotaios_mcp::client::Client;
 use jiff::civil::Date;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::{configured_folder, require_aios_json};
 use crate::args::{CommandSpec, Scanner, unhandled};
@@ -340,13 +341,23 @@ fn demo_failed() -> CliError {
     CliError::failed("dotaios demo could not run the sample adapter.")
 }
 
+/// How long the adapter may take for one answer, and to exit once its stdin is closed.
+const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
+/// Longer answer lines are not the sample adapter's.
+const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The conversation a client has with the adapter.
 fn converse(aios: &Path) -> Result<(), CliError> {
-    let mut adapter = Adapter::start(aios).map_err(|_| demo_failed())?;
-    let initialize = adapter.request(
-        "initialize",
-        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "dotaios-demo", "version": env!("CARGO_PKG_VERSION")}}),
-    )?;
+    let mut adapter = start_adapter(aios).map_err(|_| demo_failed())?;
+    let deadline = || Instant::now() + ANSWER_DEADLINE;
+    let initialize = adapter
+        .initialize(
+            "2025-11-25",
+            "dotaios-demo",
+            env!("CARGO_PKG_VERSION"),
+            deadline(),
+        )
+        .map_err(|_| demo_failed())?;
     let info = &initialize["result"]["serverInfo"];
     out(&format!(
         "→ initialize\n← {} {} (protocol {})\n\n",
@@ -356,9 +367,10 @@ fn converse(aios: &Path) -> Result<(), CliError> {
             .as_str()
             .unwrap_or("?"),
     ));
-    adapter.notify("notifications/initialized")?;
 
-    let list = adapter.request("tools/list", json!({}))?;
+    let list = adapter
+        .request("tools/list", Some(json!({})), deadline())
+        .map_err(|_| demo_failed())?;
     out("→ tools/list\n");
     for tool in list["result"]["tools"].as_array().into_iter().flatten() {
         out(&format!(
@@ -379,97 +391,36 @@ fn converse(aios: &Path) -> Result<(), CliError> {
         ("resolve_skill", json!({"intent": "plan my day"})),
     ];
     for (name, arguments) in calls {
-        let response =
-            adapter.request("tools/call", json!({"name": name, "arguments": arguments}))?;
+        let response = adapter
+            .call_tool(name, arguments.clone(), deadline())
+            .map_err(|_| demo_failed())?;
         out(&format!("→ tools/call {name} {arguments}\n"));
         match response["result"]["content"][0]["text"].as_str() {
             Some(text) => out(&format!("← {text}\n\n")),
             None => out(&format!("← error {}\n\n", response["error"])),
         }
     }
-    adapter.finish()
-}
-
-/// The adapter child process and its pipes.
-struct Adapter {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl Adapter {
-    fn start(aios: &Path) -> std::io::Result<Adapter> {
-        let own = std::env::current_exe()?;
-        let sibling = own.with_file_name(format!("dotaios-mcp{}", std::env::consts::EXE_SUFFIX));
-        let mut command = if sibling.is_file() {
-            Command::new(sibling)
-        } else {
-            let mut command = Command::new(own);
-            command.args(["mcp", "serve"]);
-            command
-        };
-        let mut child = command
-            .arg("--path")
-            .arg(aios)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()?;
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().map(BufReader::new);
-        match (stdin, stdout) {
-            (Some(stdin), Some(stdout)) => Ok(Adapter {
-                child,
-                stdin: Some(stdin),
-                stdout,
-                next_id: 1,
-            }),
-            _ => Err(std::io::ErrorKind::BrokenPipe.into()),
-        }
-    }
-
-    fn send(&mut self, message: &Value) -> Result<(), CliError> {
-        let stdin = self.stdin.as_mut().ok_or_else(demo_failed)?;
-        writeln!(stdin, "{message}")
-            .and_then(|()| stdin.flush())
-            .map_err(|_| demo_failed())
-    }
-
-    /// Sends one request and reads its response line (the adapter answers in order).
-    fn request(&mut self, method: &str, params: Value) -> Result<Value, CliError> {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        let mut line = String::new();
-        match self.stdout.read_line(&mut line) {
-            Ok(0) | Err(_) => Err(demo_failed()),
-            Ok(_) => serde_json::from_str(&line).map_err(|_| demo_failed()),
-        }
-    }
-
-    fn notify(&mut self, method: &str) -> Result<(), CliError> {
-        self.send(&json!({"jsonrpc": "2.0", "method": method}))
-    }
-
-    /// Closes stdin, which ends the adapter; it must exit with status 0.
-    fn finish(mut self) -> Result<(), CliError> {
-        drop(self.stdin.take());
-        match self.child.wait() {
-            Ok(status) if status.success() => Ok(()),
-            _ => Err(demo_failed()),
-        }
+    // Closing stdin ends the adapter; it must exit with status 0.
+    match adapter.close(ANSWER_DEADLINE) {
+        Some(status) if status.success() => Ok(()),
+        _ => Err(demo_failed()),
     }
 }
 
-impl Drop for Adapter {
-    fn drop(&mut self) {
-        // Only reached early on an error path: do not leave the child behind.
-        if self.stdin.is_some() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
+/// The sibling `dotaios-mcp` when it was built next to this binary, else this binary's own
+/// `dotaios mcp serve`, on `aios`.
+fn start_adapter(aios: &Path) -> std::io::Result<Client> {
+    let own = std::env::current_exe()?;
+    let sibling = own.with_file_name(format!("dotaios-mcp{}", std::env::consts::EXE_SUFFIX));
+    let mut command = if sibling.is_file() {
+        Command::new(sibling)
+    } else {
+        let mut command = Command::new(own);
+        command.args(["mcp", "serve"]);
+        command
+    };
+    command.arg("--path").arg(aios);
+    Client::spawn(&mut command, MAX_LINE_BYTES)
 }
 
 /// A private temporary directory, removed on drop.

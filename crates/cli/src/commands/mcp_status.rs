@@ -1,18 +1,17 @@
 //! `dotaios mcp status [--json]` (contract 06 §4): resolves the launcher, really starts the
-//! adapter, speaks MCP to it over stdio (`initialize`, `notifications/initialized`,
-//! `tools/list`) and reports what answered.
+//! adapter, speaks MCP to it over stdio through `dotaios_mcp::client` (`initialize`,
+//! `notifications/initialized`, `tools/list`) and reports what answered.
 //!
 //! What it must never do: read or write a client configuration, call a tool, touch the AIOS
 //! folder beyond the `aios.json` existence check already done by the parser, show the
 //! adapter's stderr, or wait on the child without a deadline.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use dotaios_core::text::to_json_pretty;
+use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Value, json};
 
 use super::mcp_client::McpOptions;
@@ -139,152 +138,36 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
 
 /// Starts `<launcher> --path <folder>` and performs the §4.1 exchange.
 pub(crate) fn probe(launcher: &Path, folder: &Path) -> Probe {
-    let spawned = Command::new(launcher)
-        .arg("--path")
-        .arg(folder)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let Ok(mut child) = spawned else {
+    let mut command = Command::new(launcher);
+    command.arg("--path").arg(folder);
+    let Ok(mut client) = Client::spawn(&mut command, MAX_LINE_BYTES) else {
         return Probe::failed(Failure::SpawnFailed);
     };
     let deadline = Instant::now() + EXCHANGE_DEADLINE;
-    if let Some(stderr) = child.stderr.take() {
-        // Drained so the child can never block on a full pipe; its text is never shown.
-        std::thread::spawn(move || drain(stderr));
-    }
-    let lines = child.stdout.take().map(read_lines);
-    let mut stdin = child.stdin.take();
-    if let Some(stdin) = stdin.as_mut() {
-        // A child that has already exited makes these writes fail; the read below then sees
-        // the end of its stdout and reports `exited_early`.
-        let _ = send_requests(stdin);
-    }
-    let mut probe = match lines {
-        Some(lines) => exchange(&lines, deadline),
-        None => Probe::failed(Failure::SpawnFailed),
+    let exchanged = client
+        .initialize(PROTOCOL_VERSION, "dotaios-status", OWN_VERSION, deadline)
+        .and_then(|initialize| {
+            let tools = client.request("tools/list", None, deadline)?;
+            Ok((initialize, tools))
+        });
+    let mut probe = match exchanged {
+        Ok((initialize, tools)) => check(initialize, tools),
+        Err(error) => Probe::failed(failure_of(error)),
     };
     probe.started = true;
-    drop(stdin);
-    finish(&mut child);
+    // The exit status is not judged.
+    let _ = client.close(EXIT_GRACE);
     probe
 }
 
-fn send_requests(stdin: &mut ChildStdin) -> std::io::Result<()> {
-    let initialize = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "dotaios-status", "version": OWN_VERSION},
-        },
-    });
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let mut text = String::new();
-    for message in [initialize, initialized, list] {
-        text.push_str(&message.to_string());
-        text.push('\n');
-    }
-    stdin.write_all(text.as_bytes())?;
-    stdin.flush()
-}
-
-/// One event from the stdout reader thread.
-enum Event {
-    Line(Vec<u8>),
-    TooLong,
-    End,
-}
-
-fn read_lines(stdout: impl Read + Send + 'static) -> Receiver<Event> {
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut reader = BufReader::new(stdout);
-        loop {
-            let mut line = Vec::new();
-            let event = match (&mut reader)
-                .take(MAX_LINE_BYTES)
-                .read_until(b'\n', &mut line)
-            {
-                Ok(0) | Err(_) => Event::End,
-                Ok(_) if !line.ends_with(b"\n") && line.len() as u64 >= MAX_LINE_BYTES => {
-                    Event::TooLong
-                }
-                Ok(_) => Event::Line(line),
-            };
-            let last = !matches!(event, Event::Line(_));
-            if sender.send(event).is_err() || last {
-                return;
-            }
-        }
-    });
-    receiver
-}
-
-fn drain(mut stderr: impl Read) {
-    let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-}
-
-/// Reads answers until both ids are in, then checks them.
-fn exchange(lines: &Receiver<Event>, deadline: Instant) -> Probe {
-    let mut initialize: Option<Value> = None;
-    let mut tools: Option<Value> = None;
-    while initialize.is_none() || tools.is_none() {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        let line = match lines.recv_timeout(remaining) {
-            Ok(Event::Line(line)) => line,
-            Ok(Event::TooLong) => return Probe::failed(Failure::InvalidResponse),
-            Ok(Event::End) | Err(RecvTimeoutError::Disconnected) => {
-                return Probe::failed(Failure::ExitedEarly);
-            }
-            Err(RecvTimeoutError::Timeout) => return Probe::failed(Failure::Timeout),
-        };
-        match classify(&line) {
-            Answer::Ignore => {}
-            Answer::Invalid => return Probe::failed(Failure::InvalidResponse),
-            Answer::Response(1, response) if initialize.is_none() => initialize = Some(response),
-            Answer::Response(2, response) if tools.is_none() => tools = Some(response),
-            Answer::Response(..) => return Probe::failed(Failure::InvalidResponse),
-        }
-    }
-    check(
-        initialize.unwrap_or(Value::Null),
-        tools.unwrap_or(Value::Null),
-    )
-}
-
-enum Answer {
-    /// A blank line, or a notification or request from the server (MCP allows both; the
-    /// adapter sends neither, and nothing here needs answering for the two results).
-    Ignore,
-    /// Not JSON-RPC at all.
-    Invalid,
-    /// A response to one of our ids.
-    Response(u64, Value),
-}
-
-fn classify(line: &[u8]) -> Answer {
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Answer::Ignore;
-    }
-    let Ok(Value::Object(message)) = serde_json::from_slice::<Value>(line) else {
-        return Answer::Invalid;
-    };
-    if message.get("jsonrpc") != Some(&json!("2.0")) {
-        return Answer::Invalid;
-    }
-    if message.contains_key("method") {
-        return Answer::Ignore;
-    }
-    let id = message.get("id").and_then(Value::as_u64);
-    let has_outcome = message.contains_key("result") != message.contains_key("error");
-    match id {
-        Some(id @ (1 | 2)) if has_outcome => Answer::Response(id, Value::Object(message)),
-        _ => Answer::Invalid,
+/// The §4.1 failure a broken conversation reports.
+fn failure_of(error: ClientError) -> Failure {
+    match error {
+        // A write fails when the child has already exited; the read would see the end of its
+        // stdout next.
+        ClientError::Write | ClientError::Closed => Failure::ExitedEarly,
+        ClientError::Timeout => Failure::Timeout,
+        ClientError::TooLong | ClientError::Invalid => Failure::InvalidResponse,
     }
 }
 
@@ -319,20 +202,6 @@ fn check(initialize: Value, tools: Value) -> Probe {
         probe.failure = Some(Failure::UnexpectedTools);
     }
     probe
-}
-
-/// Closes nothing itself (stdin is already dropped): waits briefly for a clean exit, then
-/// kills. The exit status is not judged.
-fn finish(child: &mut Child) {
-    let until = Instant::now() + EXIT_GRACE;
-    while Instant::now() < until {
-        match child.try_wait() {
-            Ok(Some(_)) | Err(_) => return,
-            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// The `[next]` line (contract 06 §4.2): always `--agent claude`, and the `--path` and launcher
@@ -491,29 +360,6 @@ mod tests {
             check(initialize_ok("dotaios-mcp"), tools_list(reordered)).failure,
             Some(Failure::UnexpectedTools)
         );
-    }
-
-    #[test]
-    fn lines_are_classified() {
-        assert!(matches!(classify(b"  \r\n"), Answer::Ignore));
-        assert!(matches!(classify(b"hello\n"), Answer::Invalid));
-        assert!(matches!(classify(b"[1]\n"), Answer::Invalid));
-        assert!(matches!(
-            classify(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#),
-            Answer::Ignore
-        ));
-        assert!(matches!(
-            classify(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
-            Answer::Invalid
-        ));
-        assert!(matches!(
-            classify(br#"{"jsonrpc":"2.0","id":2,"result":{},"error":{}}"#),
-            Answer::Invalid
-        ));
-        assert!(matches!(
-            classify(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
-            Answer::Response(2, _)
-        ));
     }
 
     #[test]

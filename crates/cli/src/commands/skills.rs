@@ -1,7 +1,8 @@
 //! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` (contract 04 §5): list
 //! the installed skills, print one skill's `SKILL.md`, match an intent to a skill, or print the
-//! boot-context table. Catalog reading and ranking live in `dotaios_core::skills`; this module
-//! parses options, checks the folder, renders and picks exit codes. It never writes.
+//! boot-context table. Catalog reading and ranking are `dotaios_core::skills::resolve_skill`'s
+//! (the same call as the MCP tool's); this module parses options, checks the folder, renders
+//! and picks exit codes. It never writes.
 //!
 //! These outputs are addressed to the person at the terminal, so `run:`, `skillPath` and the
 //! boot-context table name the absolute folder path (contract 01 §4.10); errors never do, except
@@ -12,9 +13,10 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use dotaios_contained::Root;
+use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::skills::{
-    CatalogError, Ranked, Reason, Skill, escape_table_cell, rank, read_catalog, read_skill_text,
-    round_score, routing_hint,
+    Ranked, Reason, Skill, SkillRequest, escape_table_cell, read_catalog_at, read_skill_text,
+    resolve_skill, round_score, routing_hint,
 };
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
@@ -101,7 +103,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let folder = checked_folder(path_flag.as_deref(), env)?;
     let path = path_suffix(path_flag.is_some(), &folder);
-    let catalog = load_catalog(&folder)?;
+    let catalog = read_catalog_at(&folder).map_err(|error| CliError::failed(error.message()))?;
     if words.is_empty() {
         out(&render_list(&catalog, &path));
         return Ok(ExitCode::SUCCESS);
@@ -191,17 +193,23 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let options = parse_resolve(args)?;
     let folder = checked_folder(options.path_flag.as_deref(), env)?;
     let path = path_suffix(options.path_flag.is_some(), &folder);
-    let catalog = load_catalog(&folder)?;
+    let intent = text::js_trim(&options.words.join(" ")).to_owned();
+    // Text mode shows one block for the top match, or every match with --all.
+    let request = SkillRequest {
+        intent: &intent,
+        memory: MemoryMode::Shared,
+        project: None,
+        limit: (!options.all).then(|| options.limit.unwrap_or(1)),
+    };
+    let resolution =
+        resolve_skill(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
+    let catalog = &resolution.catalog;
     let folder_text = folder.to_string_lossy();
 
     if options.boot_context {
-        out(&format!(
-            "{}\n",
-            render_boot_context(&catalog, &folder_text)
-        ));
+        out(&format!("{}\n", render_boot_context(catalog, &folder_text)));
         return Ok(ExitCode::SUCCESS);
     }
-    let intent = text::js_trim(&options.words.join(" ")).to_owned();
     if intent.is_empty() {
         err_line(&format!(
             "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}."
@@ -212,8 +220,8 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::from(2));
     }
 
-    let ranked = rank(&intent, &catalog);
-    if ranked.is_empty() {
+    let shown = resolution.matches();
+    if shown.is_empty() {
         if options.json {
             out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
         } else {
@@ -224,41 +232,24 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::from(2));
     }
-    let shown = if options.all {
-        &ranked[..]
-    } else {
-        &ranked[..ranked.len().min(options.limit.unwrap_or(1))]
-    };
-
     if options.json {
-        out(&format!("{}\n", render_json(&intent, shown, &folder_text)));
+        out(&format!("{}\n", render_json(&intent, &shown, &folder_text)));
         return Ok(ExitCode::SUCCESS);
     }
     // Text mode shows one block for the top match, or every match with --all.
-    let blocks: &[Ranked<'_>] = if options.all { shown } else { &ranked[..1] };
+    let blocks: &[Ranked<'_>] = if options.all { &shown } else { &shown[..1] };
     let mut text = String::new();
     for matched in blocks {
         text.push_str(&render_block(matched, &folder_text));
     }
     if options.full && !options.all {
-        let full = read_full(&folder, ranked[0].skill)?;
+        let full = read_full(&folder, shown[0].skill)?;
         text.push('\n');
         text.push_str(&full);
         text.push('\n');
     }
     out(&text);
     Ok(ExitCode::SUCCESS)
-}
-
-fn load_catalog(folder: &Path) -> Result<Vec<Skill>, CliError> {
-    // The folder passed its check a moment ago; if the root cannot be opened now, it is a read
-    // failure like any other and must not name the path.
-    let root = Root::open(folder).map_err(|_| catalog_failure(CatalogError::ReadFailed))?;
-    read_catalog(&root).map_err(catalog_failure)
-}
-
-fn catalog_failure(error: CatalogError) -> CliError {
-    CliError::failed(error.message())
 }
 
 /// The whole `SKILL.md` of `skill`, through the contained reader (≤ 8 MiB, strict UTF-8).

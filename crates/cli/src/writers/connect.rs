@@ -249,9 +249,9 @@ fn merge(document: Json, launcher: &str, folder: &str) -> Result<Json, ConnectEr
             match own {
                 Some(entry) => {
                     let others: Vec<String> = servers
-                        .names()
+                        .keys()
                         .filter(|name| *name != "dotaios")
-                        .map(str::to_owned)
+                        .cloned()
                         .collect();
                     if !others.is_empty() {
                         return Err(ConnectError::LegacyEntries(others));
@@ -263,11 +263,11 @@ fn merge(document: Json, launcher: &str, folder: &str) -> Result<Json, ConnectEr
                 None if servers.is_empty() => {}
                 None => {
                     return Err(ConnectError::LegacyEntries(
-                        servers.names().map(str::to_owned).collect(),
+                        servers.keys().cloned().collect(),
                     ));
                 }
             }
-            mcp.remove("servers");
+            mcp.shift_remove("servers");
         }
         Some(_) => return Err(ConnectError::InvalidLegacy),
     }
@@ -276,8 +276,8 @@ fn merge(document: Json, launcher: &str, folder: &str) -> Result<Json, ConnectEr
         Some(entry) if is_current_entry(entry, launcher) => {}
         Some(_) => return Err(ConnectError::Unrecognized),
     }
-    mcp.set("dotaios", entry(launcher, folder));
-    root.set("mcp", Json::Object(mcp));
+    mcp.insert("dotaios".to_owned(), entry(launcher, folder));
+    root.insert("mcp".to_owned(), Json::Object(mcp));
     Ok(Json::Object(root))
 }
 
@@ -289,9 +289,9 @@ pub(crate) fn entry_text(launcher: &str, folder: &str) -> String {
 /// `{"type":"local","command":[launcher,"--path",folder],"enabled":true}`.
 fn entry(launcher: &str, folder: &str) -> Json {
     let mut members = Members::default();
-    members.set("type", Json::String("local".to_owned()));
-    members.set(
-        "command",
+    members.insert("type".to_owned(), Json::String("local".to_owned()));
+    members.insert(
+        "command".to_owned(),
         Json::Array(
             [launcher, "--path", folder]
                 .into_iter()
@@ -299,7 +299,7 @@ fn entry(launcher: &str, folder: &str) -> Json {
                 .collect(),
         ),
     );
-    members.set("enabled", Json::Bool(true));
+    members.insert("enabled".to_owned(), Json::Bool(true));
     Json::Object(members)
 }
 
@@ -310,8 +310,8 @@ fn is_current_entry(entry: &Json, launcher: &str) -> bool {
         return false;
     };
     if !members
-        .names()
-        .all(|name| matches!(name, "type" | "command" | "enabled"))
+        .keys()
+        .all(|name| matches!(name.as_str(), "type" | "command" | "enabled"))
     {
         return false;
     }
@@ -329,8 +329,8 @@ fn is_legacy_entry(entry: &Json, launcher: &str) -> bool {
         return false;
     };
     if !members
-        .names()
-        .all(|name| matches!(name, "type" | "command" | "args" | "enabled"))
+        .keys()
+        .all(|name| matches!(name.as_str(), "type" | "command" | "args" | "enabled"))
     {
         return false;
     }

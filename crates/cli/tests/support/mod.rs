@@ -1,37 +1,18 @@
 //! Helpers shared by the CLI integration tests: a fresh copy of the sample folder, the built
-//! binary as a command, and a whole-tree fingerprint for zero-write assertions.
+//! binary as a command, and (from `dotaios-testkit`) the whole-tree fingerprint for zero-write
+//! assertions.
 #![allow(dead_code, unreachable_pub)]
 
 use std::fs;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// The repository's `examples/aios`.
-pub fn examples_aios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/aios")
-}
 
 /// A temp directory holding `aios/`, a copy of the sample folder, and `home/`, an empty home.
 pub fn sample_copy() -> tempfile::TempDir {
     let temp = tempfile::tempdir().unwrap();
-    copy_tree(&examples_aios(), &temp.path().join("aios"));
+    dotaios_testkit::write_sample(&temp.path().join("aios"));
     fs::create_dir(temp.path().join("home")).unwrap();
     temp
-}
-
-/// Copies a directory tree of real files and directories.
-pub fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// `dotaios` with `HOME` pointed at `home` and a clean `DOTAIOS_PATH`.
@@ -49,39 +30,6 @@ pub fn run_on(temp: &tempfile::TempDir, args: &[&str]) -> Output {
         .arg("--path")
         .arg(temp.path().join("aios"));
     command.output().unwrap()
-}
-
-/// Every name, kind, mode, size, mtime and byte of a tree, in a stable order. Links are
-/// recorded as links (their target text), never followed.
-pub fn fingerprint(root: &Path) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        let meta = fs::symlink_metadata(&path).unwrap();
-        let relative = path.strip_prefix(root).unwrap().display().to_string();
-        let content = if meta.file_type().is_file() {
-            format!("{:?}", fs::read(&path).unwrap())
-        } else if meta.file_type().is_symlink() {
-            fs::read_link(&path).unwrap().display().to_string()
-        } else {
-            String::new()
-        };
-        lines.push(format!(
-            "{relative}\t{:o}\t{}\t{}.{}\t{}",
-            meta.mode(),
-            meta.size(),
-            meta.mtime(),
-            meta.mtime_nsec(),
-            content
-        ));
-        if meta.is_dir() {
-            for entry in fs::read_dir(&path).unwrap() {
-                stack.push(entry.unwrap().path());
-            }
-        }
-    }
-    lines.sort();
-    lines
 }
 
 /// stdout and stderr as text.

@@ -10,13 +10,17 @@
 //! is never stored, since a same-size rewrite within one timestamp tick would be invisible.
 //! Keys are the root directory's device and inode plus the relative path; entries the latest
 //! enumerating request did not see are evicted; the total is capped ([`DEFAULT_CAP_BYTES`]).
+//! Beside the texts it remembers each walked directory's visiting order (a pure function of
+//! the listing's names), reused only for a listing of exactly the same names.
 //! The CLI never builds one: core search is uncached unless the caller passes a cache in.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use dotaios_contained::Identity;
+use std::ffi::OsString;
+
+use dotaios_contained::{DirEntry, Identity};
 
 /// The recommended cap on cached text plus derived data: 32 MiB.
 pub const DEFAULT_CAP_BYTES: usize = 32 * 1024 * 1024;
@@ -35,7 +39,13 @@ pub struct SearchCache {
 
 #[derive(Debug, Default)]
 struct Inner {
-    entries: HashMap<Key, Entry>,
+    /// By root (device, inode), then by path: a lookup borrows the path, so validating a
+    /// cached file allocates nothing.
+    entries: HashMap<(u64, u64), HashMap<String, Entry>>,
+    /// The visiting order of each walked directory's listing, by root and directory path (the
+    /// root itself is `""`): a memo of [`crate::search::walk::collation_order`], which
+    /// depends on the names alone, reused only for a listing of exactly the same names.
+    orders: HashMap<(u64, u64), HashMap<String, Order>>,
     bytes: usize,
     /// Validated reuses since the cache was made (for tests and diagnostics).
     hits: u64,
@@ -51,6 +61,24 @@ pub(crate) struct Key {
     pub(crate) path: String,
 }
 
+/// A [`Key`] whose path is borrowed: what [`SearchCache::get`] looks up by.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeyRef<'a> {
+    pub(crate) root_dev: u64,
+    pub(crate) root_ino: u64,
+    pub(crate) path: &'a str,
+}
+
+impl<'a> From<&'a Key> for KeyRef<'a> {
+    fn from(key: &'a Key) -> KeyRef<'a> {
+        KeyRef {
+            root_dev: key.root_dev,
+            root_ino: key.root_ino,
+            path: &key.path,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Entry {
     identity: Identity,
@@ -60,8 +88,24 @@ struct Entry {
 }
 
 impl Entry {
-    fn cost(key: &Key, text: &str, lower: &str) -> usize {
-        key.path.len() + text.len() + lower.len()
+    fn cost(path: &str, text: &str, lower: &str) -> usize {
+        path.len() + text.len() + lower.len()
+    }
+}
+
+/// A listing's names in byte order and their visiting order (`None`: byte order).
+#[derive(Debug)]
+struct Order {
+    names: Vec<OsString>,
+    order: Option<Vec<u32>>,
+    seen: u64,
+}
+
+impl Order {
+    fn cost(path: &str, names: &[OsString], order: Option<&Vec<u32>>) -> usize {
+        path.len()
+            + names.iter().map(|name| name.len()).sum::<usize>()
+            + order.map_or(0, |order| order.len() * 4)
     }
 }
 
@@ -93,7 +137,7 @@ impl SearchCache {
 
     /// How many files are cached.
     pub fn len(&self) -> usize {
-        self.lock().entries.len()
+        self.lock().entries.values().map(HashMap::len).sum()
     }
 
     /// Whether nothing is cached.
@@ -134,12 +178,20 @@ impl SearchCache {
 
     /// The entry for `key` if `current` (a fresh no-follow `statx` of this request) equals
     /// the identity recorded at its read; marks it seen. A mismatching entry is dropped.
-    pub(crate) fn get(&self, key: &Key, current: &Identity, generation: u64) -> Option<Cached> {
-        let mut inner = self.lock();
-        let entry = inner.entries.get_mut(key)?;
+    pub(crate) fn get<'k>(
+        &self,
+        key: impl Into<KeyRef<'k>>,
+        current: &Identity,
+        generation: u64,
+    ) -> Option<Cached> {
+        let key = key.into();
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let paths = inner.entries.get_mut(&(key.root_dev, key.root_ino))?;
+        let entry = paths.get_mut(key.path)?;
         if entry.identity != *current {
-            let cost = Entry::cost(key, &entry.text, &entry.lower);
-            inner.entries.remove(key);
+            let cost = Entry::cost(key.path, &entry.text, &entry.lower);
+            paths.remove(key.path);
             inner.bytes -= cost;
             return None;
         }
@@ -150,6 +202,70 @@ impl SearchCache {
         };
         inner.hits += 1;
         Some(cached)
+    }
+
+    /// The visiting order recorded for the directory `key` when its listing held exactly the
+    /// names of `byte_sorted` (sorted by bytes); marks it seen. `None` when there is none or
+    /// the names differ (the stale record is then dropped).
+    pub(crate) fn order<'k>(
+        &self,
+        key: impl Into<KeyRef<'k>>,
+        byte_sorted: &[DirEntry],
+        generation: u64,
+    ) -> Option<Option<Vec<u32>>> {
+        let key = key.into();
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let paths = inner.orders.get_mut(&(key.root_dev, key.root_ino))?;
+        let record = paths.get_mut(key.path)?;
+        let same = record.names.len() == byte_sorted.len()
+            && record
+                .names
+                .iter()
+                .zip(byte_sorted)
+                .all(|(name, entry)| *name == entry.name);
+        if !same {
+            let cost = Order::cost(key.path, &record.names, record.order.as_ref());
+            paths.remove(key.path);
+            inner.bytes -= cost;
+            return None;
+        }
+        record.seen = generation;
+        Some(record.order.clone())
+    }
+
+    /// Records the visiting order of the directory `key`'s listing `byte_sorted`, unless it
+    /// would pass the cap.
+    pub(crate) fn insert_order(
+        &self,
+        key: KeyRef<'_>,
+        byte_sorted: &[DirEntry],
+        order: Option<Vec<u32>>,
+        generation: u64,
+    ) {
+        let names: Vec<OsString> = byte_sorted.iter().map(|entry| entry.name.clone()).collect();
+        let cost = Order::cost(key.path, &names, order.as_ref());
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let paths = inner
+            .orders
+            .entry((key.root_dev, key.root_ino))
+            .or_default();
+        if let Some(old) = paths.remove(key.path) {
+            inner.bytes -= Order::cost(key.path, &old.names, old.order.as_ref());
+        }
+        if inner.bytes + cost > self.cap_bytes {
+            return;
+        }
+        inner.bytes += cost;
+        paths.insert(
+            key.path.to_owned(),
+            Order {
+                names,
+                order,
+                seen: generation,
+            },
+        );
     }
 
     /// Stores what a read of this request returned, unless its identity is racy against
@@ -166,17 +282,22 @@ impl SearchCache {
         if is_racy(&identity, now_ms) {
             return;
         }
-        let cost = Entry::cost(&key, text, lower);
-        let mut inner = self.lock();
-        if let Some(old) = inner.entries.remove(&key) {
-            inner.bytes -= Entry::cost(&key, &old.text, &old.lower);
+        let cost = Entry::cost(&key.path, text, lower);
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let paths = inner
+            .entries
+            .entry((key.root_dev, key.root_ino))
+            .or_default();
+        if let Some(old) = paths.remove(&key.path) {
+            inner.bytes -= Entry::cost(&key.path, &old.text, &old.lower);
         }
         if inner.bytes + cost > self.cap_bytes {
             return;
         }
         inner.bytes += cost;
-        inner.entries.insert(
-            key,
+        paths.insert(
+            key.path,
             Entry {
                 identity,
                 text: Arc::from(text),
@@ -190,13 +311,26 @@ impl SearchCache {
     pub(crate) fn finish(&self, generation: u64) {
         let mut inner = self.lock();
         let mut freed = 0;
-        inner.entries.retain(|key, entry| {
-            let keep = entry.seen == generation;
-            if !keep {
-                freed += Entry::cost(key, &entry.text, &entry.lower);
-            }
-            keep
-        });
+        for paths in inner.entries.values_mut() {
+            paths.retain(|path, entry| {
+                let keep = entry.seen == generation;
+                if !keep {
+                    freed += Entry::cost(path, &entry.text, &entry.lower);
+                }
+                keep
+            });
+        }
+        inner.entries.retain(|_, paths| !paths.is_empty());
+        for paths in inner.orders.values_mut() {
+            paths.retain(|path, record| {
+                let keep = record.seen == generation;
+                if !keep {
+                    freed += Order::cost(path, &record.names, record.order.as_ref());
+                }
+                keep
+            });
+        }
+        inner.orders.retain(|_, paths| !paths.is_empty());
         inner.bytes -= freed;
     }
 }
@@ -326,6 +460,47 @@ mod tests {
         assert!(cache.get(&key("b.md"), &b, third).is_none());
         assert!(cache.get(&key("a.md"), &a, third).is_some());
         assert_eq!(cache.cached_bytes(), "a.md".len() + 2);
+    }
+
+    fn listing(names: &[&str]) -> Vec<DirEntry> {
+        names
+            .iter()
+            .map(|name| DirEntry {
+                name: (*name).into(),
+                kind: dotaios_contained::EntryKind::File,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_order_is_reused_only_for_the_same_names() {
+        let cache = SearchCache::new();
+        let first = cache.begin();
+        let dir = key("vault/d");
+        let names = listing(&["B.md", "a.md"]);
+        assert!(cache.order(&dir, &names, first).is_none());
+        cache.insert_order((&dir).into(), &names, Some(vec![1, 0]), first);
+        assert_eq!(cache.cached_bytes(), "vault/d".len() + 8 + 8);
+        assert_eq!(cache.order(&dir, &names, first), Some(Some(vec![1, 0])));
+        // Another directory, or another root, has no record.
+        assert!(cache.order(&key("vault/e"), &names, first).is_none());
+        // One name differs: the record is dropped.
+        assert!(
+            cache
+                .order(&dir, &listing(&["B.md", "b.md"]), first)
+                .is_none()
+        );
+        assert_eq!(cache.cached_bytes(), 0);
+        cache.insert_order((&dir).into(), &names, None, first);
+        cache.finish(first);
+        let second = cache.begin();
+        assert!(cache.order(&dir, &listing(&["B.md"]), second).is_none());
+        cache.insert_order((&dir).into(), &names, None, second);
+        cache.finish(second);
+        // Not seen by the third request: evicted at its end.
+        let third = cache.begin();
+        cache.finish(third);
+        assert_eq!(cache.cached_bytes(), 0);
     }
 
     #[test]

@@ -192,3 +192,63 @@ fn the_cap_only_limits_what_is_kept() {
     assert!(cache.len() < 5);
     both(&root, "lighthouse", now, &cache);
 }
+
+/// Ties and accents: the visiting order differs from byte order, so the remembered order is
+/// what decides the cached request's order, and a renamed file must not reuse it.
+#[test]
+fn remembered_listing_orders_equal_fresh_ones() {
+    let temp = folder();
+    let root = path(&temp);
+    for name in ["b.md", "B.md", "a.md", "_x.md", "10.md", "2.md", "á.md"] {
+        write(
+            &root,
+            &format!("vault/mixed/{name}"),
+            "same lighthouse line\n",
+        );
+    }
+    let now = clock_ahead();
+    let cache = SearchCache::new();
+    let first = both(&root, "lighthouse", now, &cache);
+    let position = |answer: &str, name: &str| {
+        answer
+            .find(&format!("vault/mixed/{name}\""))
+            .unwrap_or_else(|| panic!("{name} missing: {answer}"))
+    };
+    // Equal ranks keep the walk's order: collation order, not byte order.
+    assert!(
+        position(&first, "_x.md") < position(&first, "10.md"),
+        "{first}"
+    );
+    assert!(
+        position(&first, "a.md") < position(&first, "á.md"),
+        "{first}"
+    );
+    assert!(
+        position(&first, "á.md") < position(&first, "B.md"),
+        "{first}"
+    );
+    let second = both(&root, "lighthouse", now, &cache);
+    assert_eq!(first, second);
+    // Same number of names, one of them different: the remembered order is not reused.
+    fs::rename(root.join("vault/mixed/b.md"), root.join("vault/mixed/c.md")).unwrap();
+    let renamed = both(&root, "lighthouse", now, &cache);
+    assert!(
+        position(&renamed, "B.md") < position(&renamed, "c.md"),
+        "{renamed}"
+    );
+    // Ranking hides the walk's order, but the first refused entry shows it: a special file
+    // `B.md` comes first in byte order, a symlink `á.md` in collation order (§4.1, §4.4).
+    fs::remove_file(root.join("vault/mixed/B.md")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(root.join("vault/mixed/B.md"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
+    fs::remove_file(root.join("vault/mixed/á.md")).unwrap();
+    std::os::unix::fs::symlink("a.md", root.join("vault/mixed/á.md")).unwrap();
+    for _ in 0..2 {
+        let refused = both(&root, "lighthouse", now, &cache);
+        assert!(refused.contains("PathUnsafe"), "{refused}");
+        assert!(!refused.contains("NotRegularFile"), "{refused}");
+    }
+}

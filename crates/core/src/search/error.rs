@@ -1,98 +1,18 @@
 //! Search failures (contract 03 §15): typed, path-free, each with its internal code and the fixed
-//! public message. The CLI prints [`SearchError`]'s `Display`; MCP maps
+//! public message ([`PublicError`]). The CLI prints [`SearchError`]'s `Display`; MCP maps
 //! [`SearchError::is_input_error`] to `-32602` and everything else to its own fixed `-32603`
-//! text.
+//! text. The evidence reader's codes and messages are [`crate::error::EvidenceError`]'s.
+
+use std::borrow::Cow;
 
 use dotaios_contained::{BudgetDimension, ReadError, UnsafeKind};
 
+pub use crate::error::EvidenceError;
+use crate::error::PublicError;
 use crate::folder::selector::SelectorError;
 use crate::search::omission::OmissionReason;
 
-/// An evidence-reader failure code (`DOTAIOS_EVIDENCE_*`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EvidenceError {
-    /// A symlink where evidence is read, an unsafe session path, an escape attempt.
-    PathUnsafe,
-    /// An eligible special file, or a fixed source that is not a regular file.
-    NotRegularFile,
-    /// Content that is not strict UTF-8.
-    InvalidUtf8,
-    /// An observed mutation.
-    Changed,
-    /// A read outside the authorised roots.
-    RootUnauthorized,
-    /// `aios.json` is not valid JSON (or has an unusable `vault_path`).
-    ConfigInvalid,
-    /// A JSON document the shared reader needed was invalid.
-    JsonInvalid,
-    /// A frontmatter block the shared reader needed was invalid.
-    FrontmatterInvalid,
-    /// The platform cannot do a bounded read or listing.
-    BoundedReadUnavailable,
-    /// A non-dimensional budget failure.
-    BudgetExceeded,
-    /// Any other I/O failure.
-    ReadFailed,
-    /// A file over its per-file limit outside any scope, or during execution.
-    FileTooLarge,
-    /// A directory over its entry limit outside any scope, or during execution.
-    DirectoryTooLarge,
-    /// The aggregate byte ceiling, outside any scope or during execution.
-    ByteBudgetExceeded,
-    /// The file-count ceiling, outside any scope or during execution.
-    FileCountExceeded,
-    /// The entry-count ceiling, outside any scope or during execution.
-    EntryCountExceeded,
-}
-
 impl EvidenceError {
-    /// The internal code.
-    pub fn code(self) -> &'static str {
-        match self {
-            EvidenceError::PathUnsafe => "DOTAIOS_EVIDENCE_PATH_UNSAFE",
-            EvidenceError::NotRegularFile => "DOTAIOS_EVIDENCE_NOT_REGULAR_FILE",
-            EvidenceError::InvalidUtf8 => "DOTAIOS_EVIDENCE_INVALID_UTF8",
-            EvidenceError::Changed => "DOTAIOS_EVIDENCE_CHANGED",
-            EvidenceError::RootUnauthorized => "DOTAIOS_EVIDENCE_ROOT_UNAUTHORIZED",
-            EvidenceError::ConfigInvalid => "DOTAIOS_EVIDENCE_CONFIG_INVALID",
-            EvidenceError::JsonInvalid => "DOTAIOS_EVIDENCE_JSON_INVALID",
-            EvidenceError::FrontmatterInvalid => "DOTAIOS_EVIDENCE_FRONTMATTER_INVALID",
-            EvidenceError::BoundedReadUnavailable => "DOTAIOS_EVIDENCE_BOUNDED_READ_UNAVAILABLE",
-            EvidenceError::BudgetExceeded => "DOTAIOS_EVIDENCE_BUDGET_EXCEEDED",
-            EvidenceError::ReadFailed => "DOTAIOS_EVIDENCE_READ_FAILED",
-            EvidenceError::FileTooLarge => "DOTAIOS_EVIDENCE_FILE_TOO_LARGE",
-            EvidenceError::DirectoryTooLarge => "DOTAIOS_EVIDENCE_DIRECTORY_TOO_LARGE",
-            EvidenceError::ByteBudgetExceeded => "DOTAIOS_EVIDENCE_BYTE_BUDGET_EXCEEDED",
-            EvidenceError::FileCountExceeded => "DOTAIOS_EVIDENCE_FILE_COUNT_EXCEEDED",
-            EvidenceError::EntryCountExceeded => "DOTAIOS_EVIDENCE_ENTRY_COUNT_EXCEEDED",
-        }
-    }
-
-    /// The fixed, path-free public message of §15.
-    pub fn message(self) -> &'static str {
-        match self {
-            EvidenceError::BudgetExceeded => {
-                "DotAIOS stopped reading: this folder is past the safe read budget for one request. Ask for a narrower part of it, or move older material out of the folder."
-            }
-            EvidenceError::FileTooLarge => {
-                "DotAIOS stopped reading: one file is past the safe per-file size limit. Split that file, or move it out of the folder."
-            }
-            EvidenceError::DirectoryTooLarge => {
-                "DotAIOS stopped reading: one directory holds more entries than the safe limit. Move some of its entries elsewhere."
-            }
-            EvidenceError::ByteBudgetExceeded => {
-                "DotAIOS stopped reading: this folder is past the safe aggregate byte limit for one request."
-            }
-            EvidenceError::FileCountExceeded => {
-                "DotAIOS stopped reading: this folder contains more files than one request can safely inspect."
-            }
-            EvidenceError::EntryCountExceeded => {
-                "DotAIOS stopped reading: this folder contains more entries than one request can safely inspect."
-            }
-            _ => "DotAIOS could not read the evidence corpus safely.",
-        }
-    }
-
     /// The fatal code of a ceiling (outside a scope, or during execution).
     pub(crate) fn of_ceiling(reason: OmissionReason) -> EvidenceError {
         match reason {
@@ -121,7 +41,7 @@ pub enum SearchError {
     #[error("project selector is unknown")]
     SelectorUnknown,
     /// Two or more projects match (`DOTAIOS_PROJECT_SELECTOR_AMBIGUOUS`).
-    #[error("project selector is ambiguous; use its stable id")]
+    #[error("{}", crate::error::PROJECT_AMBIGUOUS_MESSAGE)]
     SelectorAmbiguous,
     /// The directly named project has an invalid identity (`DOTAIOS_PROJECT_CATALOG_INVALID`);
     /// the message is the resolver's.
@@ -155,6 +75,23 @@ impl SearchError {
                 | SearchError::SelectorUnknown
                 | SearchError::SelectorAmbiguous
         )
+    }
+}
+
+impl PublicError for SearchError {
+    fn code(&self) -> &'static str {
+        SearchError::code(self)
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        match self {
+            SearchError::Evidence(error) => Cow::Borrowed(EvidenceError::message(*error)),
+            other => Cow::Owned(other.to_string()),
+        }
+    }
+
+    fn is_input_error(&self) -> bool {
+        SearchError::is_input_error(self)
     }
 }
 

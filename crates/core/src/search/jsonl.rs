@@ -289,11 +289,7 @@ pub(crate) fn rank_sources(
     let mut ranked: Vec<(f64, Candidate<'_>)> = candidates
         .into_iter()
         .map(|candidate| {
-            let idf_sum: f64 = candidate
-                .matched_terms
-                .iter()
-                .map(|&term| stats.idf(term))
-                .sum();
+            let idf_sum = stats.idf_sum(&candidate.matched_terms);
             let age = candidate
                 .ts
                 .and_then(|ts| parse_ts(ts, clock))

@@ -63,6 +63,12 @@ impl CorpusStats {
         let df = self.document_frequency[term] as f64;
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
+
+    /// The sum of [`CorpusStats::idf`] over a candidate's matched terms (§9.1), in their
+    /// order: the one place both the Markdown and the JSONL ranking add it up.
+    pub(crate) fn idf_sum(&self, matched_terms: &[usize]) -> f64 {
+        matched_terms.iter().map(|&term| self.idf(term)).sum()
+    }
 }
 
 /// `decay(age)` of §9.3: a 30-day half-life in whole-day buckets.

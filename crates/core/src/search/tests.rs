@@ -652,25 +652,32 @@ fn directory_entries_exceeded_is_partially_enumerated() {
     assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
 }
 
+/// Searches `needle` under `limits` (files, bytes, entries) in `folder`, whose
+/// `context/c.md` holds it: that context source must survive whatever the limits omit
+/// elsewhere. Returns the omissions as JSON.
+fn omitted_beside_context(folder: &Folder, files: u64, bytes: u64, entries: u64) -> Vec<String> {
+    folder.write("context/c.md", "needle\n");
+    let outcome = Ask::new("needle")
+        .limits(files, bytes, entries)
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+    omission_json(&outcome)
+}
+
 #[test]
 fn aggregate_bytes_exceeded() {
     let folder = Folder::new();
     folder
         .write("vault/a.md", &"x".repeat(600))
         .write("vault/b.md", &"x".repeat(600));
-    folder.write("context/c.md", "needle\n");
     let config = fs::metadata(folder.root().join("aios.json")).unwrap().len();
-    let outcome = Ask::new("needle")
-        .limits(100, config + 1000, 1000)
-        .run(&folder.root())
-        .unwrap();
     assert_eq!(
-        omission_json(&outcome),
+        omitted_beside_context(&folder, 100, config + 1000, 1000),
         [
             r#"{"scope":"vault","reason":"aggregate_bytes_exceeded","observed":{"files":1,"bytes":1001,"entries":2},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move older material outside this scope."}}"#
         ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
@@ -679,36 +686,24 @@ fn file_count_exceeded() {
     for index in 0..6 {
         folder.write(&format!("vault/{index}.md"), "x\n");
     }
-    folder.write("context/c.md", "needle\n");
-    let outcome = Ask::new("needle")
-        .limits(5, 1 << 20, 1000)
-        .run(&folder.root())
-        .unwrap();
     assert_eq!(
-        omission_json(&outcome),
+        omitted_beside_context(&folder, 5, 1 << 20, 1000),
         [
             r#"{"scope":"vault","reason":"file_count_exceeded","observed":{"files":5,"bytes":8,"entries":6},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or move some files outside this scope."}}"#
         ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
 fn entry_count_exceeded_by_jsonl_lines() {
     let folder = Folder::new();
     folder.write("memory/events.jsonl", &"{\"summary\":\"x\"}\n".repeat(50));
-    folder.write("context/c.md", "needle\n");
-    let outcome = Ask::new("needle")
-        .limits(100, 1 << 20, 40)
-        .run(&folder.root())
-        .unwrap();
-    let omissions = omission_json(&outcome);
-    assert_eq!(omissions.len(), 1);
     assert_eq!(
-        omissions[0],
-        r#"{"scope":"memory","reason":"entry_count_exceeded","observed":{"files":1,"bytes":800,"entries":41},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or archive entries outside this scope."}}"#
+        omitted_beside_context(&folder, 100, 1 << 20, 40),
+        [
+            r#"{"scope":"memory","reason":"entry_count_exceeded","observed":{"files":1,"bytes":800,"entries":41},"inspection":"not_searched","recovery":{"code":"narrow_or_reduce_scope","message":"Search a narrower scope, or archive entries outside this scope."}}"#
+        ]
     );
-    assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
 }
 
 #[test]
@@ -762,35 +757,7 @@ fn a_ceiling_outside_any_scope_is_fatal() {
 
 // ----- safety: fail closed, path-free, unchanged ------------------------------------------
 
-fn fingerprint(root: &Path) -> Vec<String> {
-    use std::os::unix::fs::MetadataExt;
-    let mut lines = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(path) = stack.pop() {
-        let meta = fs::symlink_metadata(&path).unwrap();
-        let content = if meta.is_file() {
-            fs::read(&path).unwrap()
-        } else {
-            Vec::new()
-        };
-        lines.push(format!(
-            "{}|{:o}|{}|{}.{}|{:?}",
-            path.display(),
-            meta.mode(),
-            meta.size(),
-            meta.mtime(),
-            meta.mtime_nsec(),
-            content
-        ));
-        if meta.is_dir() {
-            for entry in fs::read_dir(&path).unwrap() {
-                stack.push(entry.unwrap().path());
-            }
-        }
-    }
-    lines.sort();
-    lines
-}
+use dotaios_testkit::fingerprint;
 
 fn assert_fails_closed(folder: &Folder, ask: &Ask<'_>, expected: EvidenceError) {
     let before = fingerprint(&folder.outside());
@@ -926,21 +893,30 @@ fn special_files_and_invalid_utf8() {
     .unwrap();
     assert!(Ask::new("x").run(&folder.root()).unwrap().complete());
 
-    let folder = Folder::new();
-    folder.write_bytes("vault/bad.md", b"ok \xff\xfe");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write_bytes("memory/events.jsonl", b"{\"a\":\"\xc0\xaf\"}\n");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write_bytes("aios.json", b"{\"a\":\"\xed\xa0\x80\"}");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::InvalidUtf8);
-    let folder = Folder::new();
-    folder.write("aios.json", "{not json");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
-    let folder = Folder::new();
-    folder.write("aios.json", "{\"vault_path\": 42}");
-    assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::ConfigInvalid);
+    let cases: [(&str, &[u8], EvidenceError); 5] = [
+        ("vault/bad.md", b"ok \xff\xfe", EvidenceError::InvalidUtf8),
+        (
+            "memory/events.jsonl",
+            b"{\"a\":\"\xc0\xaf\"}\n",
+            EvidenceError::InvalidUtf8,
+        ),
+        (
+            "aios.json",
+            b"{\"a\":\"\xed\xa0\x80\"}",
+            EvidenceError::InvalidUtf8,
+        ),
+        ("aios.json", b"{not json", EvidenceError::ConfigInvalid),
+        (
+            "aios.json",
+            b"{\"vault_path\": 42}",
+            EvidenceError::ConfigInvalid,
+        ),
+    ];
+    for (path, bytes, expected) in cases {
+        let folder = Folder::new();
+        folder.write_bytes(path, bytes);
+        assert_fails_closed(&folder, &Ask::new("x"), expected);
+    }
 }
 
 #[test]
@@ -1193,6 +1169,14 @@ mod final_revalidation {
         folder
     }
 
+    /// A change made while the search runs fails it as `Changed`.
+    fn assert_changed(change: impl FnOnce(&Path) + 'static) {
+        assert_eq!(
+            changed_after_read(change).unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+    }
+
     fn changed_after_read(
         change: impl FnOnce(&Path) + 'static,
     ) -> Result<SearchOutcome, SearchError> {
@@ -1211,53 +1195,65 @@ mod final_revalidation {
 
     #[test]
     fn a_rewritten_nested_file_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             fs::write(
                 root.join("vault/a/b/deep.md"),
                 "# Deep\n\nbeacon, rewritten\n",
             )
             .unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_changed_mode_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             let path = root.join("vault/top.md");
             fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_file_added_to_a_nested_directory_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             fs::write(root.join("vault/a/b/new.txt"), "x").unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
     }
 
     #[test]
     fn a_swapped_nested_directory_fails() {
-        let error = changed_after_read(|root| {
+        assert_changed(|root| {
             let dir = root.join("vault/a/b");
             fs::rename(&dir, root.join("vault/a/old")).unwrap();
             fs::create_dir(&dir).unwrap();
             fs::write(dir.join("deep.md"), "# Deep\n\nbeacon here\n").unwrap();
         });
-        assert_eq!(
-            error.unwrap_err(),
-            SearchError::Evidence(EvidenceError::Changed)
-        );
+    }
+}
+
+/// The one table of scope names: §2.1's ten names in its order, each parsed back to itself,
+/// and nothing else accepted (no trimming, no case folding).
+#[test]
+fn scope_names_come_from_one_table() {
+    assert_eq!(
+        ScopeRequest::NAMES,
+        [
+            "memory",
+            "vault",
+            "context",
+            "projects",
+            "decisions",
+            "skills",
+            "references",
+            "plugins",
+            "sessions",
+            "all"
+        ]
+    );
+    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ALL) {
+        assert_eq!(ScopeRequest::parse(name), Some(request));
+        assert_eq!(request.as_str(), name);
+    }
+    for name in ["", "All", " memory", "memory ", "project", "session"] {
+        assert_eq!(ScopeRequest::parse(name), None, "{name:?}");
     }
 }

@@ -55,18 +55,46 @@ fn ends_with_ignore_ascii_case(name: &[u8], suffix: &[u8]) -> bool {
 
 /// Sorts a listing into visiting order: collation order of the names, ties (names the
 /// collator considers equal) in byte order so that the order is total.
+pub(crate) fn order_entries(entries: &mut Vec<DirEntry>) {
+    sort_by_bytes(entries);
+    if let Some(order) = collation_order(entries) {
+        apply_order(entries, &order);
+    }
+}
+
+/// The first step of [`order_entries`]: byte order of the names.
+pub(crate) fn sort_by_bytes(entries: &mut [DirEntry]) {
+    entries.sort_unstable_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
+}
+
+/// The visiting order of a listing sorted by [`sort_by_bytes`]: `None` when that already is
+/// collation order, else the indices of its entries in visiting order. It depends on the
+/// names alone, so the server's cache may keep it for a listing of the same names.
 ///
 /// Most listings are already in collation order once sorted by bytes (plain ASCII names with
 /// a shared shape), and checking neighbours costs one comparison per entry instead of a full
-/// collation sort, so that is tried first.
-pub(crate) fn order_entries(entries: &mut [DirEntry]) {
-    entries.sort_unstable_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
-    let in_order = entries
+/// collation sort, so that is tried first. The sort of indices is stable, as a sort of the
+/// entries themselves would be.
+pub(crate) fn collation_order(byte_sorted: &[DirEntry]) -> Option<Vec<u32>> {
+    let in_order = byte_sorted
         .windows(2)
         .all(|pair| compare_names(&pair[0], &pair[1]) != Ordering::Greater);
-    if !in_order {
-        entries.sort_by(compare_names);
+    if in_order {
+        return None;
     }
+    let mut order: Vec<u32> = (0..byte_sorted.len() as u32).collect();
+    order.sort_by(|&a, &b| compare_names(&byte_sorted[a as usize], &byte_sorted[b as usize]));
+    Some(order)
+}
+
+/// Rearranges a byte-sorted listing into the order [`collation_order`] gave.
+pub(crate) fn apply_order(entries: &mut Vec<DirEntry>, order: &[u32]) {
+    let mut slots: Vec<Option<DirEntry>> = std::mem::take(entries).into_iter().map(Some).collect();
+    entries.extend(
+        order
+            .iter()
+            .filter_map(|&index| slots.get_mut(index as usize).and_then(Option::take)),
+    );
 }
 
 fn compare_names(a: &DirEntry, b: &DirEntry) -> Ordering {

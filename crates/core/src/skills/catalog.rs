@@ -9,7 +9,11 @@
 //! never reach a result or an error. A bad `SKILL.md` fails the whole catalog: routing must
 //! not change silently because one skill stopped parsing.
 
-use dotaios_contained::{EntryKind, Identity, Ledger, Limits, ReadError, RelPath, Root};
+use std::borrow::Cow;
+
+use dotaios_contained::{EntryKind, Identity, Ledger, Limits, Listing, ReadError, RelPath, Root};
+
+use crate::error::{EvidenceError, PublicError};
 
 use crate::folder::frontmatter::{self, YamlValue};
 use crate::text;
@@ -44,6 +48,21 @@ pub struct Skill {
 }
 
 impl Skill {
+    /// A skill whose frontmatter gave no `name` (so it is named after `dir`) and no
+    /// `when_to_use`: what tests, fuzz targets and embedders build catalogs from.
+    pub fn new(dir: &str, description: &str, triggers: &[&str]) -> Skill {
+        Skill {
+            dir: dir.to_owned(),
+            name: dir.to_owned(),
+            description: description.to_owned(),
+            triggers: triggers
+                .iter()
+                .map(|trigger| (*trigger).to_owned())
+                .collect(),
+            when_to_use: Vec::new(),
+        }
+    }
+
     /// `skills/<dir>/SKILL.md`, the skill's path relative to the AIOS root.
     pub fn resource(&self) -> String {
         format!("skills/{}/SKILL.md", self.dir)
@@ -88,45 +107,49 @@ pub enum CatalogError {
 }
 
 impl CatalogError {
+    /// The evidence-reader failure this is, or `None` for the skill metadata error, which is
+    /// the catalog's own (contract 04 §5.1 step 2).
+    pub fn evidence(self) -> Option<EvidenceError> {
+        Some(match self {
+            CatalogError::MetadataInvalid => return None,
+            CatalogError::FrontmatterInvalid => EvidenceError::FrontmatterInvalid,
+            CatalogError::PathUnsafe => EvidenceError::PathUnsafe,
+            CatalogError::FileTooLarge => EvidenceError::FileTooLarge,
+            CatalogError::DirectoryTooLarge => EvidenceError::DirectoryTooLarge,
+            CatalogError::BudgetExceeded => EvidenceError::BudgetExceeded,
+            CatalogError::InvalidUtf8 => EvidenceError::InvalidUtf8,
+            CatalogError::Changed => EvidenceError::Changed,
+            CatalogError::ReadFailed => EvidenceError::ReadFailed,
+        })
+    }
+
     /// The internal code, e.g. `DOTAIOS_SKILL_METADATA_INVALID`. Never shown to users by itself.
     pub fn code(self) -> &'static str {
-        match self {
-            CatalogError::MetadataInvalid => "DOTAIOS_SKILL_METADATA_INVALID",
-            CatalogError::FrontmatterInvalid => "DOTAIOS_EVIDENCE_FRONTMATTER_INVALID",
-            CatalogError::PathUnsafe => "DOTAIOS_EVIDENCE_PATH_UNSAFE",
-            CatalogError::FileTooLarge => "DOTAIOS_EVIDENCE_FILE_TOO_LARGE",
-            CatalogError::DirectoryTooLarge => "DOTAIOS_EVIDENCE_DIRECTORY_TOO_LARGE",
-            CatalogError::BudgetExceeded => "DOTAIOS_EVIDENCE_BUDGET_EXCEEDED",
-            CatalogError::InvalidUtf8 => "DOTAIOS_EVIDENCE_INVALID_UTF8",
-            CatalogError::Changed => "DOTAIOS_EVIDENCE_CHANGED",
-            CatalogError::ReadFailed => "DOTAIOS_EVIDENCE_READ_FAILED",
-        }
+        self.evidence()
+            .map_or("DOTAIOS_SKILL_METADATA_INVALID", EvidenceError::code)
     }
-}
 
-impl CatalogError {
     /// The fixed, path-free message a terminal shows for this failure (contract 04 §5.1 step 2:
     /// the metadata message, else the evidence reader's messages of contract 03 §15).
     pub fn message(self) -> &'static str {
-        match self {
-            CatalogError::MetadataInvalid => {
-                "DotAIOS could not read skill routing metadata safely."
-            }
-            CatalogError::BudgetExceeded => {
-                "DotAIOS stopped reading: this folder is past the safe read budget for one request. Ask for a narrower part of it, or move older material out of the folder."
-            }
-            CatalogError::FileTooLarge => {
-                "DotAIOS stopped reading: one file is past the safe per-file size limit. Split that file, or move it out of the folder."
-            }
-            CatalogError::DirectoryTooLarge => {
-                "DotAIOS stopped reading: one directory holds more entries than the safe limit. Move some of its entries elsewhere."
-            }
-            CatalogError::FrontmatterInvalid
-            | CatalogError::PathUnsafe
-            | CatalogError::InvalidUtf8
-            | CatalogError::Changed
-            | CatalogError::ReadFailed => "DotAIOS could not read the evidence corpus safely.",
-        }
+        self.evidence().map_or(
+            "DotAIOS could not read skill routing metadata safely.",
+            EvidenceError::message,
+        )
+    }
+}
+
+impl PublicError for CatalogError {
+    fn code(&self) -> &'static str {
+        CatalogError::code(*self)
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        Cow::Borrowed(CatalogError::message(*self))
+    }
+
+    fn is_input_error(&self) -> bool {
+        false
     }
 }
 
@@ -157,14 +180,7 @@ pub fn read_catalog(root: &Root) -> Result<Vec<Skill>, CatalogError> {
     let Some(listing) = root.list_dir(Some(&skills_dir), MAX_LISTING_ENTRIES, &mut ledger)? else {
         return Ok(Vec::new());
     };
-    let mut dirs: Vec<&str> = listing
-        .entries
-        .iter()
-        .filter(|entry| entry.kind == EntryKind::Directory)
-        .filter_map(|entry| entry.name_str())
-        .filter(|name| is_catalog_name(name))
-        .collect();
-    dirs.sort_unstable();
+    let dirs = catalog_dirs(&listing);
 
     let mut skills = Vec::with_capacity(dirs.len());
     let mut observed: Vec<(RelPath, Identity)> = Vec::with_capacity(dirs.len());
@@ -218,10 +234,19 @@ pub fn read_skill_text(root: &Root, dir: &str) -> Result<String, CatalogError> {
     }
 }
 
-/// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
-/// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
-/// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
-/// must not block all routing (contract 04 §1.1, open point 1).
+/// The directories of a `skills/` listing that take part in the catalog, in byte order.
+fn catalog_dirs(listing: &Listing) -> Vec<&str> {
+    let mut dirs: Vec<&str> = listing
+        .entries
+        .iter()
+        .filter(|entry| entry.kind == EntryKind::Directory)
+        .filter_map(|entry| entry.name_str())
+        .filter(|name| is_catalog_name(name))
+        .collect();
+    dirs.sort_unstable();
+    dirs
+}
+
 /// The first skill directory (in byte order) whose own `SKILL.md` cannot be read or parsed,
 /// with the reason; `doctor` names it when [`read_catalog`] fails. Each file is checked alone,
 /// so aggregate failures (the listing, the byte budget) name no directory.
@@ -235,14 +260,7 @@ pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
     let listing = root
         .list_dir(Some(&skills_dir), MAX_LISTING_ENTRIES, &mut listing_ledger)
         .ok()??;
-    let mut dirs: Vec<&str> = listing
-        .entries
-        .iter()
-        .filter(|entry| entry.kind == EntryKind::Directory)
-        .filter_map(|entry| entry.name_str())
-        .filter(|name| is_catalog_name(name))
-        .collect();
-    dirs.sort_unstable();
+    let dirs = catalog_dirs(&listing);
     dirs.into_iter().find_map(|dir| {
         let mut ledger = Ledger::new(Limits {
             files: 1,
@@ -264,6 +282,10 @@ pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
     })
 }
 
+/// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
+/// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
+/// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
+/// must not block all routing (contract 04 §1.1, open point 1).
 fn is_catalog_name(name: &str) -> bool {
     !name.starts_with(['.', '_']) && !name.chars().any(|c| c.is_control() || c == '\\')
 }

@@ -1,5 +1,6 @@
 //! The `resolve_skill` payload (contract 04 §6.4–§6.5; 05 §7.5, §8.1, §8.4, §9): match items
-//! sanitised with the 300-unit string cap and no array cap, the envelope's members in their
+//! sanitised by [`crate::sanitize`]'s string rule (no item key is `content` or `summary`, so
+//! every string is capped at 300 units) and no array cap, the envelope's members in their
 //! order, the intent marker and the error mapping of the budget fit, whose algorithm (greedy
 //! admission, final fit, intent cut, fixed-point `used`) is [`crate::budget`]'s.
 //!
@@ -9,18 +10,14 @@
 //! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
 
 use super::resolve::Ranked;
-use crate::budget::{FitError, fit, write_member};
-use crate::text::{self, JsonLayout, JsonWriter};
+use crate::budget::{fit, write_member};
+use crate::error::PayloadError;
+use crate::folder::memory::MemoryMode;
+use crate::sanitize::cap_string;
+use crate::text::{JsonLayout, JsonWriter};
 
 /// What replaces the cut part of an intent that does not fit (contract 04 §6.5 step 4).
 pub const INTENT_MARKER: &str = "[intent truncated]";
-
-/// Every string of a match item is at most this many units (no item key is `content` or
-/// `summary`, the two keys with the larger 800-unit cap).
-const STRING_CAP: usize = 300;
-
-/// Appended to a string cut by the sanitiser; 12 units.
-const STRING_MARKER: &str = "\n[truncated]";
 
 /// The memory members of the envelope, as the memory policy resolved them (contract 01 §7.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +28,17 @@ pub struct MemoryFields<'a> {
     pub receipt: &'a str,
     /// The Off notice in Off mode, else `None` (written as `null`).
     pub notice: Option<&'a str>,
+}
+
+impl MemoryFields<'static> {
+    /// The members of a resolved memory mode: its wire name, receipt and (Off only) notice.
+    pub fn of(mode: MemoryMode) -> MemoryFields<'static> {
+        MemoryFields {
+            memory: mode.as_str(),
+            receipt: mode.receipt(),
+            notice: mode.notice(),
+        }
+    }
 }
 
 /// One match as it goes on the wire, already sanitised (contract 04 §6.4).
@@ -55,13 +63,18 @@ impl MatchItem {
     /// code-point boundary and marked `\n[truncated]`.
     pub fn from_ranked(ranked: &Ranked<'_>) -> MatchItem {
         let skill = ranked.skill;
+        // Array elements are capped as members without a name (contract 05 §9).
         MatchItem {
-            name: cap(&skill.name),
-            description: cap(&skill.description),
-            triggers: skill.triggers.iter().map(|trigger| cap(trigger)).collect(),
+            name: cap_string(&skill.name, "name"),
+            description: cap_string(&skill.description, "description"),
+            triggers: skill
+                .triggers
+                .iter()
+                .map(|trigger| cap_string(trigger, ""))
+                .collect(),
             score: super::round_score(ranked.score),
-            reason: cap(&ranked.reason.to_string()),
-            resource: cap(&skill.resource()),
+            reason: cap_string(&ranked.reason.to_string(), "reason"),
+            resource: cap_string(&skill.resource(), "resource"),
         }
     }
 }
@@ -79,22 +92,6 @@ pub struct SkillPayload {
     pub matches: usize,
     /// Whether the intent was cut to a prefix plus [`INTENT_MARKER`].
     pub intent_truncated: bool,
-}
-
-/// Why no payload fits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum PayloadError {
-    /// Even with no matches and the intent reduced to the marker the text is longer than the
-    /// budget. The adapter answers -32602
-    /// `budget <budget> is too small for the skill response envelope`.
-    #[error("budget {budget} is too small for the skill response envelope")]
-    BudgetTooSmall {
-        /// The requested budget.
-        budget: usize,
-    },
-    /// `budget.used` did not settle within eight serialisations (an internal failure).
-    #[error("budget metadata did not reach a fixed point")]
-    Unstable,
 }
 
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
@@ -129,8 +126,7 @@ pub fn fit_items(
             matches: fitted.admitted,
             intent_truncated: fitted.echo_cut,
         }),
-        Err(FitError::TooSmall) => Err(PayloadError::BudgetTooSmall { budget }),
-        Err(FitError::Unstable(_)) => Err(PayloadError::Unstable),
+        Err(error) => Err(PayloadError::of_fit(error, budget, "skill")),
     }
 }
 
@@ -199,15 +195,11 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.end_object();
 }
 
-/// The sanitiser's string rule for every key of a match item (contract 05 §9).
-fn cap(value: &str) -> String {
-    text::clip_units(value, STRING_CAP, STRING_MARKER).unwrap_or_else(|| value.to_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::skills::{Skill, rank};
+    use crate::text;
     use proptest::prelude::*;
 
     const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation \
@@ -224,13 +216,7 @@ mod tests {
     };
 
     fn skill(dir: &str, description: &str, triggers: &[&str]) -> Skill {
-        Skill {
-            dir: dir.to_owned(),
-            name: dir.to_owned(),
-            description: description.to_owned(),
-            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
-            when_to_use: Vec::new(),
-        }
+        Skill::new(dir, description, triggers)
     }
 
     fn plan_today() -> Skill {
@@ -310,10 +296,17 @@ mod tests {
         let tiny = "x".repeat(500);
         assert_eq!(
             fit_items(&tiny, &[], OFF, 256),
-            Err(PayloadError::BudgetTooSmall { budget: 256 })
+            Err(PayloadError::BudgetTooSmall {
+                budget: 256,
+                envelope: "skill"
+            })
         );
         assert_eq!(
-            PayloadError::BudgetTooSmall { budget: 256 }.to_string(),
+            PayloadError::BudgetTooSmall {
+                budget: 256,
+                envelope: "skill"
+            }
+            .to_string(),
             "budget 256 is too small for the skill response envelope"
         );
         let marker_only = fit_items(&tiny, &[], OFF, 342).unwrap();
@@ -325,7 +318,10 @@ mod tests {
         );
         assert_eq!(
             fit_items(&tiny, &[], OFF, 341),
-            Err(PayloadError::BudgetTooSmall { budget: 341 })
+            Err(PayloadError::BudgetTooSmall {
+                budget: 341,
+                envelope: "skill"
+            })
         );
 
         // A 500-code-point intent at budget 512 is cut to exactly 512 units.
@@ -385,25 +381,6 @@ mod tests {
         let payload = fit_payload(&intent, &ranked, SHARED, 256).unwrap();
         assert_honest(&payload, 256);
         assert!(payload.truncated);
-    }
-
-    #[test]
-    fn seven_triggers_are_kept_whole_when_the_budget_allows() {
-        let triggers = [
-            "ship the release",
-            "cut a release",
-            "publish the package",
-            "tag a version",
-            "release checklist",
-            "deploy the api",
-            "bump the version",
-        ];
-        let catalog = vec![skill("release", "Cut and ship a release.", &triggers)];
-        let ranked = rank("cut a release", &catalog);
-        let payload = fit_payload("cut a release", &ranked, SHARED, 6000).unwrap();
-        let value = assert_honest(&payload, 6000);
-        assert_eq!(value["matches"][0]["triggers"], serde_json::json!(triggers));
-        assert!(!payload.truncated);
     }
 
     #[test]
@@ -480,7 +457,7 @@ mod tests {
                     prop_assert_eq!(payload.truncated, payload.matches < offered.len() || payload.intent_truncated);
                 }
                 // Only a budget below the smallest envelope may refuse.
-                Err(error) => prop_assert_eq!(error, PayloadError::BudgetTooSmall { budget }),
+                Err(error) => prop_assert_eq!(error, PayloadError::BudgetTooSmall { budget, envelope: "skill" }),
             }
         }
     }

@@ -172,11 +172,8 @@ mod tests {
 
     fn skill(dir: &str, name: &str, description: &str, triggers: &[&str]) -> Skill {
         Skill {
-            dir: dir.to_owned(),
             name: name.to_owned(),
-            description: description.to_owned(),
-            triggers: triggers.iter().map(|t| (*t).to_owned()).collect(),
-            when_to_use: Vec::new(),
+            ..Skill::new(dir, description, triggers)
         }
     }
 

@@ -3,9 +3,7 @@
 //! fixture's "today" as its own.
 #![allow(dead_code)]
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 /// The fixture's own "today".
@@ -111,51 +109,9 @@ pub(crate) fn write_bytes(root: &Path, path: &str, bytes: &[u8]) {
     fs::write(&full, bytes).unwrap_or_else(|e| panic!("write {path}: {e}"));
 }
 
-/// A snapshot of the whole tree: every entry's relative name, kind, mode, size, modification
-/// time and bytes (or link target). Equal snapshots mean nothing was written.
-pub(crate) fn tree_snapshot(root: &Path) -> BTreeMap<String, String> {
-    let mut entries = BTreeMap::new();
-    walk(root, root, &mut entries);
-    entries
-}
-
-fn walk(root: &Path, dir: &Path, entries: &mut BTreeMap<String, String>) {
-    let Ok(listing) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in listing.flatten() {
-        let path = entry.path();
-        let name = path
-            .strip_prefix(root)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .into_owned();
-        let Ok(meta) = fs::symlink_metadata(&path) else {
-            continue;
-        };
-        let mode = meta.permissions().mode();
-        let stamp = format!(
-            "{mode:o} {} {}.{}",
-            meta.len(),
-            meta.mtime(),
-            meta.mtime_nsec()
-        );
-        if meta.file_type().is_symlink() {
-            let target = fs::read_link(&path)
-                .map(|t| t.display().to_string())
-                .unwrap_or_default();
-            entries.insert(name, format!("link {stamp} -> {target}"));
-        } else if meta.is_dir() {
-            entries.insert(name, format!("dir {stamp}"));
-            walk(root, &path, entries);
-        } else if meta.is_file() {
-            let bytes = fs::read(&path).unwrap_or_default();
-            entries.insert(name, format!("file {stamp} {bytes:?}"));
-        } else {
-            entries.insert(name, format!("special {stamp}"));
-        }
-    }
-}
+/// The whole tree's fingerprint (`dotaios-testkit`): every name, kind, mode, size, mtime and
+/// byte (links as links). Equal fingerprints mean nothing was written.
+pub(crate) use dotaios_testkit::fingerprint;
 
 /// The expected shared-mode digest of contract 02 §17.3.
 pub(crate) const SHARED_DIGEST: &str = "Memory: Shared

@@ -7,26 +7,13 @@
 
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 use dotaios_core::folder::selector::check_canonical_selector;
+use dotaios_core::search::ScopeRequest;
 use dotaios_core::text::{code_point_len, js_trim};
 use indexmap::IndexMap;
 
 use crate::error::RpcError;
 use crate::json::Json;
 use crate::tools::schema::SEARCH_BUDGET_MIN;
-
-/// The search scopes, in the order of the input schema and of the `scope` error message.
-pub(crate) const SCOPES: [&str; 10] = [
-    "memory",
-    "vault",
-    "context",
-    "projects",
-    "decisions",
-    "skills",
-    "references",
-    "plugins",
-    "sessions",
-    "all",
-];
 
 /// The default and maximum budgets shared by the three tools.
 const DEFAULT_BUDGET: u32 = 6000;
@@ -55,7 +42,7 @@ pub(crate) struct SearchArgs {
     pub(crate) mode: MemoryMode,
     /// The query exactly as given (validation trims only to test for blankness).
     pub(crate) query: String,
-    /// The trimmed scope, one of [`SCOPES`].
+    /// The trimmed scope, one of `core::search::ScopeRequest::NAMES`.
     pub(crate) scope: &'static str,
     /// The raw `scope` argument, echoed untrimmed by the Off payload.
     pub(crate) raw_scope: Option<String>,
@@ -91,9 +78,7 @@ pub(crate) fn context_args(args: &Args) -> Result<ContextArgs, RpcError> {
     let mode = memory_policy(args)?;
     Ok(ContextArgs {
         mode,
-        project: (mode == MemoryMode::Project)
-            .then(|| project.map(str::to_owned))
-            .flatten(),
+        project: in_project_mode(mode, project),
         limit,
         budget,
     })
@@ -112,11 +97,14 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
     };
     let scope = match optional_string(args.get("scope"), "value", None)? {
         None => "all",
-        Some(trimmed) => SCOPES.iter().copied().find(|scope| *scope == trimmed).ok_or(
-            RpcError::invalid(
-                "scope must be one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all",
-            ),
-        )?,
+        Some(trimmed) => ScopeRequest::parse(trimmed)
+            .map(ScopeRequest::as_str)
+            .ok_or_else(|| {
+                RpcError::invalid_owned(format!(
+                    "scope must be one of: {}",
+                    ScopeRequest::NAMES.join(", ")
+                ))
+            })?,
     };
     if scope == "projects" && project.is_none() {
         return Err(RpcError::invalid(
@@ -135,9 +123,7 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
         query: query.to_owned(),
         scope,
         raw_scope: args.get("scope").and_then(Json::as_str).map(str::to_owned),
-        project: (mode == MemoryMode::Project)
-            .then(|| project.map(str::to_owned))
-            .flatten(),
+        project: in_project_mode(mode, project),
         limit,
         budget,
     })
@@ -156,13 +142,7 @@ pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs, RpcError> {
     let mode = memory_policy(args)?;
     Ok(SkillArgs {
         mode,
-        project: (mode == MemoryMode::Project)
-            .then(|| {
-                args.get("project")
-                    .and_then(Json::as_str)
-                    .map(str::to_owned)
-            })
-            .flatten(),
+        project: in_project_mode(mode, args.get("project").and_then(Json::as_str)),
         intent: intent.to_owned(),
         limit,
         budget,
@@ -199,6 +179,18 @@ fn allowed_keys(args: &Args, allowed: &[&str]) -> Result<(), RpcError> {
     Ok(())
 }
 
+/// §6.2: the one message of a missing, mistyped or blank string argument.
+fn not_a_non_empty_string(name: &str) -> RpcError {
+    RpcError::invalid_owned(format!("{name} must be a non-empty string"))
+}
+
+/// The project argument as a tool keeps it: only in Project mode (§6.5).
+fn in_project_mode(mode: MemoryMode, project: Option<&str>) -> Option<String> {
+    (mode == MemoryMode::Project)
+        .then(|| project.map(str::to_owned))
+        .flatten()
+}
+
 /// §6.2 required string: used untrimmed; no control-character check.
 fn required_string<'a>(
     value: Option<&'a Json>,
@@ -206,14 +198,10 @@ fn required_string<'a>(
     max: usize,
 ) -> Result<&'a str, RpcError> {
     let Some(Json::String(text)) = value else {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     };
     if js_trim(text).is_empty() {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     }
     if code_point_len(text) > max {
         return Err(RpcError::invalid_owned(format!(
@@ -233,15 +221,11 @@ fn optional_string<'a>(
         return Ok(None);
     };
     let Json::String(text) = value else {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     };
     let trimmed = js_trim(text);
     if trimmed.is_empty() {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be a non-empty string"
-        )));
+        return Err(not_a_non_empty_string(name));
     }
     if text.chars().any(is_cc) {
         return Err(RpcError::invalid_owned(format!(
@@ -270,10 +254,12 @@ fn bounded_integer(
     };
     match value {
         Json::Number(number)
-            if number.fract() == 0.0 && *number >= f64::from(min) && *number <= f64::from(max) =>
+            if number.value().fract() == 0.0
+                && number.value() >= f64::from(min)
+                && number.value() <= f64::from(max) =>
         {
             // In range and integral, so the cast is exact.
-            Ok(Some(*number as u32))
+            Ok(Some(number.value() as u32))
         }
         _ => Err(RpcError::invalid_owned(format!(
             "{name} must be an integer from {min} to {max}"

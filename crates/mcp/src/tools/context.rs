@@ -1,11 +1,14 @@
 //! `read_working_context` in shared and project mode (contract 05 §7.2, §7.3, §8.5). The
 //! projection, the migration inspection and the payload text are `dotaios-core`'s, the same
-//! code as `dotaios brief --compact`; this module maps their errors to the wire.
+//! code as `dotaios brief --compact`; this module maps their errors to the wire (the tool
+//! texts of contract 05 §6.8 are core's, `dotaios_core::error`; the CLI's are `ContextError`'s
+//! `Display`).
 
 use std::path::Path;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{ContextError, ContextRequest, ContextScope, read_working_context};
+use dotaios_core::error::{PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE};
 use dotaios_core::folder::memory::MemoryMode;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -38,12 +41,8 @@ pub(crate) fn run(
 fn public_error(error: ContextError) -> RpcError {
     match error {
         ContextError::ReadFailed(_) => RpcError::ContextUnreadable,
-        ContextError::AmbiguousProject { .. } => {
-            RpcError::invalid("project selector is ambiguous; use its stable id")
-        }
-        ContextError::UnknownProject => {
-            RpcError::invalid("project is not registered; choose a registered slug or stable id")
-        }
+        ContextError::AmbiguousProject { .. } => RpcError::invalid(PROJECT_AMBIGUOUS_MESSAGE),
+        ContextError::UnknownProject => RpcError::invalid(PROJECT_UNREGISTERED_MESSAGE),
         // Static validation already enforced these; reaching them is an internal failure.
         ContextError::InvalidSelector(_)
         | ContextError::InvalidLimit

@@ -14,9 +14,8 @@ mod skill;
 use std::path::Path;
 
 use dotaios_core::context::off_mcp_payload;
-use dotaios_core::folder::memory::{MemoryMode, OFF_NOTICE};
-use dotaios_core::search::SearchCache;
-use dotaios_core::text::to_json_pretty;
+use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
 use serde_json::{Value, json};
@@ -52,7 +51,7 @@ pub(crate) fn call(
         Some("search_aios") => {
             let args = args::search_args(arguments)?;
             if args.mode == MemoryMode::Off {
-                return Ok(off_search_payload(&args));
+                return Ok(off_search_payload(&args.query, args.raw_scope.as_deref()));
             }
             require_folder(folder)?;
             search::run(folder, &args, time_zone, cache)
@@ -60,7 +59,7 @@ pub(crate) fn call(
         Some("resolve_skill") => {
             let args = args::skill_args(arguments)?;
             if args.mode == MemoryMode::Off {
-                return skill::off_payload(&args);
+                return skill::run(folder, &args);
             }
             require_folder(folder)?;
             skill::run(folder, &args)
@@ -90,20 +89,6 @@ fn require_folder(folder: &Path) -> Result<(), RpcError> {
             "No AIOS folder found at the configured path",
         ))
     }
-}
-
-/// §7.6 `search_aios` in Off mode: the raw query and the raw (untrimmed) scope.
-fn off_search_payload(args: &args::SearchArgs) -> String {
-    to_json_pretty(&json!({
-        "query": args.query,
-        "scope": args.raw_scope.as_deref().unwrap_or("all"),
-        "results": [],
-        "omissions": [],
-        "memory": "off",
-        "receipt": "Memory: Off",
-        "notice": OFF_NOTICE,
-        "complete": true,
-    }))
 }
 
 #[cfg(test)]
@@ -163,26 +148,13 @@ mod tests {
             text,
             "{\n  \"markdown\": \"Memory: Off\\n\\nDotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.\",\n  \"scope\": {\n    \"project\": null\n  },\n  \"memory\": \"off\",\n  \"receipt\": \"Memory: Off\",\n  \"notice\": \"DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.\",\n  \"complete\": true\n}"
         );
+        // The raw query and the raw, untrimmed scope reach core's Off payload (§7.6).
         let text = call_with(r#"{"name":"search_aios","arguments":{"memory":"off","query":" private ","scope":" memory "}}"#).unwrap();
-        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let names: Vec<&String> = value.as_object().unwrap().keys().collect();
-        assert_eq!(
-            names,
-            [
-                "query",
-                "scope",
-                "results",
-                "omissions",
-                "memory",
-                "receipt",
-                "notice",
-                "complete"
-            ]
-        );
-        assert_eq!(
-            (value["query"].as_str(), value["scope"].as_str()),
-            (Some(" private "), Some(" memory "))
-        );
+        assert_eq!(text, off_search_payload(" private ", Some(" memory ")));
+        let text =
+            call_with(r#"{"name":"resolve_skill","arguments":{"memory":"off","intent":"plan"}}"#)
+                .unwrap();
+        assert!(text.starts_with("{\n  \"intent\": \"plan\",\n  \"matches\": [],"));
     }
 
     #[test]

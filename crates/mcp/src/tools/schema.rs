@@ -8,14 +8,40 @@
 
 use serde_json::{Value, json};
 
-/// The search budget floor (contract 05 §8.6); a unit test in `tools::search` re-derives it.
-pub(crate) const SEARCH_BUDGET_MIN: u32 = 3530;
+/// The search budget floor (contract 05 §8.6); core's search payload owns it and its test
+/// re-derives it.
+pub(crate) use dotaios_core::search::SEARCH_BUDGET_MIN;
 
 /// The working-context `project` pattern: one non-space character, no `Cc` character.
 const CONTEXT_PROJECT_PATTERN: &str = r"^(?=.*\S)[^\u0000-\u001F\u007F-\u009F]*$";
 
 /// The canonical selector pattern: no whitespace, no `Cc`, no `/`, no `\`.
 const SELECTOR_PATTERN: &str = r"^[^\s\u0000-\u001F\u007F-\u009F/\\]+$";
+
+/// A closed object schema (`additionalProperties: false`) with these properties, then the
+/// `required` names when there are any.
+fn input_schema(properties: Value, required: &[&str]) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": properties,
+    });
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema
+}
+
+/// A `project` property: 1 to 200 code points matching `pattern`.
+fn project_schema(pattern: &str, description: &str) -> Value {
+    json!({
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": pattern,
+        "description": description,
+    })
+}
 
 fn memory_schema() -> Value {
     json!({
@@ -40,18 +66,13 @@ fn read_working_context() -> Value {
         "name": "read_working_context",
         "title": "Read Working Context",
         "description": "Read the same bounded, project-filtered working-context projection produced by dotaios brief --compact plus fixed operational compatibility state beside it. This tool has no write side effects.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": CONTEXT_PROJECT_PATTERN,
-                    "description": "Optional project slug or stable id. Opaque identifiers without Unicode control characters are accepted within the 200-code-point bound.",
-                },
+                "project": project_schema(
+                    CONTEXT_PROJECT_PATTERN,
+                    "Optional project slug or stable id. Opaque identifiers without Unicode control characters are accepted within the 200-code-point bound.",
+                ),
                 "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3},
                 "budget": {
                     "type": "integer",
@@ -60,8 +81,9 @@ fn read_working_context() -> Value {
                     "default": 6000,
                     "description": "Character budget for canonical Markdown; bounded operational metadata is separate.",
                 },
-            },
-        },
+            }),
+            &[],
+        ),
         "annotations": annotations(),
     })
 }
@@ -71,24 +93,19 @@ fn search_aios() -> Value {
         "name": "search_aios",
         "title": "Search AIOS",
         "description": "Search bounded local results across memory, sessions, context, projects, vault, skills, references, and plugins.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
                 "query": {"type": "string", "minLength": 1, "maxLength": 500},
                 "scope": {
                     "type": "string",
-                    "enum": crate::tools::args::SCOPES,
+                    "enum": dotaios_core::search::ScopeRequest::NAMES,
                     "default": "all",
                 },
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": SELECTOR_PATTERN,
-                    "description": "Optional canonical project slug or stable id. Required for project-only scope.",
-                },
+                "project": project_schema(
+                    SELECTOR_PATTERN,
+                    "Optional canonical project slug or stable id. Required for project-only scope.",
+                ),
                 "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 10},
                 "budget": {
                     "type": "integer",
@@ -97,9 +114,9 @@ fn search_aios() -> Value {
                     "default": 6000,
                     "description": "Character budget for the complete serialized search response, including full omission metadata.",
                 },
-            },
-            "required": ["query"],
-        },
+            }),
+            &["query"],
+        ),
         "annotations": annotations(),
     })
 }
@@ -109,24 +126,19 @@ fn resolve_skill() -> Value {
         "name": "resolve_skill",
         "title": "Resolve Workflow",
         "description": "Match a user request to one of the installed DotAIOS workflows before hand-rolling the work.",
-        "inputSchema": {
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {
+        "inputSchema": input_schema(
+            json!({
                 "memory": memory_schema(),
-                "project": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 200,
-                    "pattern": SELECTOR_PATTERN,
-                    "description": "Required only when memory is project. Skills remain capabilities rather than memory.",
-                },
+                "project": project_schema(
+                    SELECTOR_PATTERN,
+                    "Required only when memory is project. Skills remain capabilities rather than memory.",
+                ),
                 "intent": {"type": "string", "minLength": 1, "maxLength": 500},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
                 "budget": {"type": "integer", "minimum": 256, "maximum": 32000, "default": 6000},
-            },
-            "required": ["intent"],
-        },
+            }),
+            &["intent"],
+        ),
         "annotations": annotations(),
     })
 }

@@ -1,40 +1,19 @@
-//! Helpers for tests that spawn the built `dotaios-mcp`: fresh folders (made by the built
-//! `dotaios init`), JSON-lines transcripts matched by position, tree snapshots, path checks.
+//! Helpers for tests that spawn the adapter: fresh folders (the frozen `dotaios init` folder
+//! of `dotaios-testkit`), JSON-lines transcripts matched by position, tree fingerprints, path
+//! checks.
 #![allow(dead_code, unreachable_pub)]
 
-use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+use dotaios_testkit::Fingerprint;
 use serde_json::{Value, json};
 
-/// The adapter under test: the `dotaios-mcp` binary of the `dotaios` package, built into the
-/// same target directory (`cargo test --workspace` builds every binary before running tests;
-/// `scripts/test.sh` builds them first).
+/// The adapter under test: this crate's `dotaios-mcp-test-adapter`, the same one call to
+/// `dotaios_mcp::run` as the shipped `dotaios-mcp` (whose own tests are in the `dotaios`
+/// package, `crates/cli/tests/adapter_cli.rs`).
 pub fn adapter() -> PathBuf {
-    built("dotaios-mcp")
-}
-
-/// The `dotaios` CLI of the same build.
-pub fn cli() -> PathBuf {
-    built("dotaios")
-}
-
-/// `<target>/<profile>/<name>`: this test runs from `<target>/<profile>/deps/`.
-fn built(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary knows its path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("test binaries live in <target>/<profile>/deps");
-    let path = profile_dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        path.exists(),
-        "{} is missing: build the workspace binaries first (cargo build --workspace --bins)",
-        path.display()
-    );
-    path
+    PathBuf::from(env!("CARGO_BIN_EXE_dotaios-mcp-test-adapter"))
 }
 
 /// A temporary directory holding an AIOS folder at `<tmp>/aios`.
@@ -44,7 +23,7 @@ pub struct Fixture {
 }
 
 impl Fixture {
-    /// `dotaios init --path <tmp>/aios --yes`.
+    /// What `dotaios init --path <tmp>/aios --yes` writes.
     pub fn init() -> Fixture {
         Fixture::init_in(&std::env::temp_dir())
     }
@@ -65,14 +44,7 @@ impl Fixture {
     /// dropped: below the target directory they do not litter the system's temp directory).
     pub fn init_in(parent: &Path) -> Fixture {
         let fixture = Fixture::missing_in(parent);
-        let status = Command::new(cli())
-            .args(["init", "--yes", "--path"])
-            .arg(&fixture.aios)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .expect("dotaios init runs");
-        assert!(status.success(), "dotaios init failed");
+        dotaios_testkit::write_fresh(&fixture.aios);
         fixture
     }
 
@@ -105,31 +77,9 @@ impl Fixture {
         self.responses(&[line]).remove(0)
     }
 
-    /// Every file below the folder with its bytes (symlinks recorded by target).
-    pub fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
-        let mut files = BTreeMap::new();
-        if self.aios.exists() {
-            walk(&self.aios, &self.aios, &mut files);
-        }
-        files
-    }
-}
-
-fn walk(root: &Path, directory: &Path, files: &mut BTreeMap<PathBuf, Vec<u8>>) {
-    for entry in std::fs::read_dir(directory).unwrap() {
-        let entry = entry.unwrap();
-        let path = entry.path();
-        let kind = entry.file_type().unwrap();
-        let relative = path.strip_prefix(root).unwrap().to_path_buf();
-        if kind.is_symlink() {
-            let target = std::fs::read_link(&path).unwrap();
-            files.insert(relative, target.into_os_string().into_encoded_bytes());
-        } else if kind.is_dir() {
-            files.insert(relative, b"<dir>".to_vec());
-            walk(root, &path, files);
-        } else {
-            files.insert(relative, std::fs::read(&path).unwrap());
-        }
+    /// The folder's fingerprint: every name, mode, size, mtime and byte (links as links).
+    pub fn snapshot(&self) -> Fingerprint {
+        dotaios_testkit::fingerprint(&self.aios)
     }
 }
 
@@ -175,30 +125,23 @@ pub fn run_adapter(args: &[&std::ffi::OsStr], lines: &[String]) -> Transcript {
     run_raw(Command::new(adapter()).args(args), input.as_bytes())
 }
 
-/// Spawns `command` with `input` on stdin.
+/// Spawns `command` with `input` on stdin, bounded by the testkit's time limit.
 pub fn run_raw(command: &mut Command, input: &[u8]) -> Transcript {
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("adapter starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("adapter finishes");
-    writer.join().unwrap();
-    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    let ran = dotaios_testkit::run(command, input, dotaios_testkit::DEFAULT_LIMIT);
+    assert!(
+        !ran.timed_out,
+        "the adapter did not finish: {}",
+        ran.stderr_text()
+    );
+    let stdout = String::from_utf8(ran.stdout).expect("stdout is UTF-8");
     let responses = stdout
         .lines()
         .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}")))
         .collect();
     Transcript {
-        status: output.status,
+        status: ran.status,
         stdout,
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stderr: String::from_utf8_lossy(&ran.stderr).into_owned(),
         responses,
     }
 }

@@ -66,18 +66,11 @@ impl Engine<'_> {
         meter: &mut Meter,
         path: &RelPath,
     ) -> Result<Option<String>, ScopeFailure> {
-        let Some(found) = self.aios.probe(path).map_err(fixed_location_error)? else {
+        let Some(identity) = self.demand_fixed_file(work, path)? else {
             return Ok(None);
         };
-        match found.kind {
-            EntryKind::File => {}
-            EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
-            _ => return Err(EvidenceError::NotRegularFile.into()),
-        }
-        self.demand_file(work, found.identity.size)?;
-        let text = self.read_charged(work, meter, path, &found.identity)?;
-        self.files
-            .push((RootId::Aios, path.clone(), found.identity));
+        let text = self.read_charged(work, meter, path, &identity)?;
+        self.files.push((RootId::Aios, path.clone(), identity));
         Ok(Some(text))
     }
 

@@ -111,11 +111,7 @@ impl Engine<'_> {
         let mut ranked: Vec<(f64, MarkdownHit)> = candidates
             .into_iter()
             .map(|candidate| {
-                let idf_sum: f64 = candidate
-                    .matched_terms
-                    .iter()
-                    .map(|&term| stats.idf(term))
-                    .sum();
+                let idf_sum = stats.idf_sum(&candidate.matched_terms);
                 let value = rank(
                     candidate.kind,
                     idf_sum,

@@ -33,14 +33,7 @@ impl Engine<'_> {
                     Scope::References => ("references", Eligibility::Markdown),
                     _ => ("plugins", Eligibility::Plugins),
                 };
-                self.inspect_corpus(
-                    work,
-                    meter,
-                    RootId::Aios,
-                    Some(rel(folder)),
-                    folder,
-                    eligibility,
-                )
+                self.inspect_folder(work, meter, folder, eligibility)
             }
             Scope::Vault => match &self.vault {
                 VaultPlace::Inside(dir) => {
@@ -281,6 +274,17 @@ impl Engine<'_> {
             }
             self.record_directory(RootId::Aios, Some(parent.clone()), found.identity)?;
         }
+        self.demand_fixed_file(work, path)
+    }
+
+    /// A file at a fixed path below the root (a JSONL source, the session index, a session
+    /// body): probed without following, refused unless it is a regular file, its size charged
+    /// as demand. `None` when absent.
+    pub(super) fn demand_fixed_file(
+        &self,
+        work: &mut ScopeWork,
+        path: &RelPath,
+    ) -> Result<Option<Identity>, ScopeFailure> {
         let Some(found) = self.aios.probe(path).map_err(fixed_location_error)? else {
             return Ok(None);
         };
@@ -318,6 +322,24 @@ impl Engine<'_> {
         Ok(())
     }
 
+    /// A corpus that is one fixed folder below the AIOS root, its path also its prefix.
+    fn inspect_folder(
+        &mut self,
+        work: &mut ScopeWork,
+        meter: &mut Meter,
+        folder: &str,
+        eligibility: Eligibility,
+    ) -> Result<(), ScopeFailure> {
+        self.inspect_corpus(
+            work,
+            meter,
+            RootId::Aios,
+            Some(rel(folder)),
+            folder,
+            eligibility,
+        )
+    }
+
     /// The depth-first walk of §4.1: collation order inside each directory, skip rule,
     /// symlinks, recursion, eligibility. Returns the accepted files in enumeration order.
     pub(super) fn walk(
@@ -345,7 +367,7 @@ impl Engine<'_> {
         };
         let mut entries = self.list_handle(work, meter, root, dir.as_ref(), &top, true)?;
         self.hold(root, dir.clone(), &top);
-        order_entries(&mut entries);
+        self.order_listing(root, dir.as_ref(), &mut entries);
         let mut accepted = Vec::new();
         // A stack of (directory, its handle, its ordered entries, next index) keeps the walk
         // depth-first without recursion, whatever the depth.
@@ -383,7 +405,7 @@ impl Engine<'_> {
                     let mut children =
                         self.list_handle(work, meter, root, Some(&path), &child, false)?;
                     self.hold(root, Some(path.clone()), &child);
-                    order_entries(&mut children);
+                    self.order_listing(root, Some(&path), &mut children);
                     stack.push((Some(path), child, children, 0));
                 }
                 kind => {
@@ -403,6 +425,34 @@ impl Engine<'_> {
             }
         }
         Ok(accepted)
+    }
+
+    /// Sorts a walked directory's listing into visiting order (§4.1). With the server's cache,
+    /// the collation step is remembered per directory and reused for a listing of the same
+    /// names, since it depends on nothing else.
+    fn order_listing(&self, root: RootId, dir: Option<&RelPath>, entries: &mut Vec<DirEntry>) {
+        let Some(((cache, generation), root_identity)) = self.cache.zip(self.root_identity(root))
+        else {
+            order_entries(entries);
+            return;
+        };
+        sort_by_bytes(entries);
+        let key = KeyRef {
+            root_dev: root_identity.dev,
+            root_ino: root_identity.ino,
+            path: dir.map_or("", RelPath::as_str),
+        };
+        let order = match cache.order(key, entries, generation) {
+            Some(order) => order,
+            None => {
+                let order = collation_order(entries);
+                cache.insert_order(key, entries, order.clone(), generation);
+                order
+            }
+        };
+        if let Some(order) = order {
+            apply_order(entries, &order);
+        }
     }
 
     /// Keeps a walked directory's handle for the final revalidation, up to
@@ -508,35 +558,26 @@ impl Engine<'_> {
         }
         signal_files.sort_by(|a, b| utf16_cmp(b, a));
 
+        // Events: live, shards, active archive; then signals: shards, active archive, and
+        // the live files of `memory/signals/`.
         let mut plans: Vec<(String, Family, Generation)> = vec![(
             "memory/events.jsonl".into(),
             Family::Events,
             Generation::Live,
         )];
-        for (number, name) in &event_shards {
+        for (family, shards, archive) in [
+            (Family::Events, &event_shards, "events-archive.jsonl"),
+            (Family::Signals, &signal_shards, "signals-archive.jsonl"),
+        ] {
+            for (number, name) in shards {
+                plans.push((format!("memory/{name}"), family, Generation::Shard(*number)));
+            }
             plans.push((
-                format!("memory/{name}"),
-                Family::Events,
-                Generation::Shard(*number),
+                format!("memory/{archive}"),
+                family,
+                Generation::ActiveArchive,
             ));
         }
-        plans.push((
-            "memory/events-archive.jsonl".into(),
-            Family::Events,
-            Generation::ActiveArchive,
-        ));
-        for (number, name) in &signal_shards {
-            plans.push((
-                format!("memory/{name}"),
-                Family::Signals,
-                Generation::Shard(*number),
-            ));
-        }
-        plans.push((
-            "memory/signals-archive.jsonl".into(),
-            Family::Signals,
-            Generation::ActiveArchive,
-        ));
         for name in &signal_files {
             plans.push((
                 format!("memory/signals/{name}"),
@@ -557,22 +598,9 @@ impl Engine<'_> {
         }
 
         if self.request.memory == MemoryMode::Shared {
-            self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("memory/daily")),
-                "memory/daily",
-                Eligibility::Markdown,
-            )?;
-            self.inspect_corpus(
-                work,
-                meter,
-                RootId::Aios,
-                Some(rel("memory/inbox")),
-                "memory/inbox",
-                Eligibility::Markdown,
-            )?;
+            for folder in ["memory/daily", "memory/inbox"] {
+                self.inspect_folder(work, meter, folder, Eligibility::Markdown)?;
+            }
         }
         Ok(())
     }
@@ -607,13 +635,13 @@ fn observe_one(
         Ok(_) => return Err(EvidenceError::Changed.into()),
         Err(error) => return Err(observed_path_error(error)),
     };
-    let key = cache.map(|(_, _, root)| Key {
+    let key = cache.map(|(_, _, root)| KeyRef {
         root_dev: root.dev,
         root_ino: root.ino,
-        path: file.path.as_str().to_owned(),
+        path: file.path.as_str(),
     });
     // `get` reuses the entry only when this stat equals the identity recorded at its read.
-    if let (Some((cache, generation, _)), Some(key)) = (cache, &key)
+    if let (Some((cache, generation, _)), Some(key)) = (cache, key)
         && let Some(hit) = cache.get(key, &identity, generation)
     {
         let analysis = analyze_lowered(
@@ -647,6 +675,11 @@ fn observe_one(
         query,
     );
     if let (Some((cache, generation, _)), Some(key)) = (cache, key) {
+        let key = Key {
+            root_dev: key.root_dev,
+            root_ino: key.root_ino,
+            path: key.path.to_owned(),
+        };
         cache.insert(key, identity, &read.text, buffer, now_ms, generation);
     }
     Ok((identity, Some(analysis), false))

@@ -36,7 +36,7 @@ use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
 use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
-use crate::search::cache::{Key, SearchCache};
+use crate::search::cache::{Key, KeyRef, SearchCache};
 use crate::search::error::{
     EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
     observed_path_error,
@@ -49,7 +49,9 @@ use crate::search::matcher::lowercase_into;
 use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
 use crate::search::rank::{CorpusStats, decay, rank};
 use crate::search::sessions::{UnsafeSessionPath, search_sessions};
-use crate::search::walk::{Eligibility, is_skipped, order_entries};
+use crate::search::walk::{
+    Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
+};
 use crate::search::{
     Group, MAX_CONFIG_BYTES, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, REQUEST_LIMITS, Scope,
     ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,

@@ -1,13 +1,15 @@
-//! Sanitisation of result objects before they enter a payload (contract 05 §9): path-named
-//! members and `__proto__` removed at any depth, arrays capped (search only), strings capped
-//! by their member name.
+//! The one sanitiser of result objects before they enter a tool payload (contract 05 §9):
+//! path-named members and `__proto__` removed at any depth, arrays capped (search only),
+//! strings capped by their member name. The search payload runs it over each raw result; the
+//! skill payload runs its string rule ([`cap_string`]) over each match item's strings.
 //!
 //! **Invariant:** after [`sanitise`], no member named like a path (`path`, `source_path`,
 //! `projectPath`, `readmePath`, `rootPath`, any ASCII case) exists at any depth, and no string
 //! is longer than 800 UTF-16 units. String *values* are the user's own data and are not scanned.
 
-use dotaios_core::text::{utf16_floor, utf16_len};
 use serde_json::{Map, Value};
+
+use crate::text::clip_units;
 
 /// Names removed at any depth, compared ASCII case-insensitively.
 const PATH_NAMES: [&str; 5] = [
@@ -19,13 +21,13 @@ const PATH_NAMES: [&str; 5] = [
 ];
 
 /// The marker appended to a cut string (12 units).
-const CUT_MARKER: &str = "\n[truncated]";
+pub const CUT_MARKER: &str = "\n[truncated]";
 
 /// Array elements kept by search sanitisation; skills keep all.
-pub(crate) const SEARCH_ARRAY_CAP: usize = 5;
+pub const SEARCH_ARRAY_CAP: usize = 5;
 
 /// Sanitises `value` found under the member `key` (`""` for array elements and the top).
-pub(crate) fn sanitise(value: &Value, key: &str, array_cap: Option<usize>) -> Value {
+pub fn sanitise(value: &Value, key: &str, array_cap: Option<usize>) -> Value {
     match value {
         Value::Object(members) => Value::Object(sanitise_members(members, array_cap)),
         Value::Array(items) => Value::Array(
@@ -41,7 +43,7 @@ pub(crate) fn sanitise(value: &Value, key: &str, array_cap: Option<usize>) -> Va
 }
 
 /// Sanitises an object's members, keeping their order.
-pub(crate) fn sanitise_members(
+pub fn sanitise_members(
     members: &Map<String, Value>,
     array_cap: Option<usize>,
 ) -> Map<String, Value> {
@@ -61,22 +63,19 @@ fn is_dropped(name: &str) -> bool {
 
 /// 800 units for `content` and `summary`, 300 for every other key; a longer string keeps its
 /// longest whole-code-point prefix of at most `cap − 12` units plus the marker.
-fn cap_string(text: &str, key: &str) -> String {
+pub fn cap_string(text: &str, key: &str) -> String {
     let cap = if key == "content" || key == "summary" {
         800
     } else {
         300
     };
-    if utf16_len(text) <= cap {
-        return text.to_owned();
-    }
-    let end = utf16_floor(text, cap - utf16_len(CUT_MARKER));
-    format!("{}{CUT_MARKER}", &text[..end])
+    clip_units(text, cap, CUT_MARKER).unwrap_or_else(|| text.to_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::utf16_len;
     use serde_json::json;
 
     #[test]
