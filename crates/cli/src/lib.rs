@@ -17,6 +17,7 @@ mod env;
 mod error;
 mod launcher;
 mod output;
+mod package_install;
 mod writers;
 
 use std::ffi::OsString;

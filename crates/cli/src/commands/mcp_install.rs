@@ -16,6 +16,7 @@ use super::mcp_client::{Agent, McpOptions};
 use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{lines_text, out};
+use crate::package_install;
 use crate::{CliError, Env};
 
 /// The fragment's text format.
@@ -28,13 +29,34 @@ pub(crate) enum Format {
 /// Runs `mcp install` / `mcp config` with options already parsed and the folder checked.
 pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError> {
     let facts = ProcessFacts::capture(env);
-    let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
-    launcher::refuse_disposable(&launcher)?;
-    let launcher_text = utf8_path(&launcher.path)?;
+    // From an npm or PyPI install, the version-pinned package launcher (contract 06 §2, as
+    // changed); an explicit --launcher always wins.
+    let package = match options.launcher {
+        Some(_) => None,
+        None => facts
+            .current_exe
+            .as_deref()
+            .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION"))),
+    };
+    let (command, prefix) = match &package {
+        Some(package) => {
+            let (program, prefix) = package.launcher();
+            (program.to_owned(), prefix)
+        }
+        None => {
+            let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
+            launcher::refuse_disposable(&launcher)?;
+            (utf8_path(&launcher.path)?.to_owned(), Vec::new())
+        }
+    };
+    let launcher_text = std::iter::once(command.as_str())
+        .chain(prefix.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
     let folder_text = utf8_path(&options.folder)?;
     let home = options.home.clone().unwrap_or_else(|| env.home_or_root());
     let target = target_path(options.agent, &home, options.home.is_none());
-    let (format, fragment) = fragment(options.agent, launcher_text, folder_text);
+    let (format, fragment) = fragment_with(options.agent, &command, &prefix, folder_text);
 
     let lines = [
         if options.dry_run {
@@ -98,35 +120,51 @@ fn target_path(agent: Agent, home: &Path, home_is_default: bool) -> PathBuf {
 
 /// The fragment text for `agent` (§5.3): pretty JSON without a trailing newline, or three
 /// TOML lines.
+#[cfg(test)]
 pub(crate) fn fragment(agent: Agent, launcher: &str, folder: &str) -> (Format, String) {
+    fragment_with(agent, launcher, &[], folder)
+}
+
+/// [`fragment`] for a launcher `command` that takes `prefix` arguments before `--path`
+/// (a package launcher such as `npx -y --package …`; empty for an executable path).
+pub(crate) fn fragment_with(
+    agent: Agent,
+    command: &str,
+    prefix: &[String],
+    folder: &str,
+) -> (Format, String) {
+    let mut args: Vec<&str> = prefix.iter().map(String::as_str).collect();
+    args.extend(["--path", folder]);
     match agent {
-        Agent::Codex => (Format::Toml, codex_fragment(launcher, folder)),
-        Agent::OpenCode => (
-            Format::Json,
-            to_json_pretty(&json!({
-                "mcp": {"dotaios": opencode_entry(launcher, folder)}
-            })),
-        ),
+        Agent::Codex => (Format::Toml, codex_fragment(command, &args)),
+        Agent::OpenCode => {
+            let mut line = vec![command];
+            line.extend(&args);
+            (
+                Format::Json,
+                to_json_pretty(&json!({"mcp": {"dotaios": opencode_entry(&line)}})),
+            )
+        }
         Agent::Claude | Agent::Cursor | Agent::Gemini | Agent::Antigravity | Agent::Kimi => (
             Format::Json,
             to_json_pretty(&json!({
-                "mcpServers": {"dotaios": {"command": launcher, "args": ["--path", folder]}}
+                "mcpServers": {"dotaios": {"command": command, "args": args}}
             })),
         ),
     }
 }
 
 /// OpenCode's `mcp.dotaios` entry, members in the order written (§6.3 step 7).
-pub(crate) fn opencode_entry(launcher: &str, folder: &str) -> serde_json::Value {
-    json!({"type": "local", "command": [launcher, "--path", folder], "enabled": true})
+fn opencode_entry(command_line: &[&str]) -> serde_json::Value {
+    json!({"type": "local", "command": command_line, "enabled": true})
 }
 
-fn codex_fragment(launcher: &str, folder: &str) -> String {
+fn codex_fragment(command: &str, args: &[&str]) -> String {
+    let args: Vec<String> = args.iter().map(|arg| toml_string(arg)).collect();
     format!(
-        "[mcp_servers.dotaios]\ncommand = {}\nargs = [{},{}]",
-        toml_string(launcher),
-        toml_string("--path"),
-        toml_string(folder)
+        "[mcp_servers.dotaios]\ncommand = {}\nargs = [{}]",
+        toml_string(command),
+        args.join(",")
     )
 }
 
@@ -181,6 +219,33 @@ mod tests {
         assert_eq!(
             text,
             "{\n  \"mcp\": {\n    \"dotaios\": {\n      \"type\": \"local\",\n      \"command\": [\n        \"/home/ada/.cargo/bin/dotaios-mcp\",\n        \"--path\",\n        \"/home/ada/aios\"\n      ],\n      \"enabled\": true\n    }\n  }\n}"
+        );
+    }
+
+    #[test]
+    fn package_launcher_arguments_come_before_the_path() {
+        let prefix = [
+            "--from".to_owned(),
+            "dotaios-rs==1.0.0".to_owned(),
+            "dotaios-mcp".to_owned(),
+        ];
+        let (_, text) = fragment_with(Agent::OpenCode, "uvx", &prefix, FOLDER);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["mcp"]["dotaios"]["command"],
+            json!([
+                "uvx",
+                "--from",
+                "dotaios-rs==1.0.0",
+                "dotaios-mcp",
+                "--path",
+                FOLDER
+            ])
+        );
+        let (_, text) = fragment_with(Agent::Codex, "uvx", &prefix, FOLDER);
+        assert_eq!(
+            text,
+            "[mcp_servers.dotaios]\ncommand = \"uvx\"\nargs = [\"--from\",\"dotaios-rs==1.0.0\",\"dotaios-mcp\",\"--path\",\"/home/ada/aios\"]"
         );
     }
 

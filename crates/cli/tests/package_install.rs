@@ -1,0 +1,110 @@
+//! `mcp install` run from an npm platform package or a PyPI wheel install prints the
+//! version-pinned package launcher; from a plain directory it keeps the executable path and its
+//! disposable-location refusal (contract 06 §2, as changed for package installs).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn aios() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/aios")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Copies `dotaios` (and the adapter beside it) into `bin`.
+fn install_binaries(bin: &Path) -> PathBuf {
+    fs::create_dir_all(bin).unwrap();
+    let cli = Path::new(env!("CARGO_BIN_EXE_dotaios"));
+    fs::copy(cli, bin.join("dotaios")).unwrap();
+    fs::copy(cli.with_file_name("dotaios-mcp"), bin.join("dotaios-mcp")).unwrap();
+    bin.join("dotaios")
+}
+
+fn mcp_install(exe: &Path, home: &Path, agent: &str) -> Output {
+    Command::new(exe)
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .args(["mcp", "install", "--dry-run", "--agent", agent, "--path"])
+        .arg(aios())
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn npm_platform_package_prints_pinned_npx() {
+    let temp = tempfile::tempdir().unwrap();
+    let package = temp.path().join("node_modules/dotaios-rs-linux-x64");
+    let exe = install_binaries(&package.join("bin"));
+    fs::write(
+        package.join("package.json"),
+        format!(r#"{{"name":"dotaios-rs-linux-x64","version":"{VERSION}"}}"#),
+    )
+    .unwrap();
+    let text = stdout(&mcp_install(&exe, temp.path(), "claude"));
+    let folder = aios();
+    let folder = folder.to_str().unwrap();
+    assert!(
+        text.contains(&format!(
+            "\nLauncher: npx -y --package dotaios-rs@{VERSION} dotaios-mcp\n"
+        )),
+        "{text}"
+    );
+    let expected = format!(
+        "{{\n  \"mcpServers\": {{\n    \"dotaios\": {{\n      \"command\": \"npx\",\n      \"args\": [\n        \"-y\",\n        \"--package\",\n        \"dotaios-rs@{VERSION}\",\n        \"dotaios-mcp\",\n        \"--path\",\n        \"{folder}\"\n      ]\n    }}\n  }}\n}}\n"
+    );
+    assert!(text.contains(&expected), "{text}");
+}
+
+#[test]
+fn pypi_wheel_prints_pinned_uvx() {
+    let temp = tempfile::tempdir().unwrap();
+    let venv = temp.path().join("venv");
+    fs::create_dir_all(venv.join(format!(
+        "lib/python3.11/site-packages/dotaios_rs-{VERSION}.dist-info"
+    )))
+    .unwrap();
+    let exe = install_binaries(&venv.join("bin"));
+    let text = stdout(&mcp_install(&exe, temp.path(), "codex"));
+    let folder = aios();
+    assert!(
+        text.contains(&format!(
+            "[mcp_servers.dotaios]\ncommand = \"uvx\"\nargs = [\"--from\",\"dotaios-rs=={VERSION}\",\"dotaios-mcp\",\"--path\",\"{}\"]\n",
+            folder.display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn plain_directory_keeps_the_path_launcher_and_its_refusal() {
+    let temp = tempfile::tempdir().unwrap();
+    // A package.json for another version is not this install: the executable path is used, and
+    // a temporary directory is refused as before.
+    let package = temp.path().join("node_modules/dotaios-rs-linux-x64");
+    let exe = install_binaries(&package.join("bin"));
+    fs::write(
+        package.join("package.json"),
+        r#"{"name":"dotaios-rs-linux-x64","version":"0.0.0-other"}"#,
+    )
+    .unwrap();
+    let output = mcp_install(&exe, temp.path(), "claude");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("Refusing to use the dotaios-mcp launcher at"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,27 @@
+"""Prints the package.json of one npm platform package (scripts/release.sh).
+
+Usage: platform_package.py NAME VERSION OS CPU RUST_TARGET. npm installs the package only where
+`os` and `cpu` match the machine; the `dotaios-rs` launcher lists every platform package as an
+optional dependency at exactly its own version.
+"""
+
+import json
+import sys
+
+name, version, os_name, cpu, target = sys.argv[1:6]
+print(
+    json.dumps(
+        {
+            "name": name,
+            "version": version,
+            "description": f"dotaios and dotaios-mcp binaries for {os_name}-{cpu} ({target}); "
+            "install dotaios-rs instead.",
+            "license": "MIT OR Apache-2.0",
+            "os": [os_name],
+            "cpu": [cpu],
+            "files": ["bin/dotaios", "bin/dotaios-mcp"],
+            "preferUnplugged": True,
+        },
+        indent=2,
+    )
+)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The release check run by .ci/run (docs/releasing.md): builds every artifact with
+# scripts/release.sh, then
+# - runs the Linux ones here: the wheel installed into a fresh venv, the npm tarballs installed
+#   offline into a temporary prefix (`npm install ./….tgz`), the .mcpb bundle unpacked and its
+#   server started as its manifest says; each gives `--version`, `mcp status --path
+#   examples/aios` and a real MCP round trip (initialize, tools/list, tools/call), and
+#   `mcp install` prints the version-pinned launcher of its install;
+# - checks the launcher's refusals: no platform package, and a binary whose checksum differs;
+# - inspects the macOS ones without running them (no macOS here): Mach-O CPU type, MH_EXECUTE,
+#   a verified ad-hoc code signature, and package metadata for the right platform;
+# - validates the bundles' manifests and server.json (packaging/check_dist.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+START=$(date +%s)
+
+bash scripts/release.sh
+
+TARGET_DIR=$(realpath -m "${CARGO_TARGET_DIR:-target}")
+DIST=$(realpath -m "${DIST_DIR:-dist}")
+PY=$TARGET_DIR/release-tools/venv/bin/python
+VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+AIOS=$ROOT/examples/aios
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/dotaios-release-check.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+
+log() { echo "release-check: $*" >&2; }
+fail() {
+    echo "release-check: FAIL $*" >&2
+    exit 1
+}
+
+# Runs one installed `dotaios`/`dotaios-mcp` pair; $3 is the launcher `mcp install` must print.
+exercise() {
+    local cli=$1 adapter=$2 launcher=$3 what=$4
+    [ "$("$cli" --version)" = "$VERSION" ] || fail "$what: dotaios --version"
+    [ "$("$adapter" --version | head -n 1)" != "" ] || fail "$what: dotaios-mcp --version"
+    "$cli" mcp status --path "$AIOS" >"$SCRATCH/status.txt" || {
+        cat "$SCRATCH/status.txt" >&2
+        fail "$what: mcp status"
+    }
+    local install
+    install=$("$cli" mcp install --dry-run --agent claude --path "$AIOS" 2>&1) ||
+        fail "$what: mcp install: $install"
+    grep -qxF "Launcher: $launcher" <<<"$install" || fail "$what: mcp install printed: $install"
+    TOOLS=$("$PY" packaging/mcp_roundtrip.py "$AIOS" "$adapter") || fail "$what: MCP round trip"
+    log "ok: $what (--version, mcp status, mcp install → $launcher, MCP round trip: $TOOLS)"
+}
+
+# --- PyPI: the Linux wheel in a fresh venv ----------------------------------------------------
+python3 -m venv "$SCRATCH/venv"
+"$SCRATCH/venv/bin/pip" install -q --no-index --disable-pip-version-check \
+    "$DIST"/pypi/dotaios_rs-"$VERSION"-*manylinux*x86_64.whl
+exercise "$SCRATCH/venv/bin/dotaios" "$SCRATCH/venv/bin/dotaios-mcp" \
+    "uvx --from dotaios-rs==$VERSION dotaios-mcp" "wheel in a venv"
+
+# --- npm: launcher + Linux platform package, offline ------------------------------------------
+NPM_OPTS=(--offline --no-audit --no-fund --silent --cache "$SCRATCH/npm-cache")
+mkdir -p "$SCRATCH/npm"
+(cd "$SCRATCH/npm" && npm init -y >/dev/null &&
+    npm install "${NPM_OPTS[@]}" "$DIST/npm/dotaios-rs-$VERSION.tgz" \
+        "$DIST/npm/dotaios-rs-linux-x64-$VERSION.tgz")
+BIN=$SCRATCH/npm/node_modules/.bin
+exercise "$BIN/dotaios" "$BIN/dotaios-mcp" \
+    "npx -y --package dotaios-rs@$VERSION dotaios-mcp" "npm launcher"
+[ "$(cd "$SCRATCH/npm" && npx --no-install dotaios-mcp --version | head -n 1)" != "" ] ||
+    fail "npx dotaios-mcp --version"
+# A binary that is not the released one is refused by checksum, and nothing runs.
+PLATFORM_BIN=$SCRATCH/npm/node_modules/dotaios-rs-linux-x64/bin/dotaios-mcp
+cp "$PLATFORM_BIN" "$SCRATCH/good"
+printf 'x' >>"$PLATFORM_BIN"
+if out=$("$BIN/dotaios-mcp" --version 2>&1); then fail "a corrupt binary ran: $out"; fi
+grep -q "^dotaios-rs: refusing to run .*dotaios-mcp: its SHA-256" <<<"$out" ||
+    fail "corrupt binary message: $out"
+cp "$SCRATCH/good" "$PLATFORM_BIN"
+# Without its platform package, one line naming the platform and the other ways to install.
+mkdir -p "$SCRATCH/npm-bare"
+(cd "$SCRATCH/npm-bare" && npm init -y >/dev/null &&
+    npm install "${NPM_OPTS[@]}" --omit=optional "$DIST/npm/dotaios-rs-$VERSION.tgz")
+[ ! -e "$SCRATCH/npm-bare/node_modules/dotaios-rs-linux-x64" ] || fail "platform package installed"
+if out=$("$SCRATCH/npm-bare/node_modules/.bin/dotaios" --version 2>&1); then
+    fail "ran without a platform package: $out"
+fi
+[ "$(wc -l <<<"$out")" -eq 1 ] &&
+    grep -q "dotaios-rs-linux-x64 for linux x64 is not installed.*pipx install dotaios-rs" <<<"$out" ||
+    fail "missing platform message: $out"
+log "ok: npm launcher refuses a changed binary and names the missing platform package"
+
+# --- the Linux .mcpb bundle, started as its manifest says -------------------------------------
+mkdir -p "$SCRATCH/mcpb"
+"$TARGET_DIR/release-tools/npm/node_modules/.bin/mcpb" unpack \
+    "$DIST/mcpb/dotaios-rs-$VERSION-linux-x64.mcpb" "$SCRATCH/mcpb" >/dev/null
+mapfile -t COMMAND < <("$PY" -c '
+import json, sys
+config = json.load(open(sys.argv[1] + "/manifest.json"))["server"]["mcp_config"]
+for word in [config["command"]] + config["args"]:
+    if word != "--path" and word != "${user_config.aios_folder}":
+        print(word.replace("${__dirname}", sys.argv[1]))' "$SCRATCH/mcpb")
+TOOLS=$("$PY" packaging/mcp_roundtrip.py "$AIOS" "${COMMAND[@]}") || fail "bundle MCP round trip"
+log "ok: linux .mcpb bundle serves over stdio ($TOOLS)"
+
+# --- every artifact inspected, macOS ones included ---------------------------------------------
+"$PY" packaging/check_dist.py "$DIST" "$VERSION" "$TOOLS"
+log "ok: all artifacts checked in $(($(date +%s) - START)) s"
