@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Everything the CLI reads from its environment.
 #[derive(Debug, Clone)]
 pub(crate) struct Env {
-    /// `$HOME`, when set and non-empty.
+    /// `$HOME` when set and non-empty, else the platform's lookup of the user's home.
     pub(crate) home: Option<PathBuf>,
     /// The working directory; relative `--path` values are made absolute against it.
     pub(crate) cwd: PathBuf,
@@ -16,12 +16,15 @@ pub(crate) struct Env {
 }
 
 impl Env {
+    /// The one environment capture of both binaries: the adapter's (`dotaios_mcp::Environment`),
+    /// so `HOME`, else the platform's lookup (contract 01 §1.2: the platform home), means the
+    /// same home to `dotaios` and to `dotaios-mcp`.
     pub(crate) fn capture() -> Env {
-        let home = std::env::var_os("HOME")
-            .filter(|value| !value.is_empty())
-            .map(PathBuf::from);
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-        let dotaios_path = std::env::var_os("DOTAIOS_PATH").filter(|value| !value.is_empty());
+        let dotaios_mcp::Environment {
+            home,
+            cwd,
+            dotaios_path,
+        } = dotaios_mcp::Environment::capture();
         Env {
             home,
             cwd,
@@ -29,8 +32,8 @@ impl Env {
         }
     }
 
-    /// The home directory, or `/` when `HOME` is unset (the folder check then fails with the
-    /// usual "No AIOS folder found" line rather than a special error).
+    /// The home directory, or `/` when neither `HOME` nor the platform names one (the folder
+    /// check then fails with the usual "No AIOS folder found" line rather than a special error).
     pub(crate) fn home_or_root(&self) -> PathBuf {
         self.home.clone().unwrap_or_else(|| PathBuf::from("/"))
     }

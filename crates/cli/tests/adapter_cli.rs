@@ -147,3 +147,33 @@ fn item_61_cli_serve_is_byte_identical() {
     assert_eq!(bogus.code(), Some(1));
     assert_eq!(bogus.stderr_text(), "Unknown option: --agent\n");
 }
+
+/// Without `HOME`, both binaries take the platform's home (contract 01 §1.2), the one capture
+/// in `dotaios_mcp::Environment`: `dotaios` suggests the client file there, as the adapter
+/// would resolve `~/aios` there. The platform's answer comes from bash, which expands `~` from
+/// the password database when `HOME` is unset.
+#[test]
+fn without_home_the_cli_uses_the_platform_home_as_the_adapter_does() {
+    let home = Command::new("bash")
+        .args(["-c", "echo ~"])
+        .env_remove("HOME")
+        .output()
+        .unwrap();
+    let home = String::from_utf8(home.stdout).unwrap().trim().to_owned();
+    assert!(
+        home.starts_with('/') && home != "/",
+        "platform home: {home:?}"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_dotaios"))
+        .args(["mcp", "install", "--dry-run", "--agent", "claude"])
+        .args(["--launcher", ADAPTER, "--path"])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/aios"))
+        .env_remove("HOME")
+        .env_remove("DOTAIOS_PATH")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let expected = format!("Suggested target: {home}/.claude.json\n");
+    assert!(stdout.contains(&expected), "{expected}\n{stdout}");
+}

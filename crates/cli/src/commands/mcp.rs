@@ -75,7 +75,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 /// `dotaios mcp serve`: the adapter, with the adapter's own argument rules.
 fn serve(args: &[OsString], env: &Env) -> ExitCode {
     let environment = dotaios_mcp::Environment {
-        home: env.home.clone().or_else(std::env::home_dir),
+        home: env.home.clone(),
         cwd: env.cwd.clone(),
         dotaios_path: env.dotaios_path.clone(),
     };
