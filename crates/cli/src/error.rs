@@ -182,6 +182,10 @@ pub(crate) enum CliError {
         "Invalid --agent: {0}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
     )]
     InvalidAgent(String),
+    /// `mcp status` in text mode, after its report on stdout, when the adapter check failed
+    /// (contract 06 §4). Exit 1.
+    #[error("MCP adapter check failed.")]
+    AdapterCheckFailed,
     /// `mcp` with a subcommand it does not know. Exit 1.
     #[error("Unknown mcp command: {0}. Try `dotaios mcp --help`.")]
     UnknownMcpCommand(String),
