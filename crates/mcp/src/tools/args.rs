@@ -255,7 +255,10 @@ fn bounded_integer(
 /// The static-validation catalogue (contract 05 §6.2–§6.3): every message this module writes
 /// itself, in one place. Memory-policy and selector failures keep core's typed messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-enum ArgError {
+pub(crate) enum ArgError {
+    /// `arguments` present but not a JSON object.
+    #[error("tool arguments must be an object")]
+    ArgumentsNotObject,
     /// A key the tool does not declare; the key itself is never echoed.
     #[error("Unknown tool argument")]
     UnknownArgument,
