@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use dotaios_core::context::ContextError;
 use dotaios_core::folder::memory::MemoryPolicyError;
 use dotaios_core::search::{ScopeRequest, SearchError};
+use dotaios_core::skills::{CatalogError, SkillError};
 
 use crate::launcher::LauncherError;
 use crate::output;
@@ -24,9 +25,6 @@ use crate::writers::migrate::MigrateError;
 /// message.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
-    /// A usage problem the command words itself: a missing argument, a bad combination. Exit 1.
-    #[error("{0}")]
-    Usage(String),
     /// An option that the command's table does not declare (contract 06 §1.2), with the
     /// "Did you mean" hint already chosen (possibly empty). Exit 1.
     #[error("Unknown option: {name}{hint}")]
@@ -58,7 +56,8 @@ pub(crate) enum CliError {
     /// A numeric option that is not a non-negative whole number. Exit 1.
     #[error("{0} must be a non-negative whole number.")]
     NotWholeNumber(&'static str),
-    /// `--limit` that is not a positive whole number (shown clipped). Exit 1.
+    /// `--limit` that is not a positive whole number, as the command shows it (`search` clips
+    /// it to 64 code points, `skills resolve` does not). Exit 1.
     #[error("Invalid --limit \"{0}\". Use a positive whole number.")]
     InvalidLimit(String),
     /// `search` without a query. Exit 1.
@@ -137,29 +136,67 @@ pub(crate) enum CliError {
     /// No usable `dotaios-mcp` launcher (contract 06 §2).
     #[error(transparent)]
     Launcher(#[from] LauncherError),
-    /// A command-specific failure whose one-line, user-facing text the command has fixed.
-    #[error("{message}")]
-    Failed {
-        /// The line printed on stderr.
-        message: String,
-        /// The exit status (1 unless the command's chapter says otherwise).
-        exit: u8,
+    /// The skill catalog could not be read (contract 04 §5.1 step 2; core's fixed, path-free
+    /// messages).
+    #[error("{}", .0.message())]
+    Catalog(CatalogError),
+    /// `skills resolve` could not resolve (contract 04; core's fixed messages).
+    #[error(transparent)]
+    Skill(#[from] SkillError),
+    /// `skills <name>` names no installed skill; `path` is ` --path <folder>` or nothing
+    /// (contract 04 §5.5). Exit 1.
+    #[error("No skill found: {name}\nRun \"dotaios skills{path}\" to list installed skills.")]
+    NoSkill {
+        /// The name as typed (its words joined by spaces).
+        name: String,
+        /// The `--path` suffix of the printed next step.
+        path: String,
     },
+    /// `skills resolve` with no intent and no `--boot-context`; `path` as in
+    /// [`CliError::NoSkill`]. Exit 2.
+    #[error(
+        "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}.\nOr print a boot block: dotaios skills resolve --boot-context{path}."
+    )]
+    NoIntent {
+        /// The `--path` suffix of the printed next steps.
+        path: String,
+    },
+    /// `skills resolve` in text mode matched nothing; `path` as in [`CliError::NoSkill`].
+    /// Exit 2.
+    #[error("No skill matched: {intent}\nRun \"dotaios skills{path}\" to list installed skills.")]
+    NoSkillMatched {
+        /// The trimmed intent.
+        intent: String,
+        /// The `--path` suffix of the printed next step.
+        path: String,
+    },
+    /// A skill's `SKILL.md` could not be read in full; names the skill's folder-relative
+    /// resource, never a machine path. Exit 1.
+    #[error("Could not read skill file: {0}")]
+    SkillFileUnreadable(String),
+    /// `demo` could not start or talk to the sample adapter. Exit 1.
+    #[error("dotaios demo could not run the sample adapter.")]
+    DemoFailed,
+    /// `mcp` with an `--agent` it does not know (lowercased as typed). Exit 1.
+    #[error(
+        "Invalid --agent: {0}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
+    )]
+    InvalidAgent(String),
+    /// `mcp status` in text mode, after its report on stdout, when the adapter check failed
+    /// (contract 06 §4). Exit 1.
+    #[error("MCP adapter check failed.")]
+    AdapterCheckFailed,
+    /// `mcp` with a subcommand it does not know. Exit 1.
+    #[error("Unknown mcp command: {0}. Try `dotaios mcp --help`.")]
+    UnknownMcpCommand(String),
 }
 
 impl CliError {
-    /// A failure with exit status 1.
-    pub(crate) fn failed(message: impl Into<String>) -> CliError {
-        CliError::Failed {
-            message: message.into(),
-            exit: 1,
-        }
-    }
-
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::Failed { exit, .. } => *exit,
-            CliError::BriefNeedsCompact => 2,
+            CliError::BriefNeedsCompact
+            | CliError::NoIntent { .. }
+            | CliError::NoSkillMatched { .. } => 2,
             _ => 1,
         }
     }
@@ -171,4 +208,21 @@ pub(crate) fn report(error: &CliError) -> ExitCode {
     // printed as the contract writes it.
     output::err_line(&error.to_string());
     ExitCode::from(error.exit_code())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CliError;
+
+    /// The sample adapter cannot be made to fail from the integration tests, so its message
+    /// and status are pinned here.
+    #[test]
+    fn demo_failure_message_and_status() {
+        let error = CliError::DemoFailed;
+        assert_eq!(
+            error.to_string(),
+            "dotaios demo could not run the sample adapter."
+        );
+        assert_eq!(error.exit_code(), 1);
+    }
 }

@@ -338,7 +338,7 @@ fn next_step_text(installed: bool, has_folder: bool) -> String {
 }
 
 fn demo_failed() -> CliError {
-    CliError::failed("dotaios demo could not run the sample adapter.")
+    CliError::DemoFailed
 }
 
 /// How long the adapter may take for one answer, and to exit once its stdin is closed.

@@ -116,16 +116,15 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
 
     let agent = match agent_value {
         None => Agent::Claude,
-        Some(value) => Agent::parse(&value).ok_or_else(|| {
-            CliError::Usage(format!(
-                "Invalid --agent: {value}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
-            ))
-        })?,
+        Some(value) => Agent::parse(&value).ok_or_else(|| CliError::InvalidAgent(value.clone()))?,
     };
     let subcommand_name = subcommand_name.as_deref();
     let is_status = subcommand_name.is_none_or(|name| name == "status");
     if json && !is_status {
-        return Err(CliError::Usage("Unknown option: --json".to_owned()));
+        return Err(CliError::UnknownOption {
+            name: "--json".to_owned(),
+            hint: String::new(),
+        });
     }
 
     let path_given = path_flag.is_some();
@@ -135,9 +134,7 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
         Some("install" | "config") => Subcommand::Install,
         _ => {
             let name = subcommand_name.unwrap_or_default().to_string_lossy();
-            return Err(CliError::Usage(format!(
-                "Unknown mcp command: {name}. Try `dotaios mcp --help`."
-            )));
+            return Err(CliError::UnknownMcpCommand(name.into_owned()));
         }
     };
     let home_root = env.home_or_root();

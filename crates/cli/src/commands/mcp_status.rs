@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::mcp_client::McpOptions;
 use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
-use crate::output::{err_line, out, shell_quote};
+use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
 
 /// The whole exchange, from spawn to the second answer.
@@ -126,7 +126,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
             &next,
         ));
         if !ok {
-            err_line("MCP adapter check failed.");
+            return Err(CliError::AdapterCheckFailed);
         }
     }
     Ok(if ok {

@@ -24,7 +24,7 @@ use super::checked_folder;
 use crate::args::{
     CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, first_positional, text, unhandled,
 };
-use crate::output::{err_line, out, shell_quote};
+use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
 
 /// `dotaios skills` (list or show one skill): its options, help and completions.
@@ -103,7 +103,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     let folder = checked_folder(path_flag.as_deref(), env)?;
     let path = path_suffix(path_flag.is_some(), &folder);
-    let catalog = read_catalog_at(&folder).map_err(|error| CliError::failed(error.message()))?;
+    let catalog = read_catalog_at(&folder).map_err(CliError::Catalog)?;
     if words.is_empty() {
         out(&render_list(&catalog, &path));
         return Ok(ExitCode::SUCCESS);
@@ -114,10 +114,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         .iter()
         .find(|skill| skill.name.to_lowercase() == wanted || skill.dir.to_lowercase() == wanted)
     else {
-        return Err(CliError::failed(format!(
-            "No skill found: {}\nRun \"dotaios skills{path}\" to list installed skills.",
-            words.join(" ")
-        )));
+        return Err(CliError::NoSkill {
+            name: words.join(" "),
+            path,
+        });
     };
     let text = read_full(&folder, skill)?;
     out(&format!("{text}\n"));
@@ -178,9 +178,7 @@ fn path_suffix(given: bool, folder: &Path) -> String {
 fn parse_limit(value: &str) -> Result<usize, CliError> {
     let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
     if !digits || value.bytes().all(|b| b == b'0') {
-        return Err(CliError::Usage(format!(
-            "Invalid --limit \"{value}\". Use a positive whole number."
-        )));
+        return Err(CliError::InvalidLimit(value.to_owned()));
     }
     Ok(value.parse::<usize>().unwrap_or(usize::MAX))
 }
@@ -201,8 +199,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         project: None,
         limit: (!options.all).then(|| options.limit.unwrap_or(1)),
     };
-    let resolution =
-        resolve_skill(&folder, &request).map_err(|error| CliError::failed(error.to_string()))?;
+    let resolution = resolve_skill(&folder, &request)?;
     let catalog = &resolution.catalog;
     let folder_text = folder.to_string_lossy();
 
@@ -211,13 +208,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     if intent.is_empty() {
-        err_line(&format!(
-            "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}."
-        ));
-        err_line(&format!(
-            "Or print a boot block: dotaios skills resolve --boot-context{path}."
-        ));
-        return Ok(ExitCode::from(2));
+        return Err(CliError::NoIntent { path });
     }
 
     let shown = resolution.matches();
@@ -225,10 +216,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         if options.json {
             out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
         } else {
-            err_line(&format!("No skill matched: {intent}"));
-            err_line(&format!(
-                "Run \"dotaios skills{path}\" to list installed skills."
-            ));
+            return Err(CliError::NoSkillMatched { intent, path });
         }
         return Ok(ExitCode::from(2));
     }
@@ -257,7 +245,7 @@ fn read_full(folder: &Path, skill: &Skill) -> Result<String, CliError> {
     Root::open(folder)
         .ok()
         .and_then(|root| read_skill_text(&root, &skill.dir).ok())
-        .ok_or_else(|| CliError::failed(format!("Could not read skill file: {}", skill.resource())))
+        .ok_or_else(|| CliError::SkillFileUnreadable(skill.resource()))
 }
 
 fn skill_path(folder: &str, skill: &Skill) -> String {

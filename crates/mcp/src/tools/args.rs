@@ -99,17 +99,10 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
         None => "all",
         Some(trimmed) => ScopeRequest::parse(trimmed)
             .map(ScopeRequest::as_str)
-            .ok_or_else(|| {
-                RpcError::invalid_owned(format!(
-                    "scope must be one of: {}",
-                    ScopeRequest::NAMES.join(", ")
-                ))
-            })?,
+            .ok_or(ArgError::InvalidScope)?,
     };
     if scope == "projects" && project.is_none() {
-        return Err(RpcError::invalid(
-            "project is required when scope is projects",
-        ));
+        return Err(ArgError::ProjectsScopeNeedsProject.into());
     }
     if let Some(project) = project {
         selector_check(project)?;
@@ -174,14 +167,14 @@ fn selector_check(value: &str) -> Result<(), RpcError> {
 
 fn allowed_keys(args: &Args, allowed: &[&str]) -> Result<(), RpcError> {
     if args.keys().any(|name| !allowed.contains(&name.as_str())) {
-        return Err(RpcError::invalid("Unknown tool argument"));
+        return Err(ArgError::UnknownArgument.into());
     }
     Ok(())
 }
 
 /// §6.2: the one message of a missing, mistyped or blank string argument.
-fn not_a_non_empty_string(name: &str) -> RpcError {
-    RpcError::invalid_owned(format!("{name} must be a non-empty string"))
+fn not_a_non_empty_string(name: &'static str) -> RpcError {
+    ArgError::NotNonEmptyString(name).into()
 }
 
 /// The project argument as a tool keeps it: only in Project mode (§6.5).
@@ -194,7 +187,7 @@ fn in_project_mode(mode: MemoryMode, project: Option<&str>) -> Option<String> {
 /// §6.2 required string: used untrimmed; no control-character check.
 fn required_string<'a>(
     value: Option<&'a Json>,
-    name: &str,
+    name: &'static str,
     max: usize,
 ) -> Result<&'a str, RpcError> {
     let Some(Json::String(text)) = value else {
@@ -204,9 +197,7 @@ fn required_string<'a>(
         return Err(not_a_non_empty_string(name));
     }
     if code_point_len(text) > max {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be at most {max} characters"
-        )));
+        return Err(ArgError::TooLong { name, max }.into());
     }
     Ok(text)
 }
@@ -214,7 +205,7 @@ fn required_string<'a>(
 /// §6.2 optional string: absent is `None`; otherwise the trimmed value.
 fn optional_string<'a>(
     value: Option<&'a Json>,
-    name: &str,
+    name: &'static str,
     max: Option<usize>,
 ) -> Result<Option<&'a str>, RpcError> {
     let Some(value) = value else {
@@ -228,16 +219,12 @@ fn optional_string<'a>(
         return Err(not_a_non_empty_string(name));
     }
     if text.chars().any(is_cc) {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must not contain control characters"
-        )));
+        return Err(ArgError::ControlCharacters(name).into());
     }
     if let Some(max) = max
         && code_point_len(text) > max
     {
-        return Err(RpcError::invalid_owned(format!(
-            "{name} must be at most {max} characters"
-        )));
+        return Err(ArgError::TooLong { name, max }.into());
     }
     Ok(Some(trimmed))
 }
@@ -245,7 +232,7 @@ fn optional_string<'a>(
 /// §6.2 bounded integer: a JSON number whose value is an integer in range; no coercion.
 fn bounded_integer(
     value: Option<&Json>,
-    name: &str,
+    name: &'static str,
     min: u32,
     max: u32,
 ) -> Result<Option<u32>, RpcError> {
@@ -261,9 +248,47 @@ fn bounded_integer(
             // In range and integral, so the cast is exact.
             Ok(Some(number.value() as u32))
         }
-        _ => Err(RpcError::invalid_owned(format!(
-            "{name} must be an integer from {min} to {max}"
-        ))),
+        _ => Err(ArgError::NotIntegerInRange { name, min, max }.into()),
+    }
+}
+
+/// The static-validation catalogue (contract 05 §6.2–§6.3): every message this module writes
+/// itself, in one place. Memory-policy and selector failures keep core's typed messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum ArgError {
+    /// `arguments` present but not a JSON object.
+    #[error("tool arguments must be an object")]
+    ArgumentsNotObject,
+    /// A key the tool does not declare; the key itself is never echoed.
+    #[error("Unknown tool argument")]
+    UnknownArgument,
+    /// A string argument that is missing, not a string, or blank.
+    #[error("{0} must be a non-empty string")]
+    NotNonEmptyString(&'static str),
+    /// A string argument over its code-point maximum.
+    #[error("{name} must be at most {max} characters")]
+    TooLong { name: &'static str, max: usize },
+    /// An optional string argument holding a `Cc` character.
+    #[error("{0} must not contain control characters")]
+    ControlCharacters(&'static str),
+    /// A number argument that is not an integer in its range.
+    #[error("{name} must be an integer from {min} to {max}")]
+    NotIntegerInRange {
+        name: &'static str,
+        min: u32,
+        max: u32,
+    },
+    /// A `scope` that is not a scope name.
+    #[error("scope must be one of: {}", ScopeRequest::NAMES.join(", "))]
+    InvalidScope,
+    /// `scope: "projects"` without a `project`.
+    #[error("project is required when scope is projects")]
+    ProjectsScopeNeedsProject,
+}
+
+impl From<ArgError> for RpcError {
+    fn from(error: ArgError) -> RpcError {
+        RpcError::invalid_owned(error.to_string())
     }
 }
 

@@ -36,7 +36,7 @@ pub(crate) fn call(
     let arguments = match params.and_then(|params| params.get("arguments")) {
         None => &no_arguments,
         Some(Json::Object(arguments)) => arguments,
-        Some(_) => return Err(RpcError::invalid("tool arguments must be an object")),
+        Some(_) => return Err(args::ArgError::ArgumentsNotObject.into()),
     };
     let name = params.and_then(|params| params.get("name"));
     match name.and_then(Json::as_str) {
