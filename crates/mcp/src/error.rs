@@ -16,6 +16,9 @@ use serde_json::{Value, json};
 use crate::echo::bounded;
 use crate::lifecycle::SUPPORTED_VERSIONS;
 
+/// The folder check's answer (contract 05 §6.7): path-free, unlike the CLI's line.
+pub(crate) const NO_FOLDER_MESSAGE: &str = "No AIOS folder found at the configured path";
+
 /// A JSON-RPC error answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum RpcError {
@@ -43,6 +46,9 @@ pub(crate) enum RpcError {
     /// Invalid tool input (`-32602`) with its exact catalogue message.
     #[error("{0}")]
     InvalidParams(Cow<'static, str>),
+    /// The configured path holds no `aios.json` (contract 05 §6.7), answered as `-32602`.
+    #[error("{}", NO_FOLDER_MESSAGE)]
+    NoFolder,
     /// Any failure while building the working-context projection.
     #[error("{}", READ_FAILED_MESSAGE)]
     ContextUnreadable,
@@ -104,6 +110,7 @@ impl RpcError {
                 })),
             ),
             RpcError::InvalidParams(message) => (-32602, message.clone(), None),
+            RpcError::NoFolder => (-32602, Cow::Borrowed(NO_FOLDER_MESSAGE), None),
             RpcError::ContextUnreadable => (-32603, Cow::Borrowed(READ_FAILED_MESSAGE), None),
             RpcError::Failed => (-32603, Cow::Borrowed(INTERNAL_FAILURE_MESSAGE), None),
         }

@@ -85,9 +85,7 @@ fn require_folder(folder: &Path) -> Result<(), RpcError> {
     if exists {
         Ok(())
     } else {
-        Err(RpcError::invalid(
-            "No AIOS folder found at the configured path",
-        ))
+        Err(RpcError::NoFolder)
     }
 }
 
