@@ -647,6 +647,7 @@ fn observe_one(
         let analysis = analyze_lowered(
             &hit.text,
             &hit.lower,
+            Some(&hit.profile),
             relative,
             prefix,
             mtime_ms(&identity),
@@ -669,6 +670,7 @@ fn observe_one(
     let analysis = analyze_lowered(
         &read.text,
         buffer,
+        None,
         relative,
         prefix,
         mtime_ms(&identity),
