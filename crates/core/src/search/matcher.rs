@@ -464,13 +464,15 @@ impl Query {
     }
 
     /// [`Query::match_lower`] and, per query term, whether it is a substring of `lower` (the
-    /// `matchedTerms` of §9.1), from the same pass.
+    /// `matchedTerms` of §9.1), from the same pass; see [`Query::match_and_presence_in`].
     pub(crate) fn match_and_presence(&self, lower: &str) -> (Option<Match>, Vec<bool>) {
         self.match_and_presence_in(lower, None)
     }
 
     /// [`Query::match_and_presence`] given, when known, the [`ByteSet`] of `lower`: a needle
-    /// with a byte outside it is absent without a scan, so the outcome is the same.
+    /// with a byte outside it is absent without a scan, so the outcome is the same. When no
+    /// term occurs literally the presence is empty (no term is present), which allocates
+    /// nothing for the common non-matching file.
     pub(crate) fn match_and_presence_in(
         &self,
         lower: &str,
@@ -525,7 +527,7 @@ impl Query {
         }
         // Here no term occurs literally: a multi-term query found none, and a single term is
         // the phrase, which is absent.
-        let absent = vec![false; terms];
+        let absent = Vec::new();
         if terms > 0 && self.distinct.all_inflected(lower, profile) {
             let found = Match {
                 kind: MatchKind::Inflected,
