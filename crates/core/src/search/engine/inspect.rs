@@ -500,8 +500,8 @@ impl Engine<'_> {
                 let (identity, analysis, cached) = early?;
                 self.demand_file(work, identity.size)?;
                 files.push(CorpusFile {
-                    relative: file.path.as_str()[strip..].to_owned(),
                     rel: file.path.clone(),
+                    strip,
                     identity,
                     cached,
                     analysis,
