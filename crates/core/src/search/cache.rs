@@ -1,5 +1,8 @@
 //! The in-process content cache of contract 03 §19.2, for a long-running MCP server only: the text
-//! of Markdown corpus files and its lowercase form, kept between requests.
+//! of Markdown corpus files, its lowercase form and that form's query-independent profile (the
+//! [`ByteSet`] of its bytes, which lets matching skip needles it cannot contain), kept between
+//! requests. The profile is made from the lowercase text when the entry is stored and lives in
+//! the same entry, so it is validated, replaced and evicted exactly with the text.
 //!
 //! It owns the entries and their validity rules, nothing else. It never decides what a request
 //! enumerates, charges or omits (every request still walks and charges as if uncached), never
@@ -22,8 +25,16 @@ use std::ffi::OsString;
 
 use dotaios_contained::{DirEntry, Identity};
 
+use crate::search::matcher::ByteSet;
+
 /// The recommended cap on cached text plus derived data: 32 MiB.
+///
+/// An entry counts its path, its text, its lowercase text and its profile
+/// ([`PROFILE_BYTES`]); a listing order counts its path, its names and 4 bytes per position.
 pub const DEFAULT_CAP_BYTES: usize = 32 * 1024 * 1024;
+
+/// What an entry's [`ByteSet`] profile counts against the cap.
+pub(crate) const PROFILE_BYTES: usize = std::mem::size_of::<ByteSet>();
 
 /// Content whose mtime or ctime is this close to the request's clock is not stored.
 pub(crate) const RACY_WINDOW_MS: f64 = 2000.0;
@@ -84,12 +95,14 @@ struct Entry {
     identity: Identity,
     text: Arc<str>,
     lower: Arc<str>,
+    /// The bytes of `lower`, made when the entry was stored.
+    profile: ByteSet,
     seen: u64,
 }
 
 impl Entry {
     fn cost(path: &str, text: &str, lower: &str) -> usize {
-        path.len() + text.len() + lower.len()
+        path.len() + text.len() + lower.len() + PROFILE_BYTES
     }
 }
 
@@ -113,6 +126,8 @@ impl Order {
 pub(crate) struct Cached {
     pub(crate) text: Arc<str>,
     pub(crate) lower: Arc<str>,
+    /// The [`ByteSet`] of `lower`.
+    pub(crate) profile: ByteSet,
 }
 
 impl Default for SearchCache {
@@ -127,7 +142,8 @@ impl SearchCache {
         SearchCache::with_cap(DEFAULT_CAP_BYTES)
     }
 
-    /// An empty cache holding at most `cap_bytes` of paths, texts and lowercase texts.
+    /// An empty cache holding at most `cap_bytes` of paths, texts, lowercase texts, their
+    /// profiles and listing orders (as [`DEFAULT_CAP_BYTES`] counts them).
     pub fn with_cap(cap_bytes: usize) -> SearchCache {
         SearchCache {
             cap_bytes,
@@ -199,6 +215,7 @@ impl SearchCache {
         let cached = Cached {
             text: Arc::clone(&entry.text),
             lower: Arc::clone(&entry.lower),
+            profile: entry.profile,
         };
         inner.hits += 1;
         Some(cached)
@@ -283,6 +300,7 @@ impl SearchCache {
             return;
         }
         let cost = Entry::cost(&key.path, text, lower);
+        let profile = ByteSet::of(lower.as_bytes());
         let mut guard = self.lock();
         let inner = &mut *guard;
         let paths = inner
@@ -302,6 +320,7 @@ impl SearchCache {
                 identity,
                 text: Arc::from(text),
                 lower: Arc::from(lower),
+                profile,
                 seen: generation,
             },
         );
@@ -459,7 +478,7 @@ mod tests {
         let third = cache.begin();
         assert!(cache.get(&key("b.md"), &b, third).is_none());
         assert!(cache.get(&key("a.md"), &a, third).is_some());
-        assert_eq!(cache.cached_bytes(), "a.md".len() + 2);
+        assert_eq!(cache.cached_bytes(), "a.md".len() + 2 + PROFILE_BYTES);
     }
 
     fn listing(names: &[&str]) -> Vec<DirEntry> {
@@ -505,7 +524,7 @@ mod tests {
 
     #[test]
     fn the_cap_holds() {
-        let cache = SearchCache::with_cap(20);
+        let cache = SearchCache::with_cap(20 + PROFILE_BYTES);
         let generation = cache.begin();
         cache.insert(
             key("a.md"),
@@ -524,7 +543,7 @@ mod tests {
             generation,
         );
         assert_eq!(cache.len(), 1);
-        assert_eq!(cache.cached_bytes(), 14);
+        assert_eq!(cache.cached_bytes(), 14 + PROFILE_BYTES);
         // Replacing an entry frees its old cost first.
         cache.insert(
             key("a.md"),
@@ -534,6 +553,6 @@ mod tests {
             NOW,
             generation,
         );
-        assert_eq!(cache.cached_bytes(), 10);
+        assert_eq!(cache.cached_bytes(), 10 + PROFILE_BYTES);
     }
 }

@@ -252,3 +252,39 @@ fn remembered_listing_orders_equal_fresh_ones() {
         assert!(!refused.contains("NotRegularFile"), "{refused}");
     }
 }
+
+/// The profile kept beside a cached text (the bytes of its lowercase form) rules needles out
+/// without a scan, so it must be the profile of the text being matched: a changed file gets a
+/// fresh one, and it is made from the lowercase text, not the original.
+#[test]
+fn a_changed_file_never_reuses_its_cached_profile() {
+    let temp = folder();
+    let root = path(&temp);
+    write(&root, "vault/wharf.md", "harbour wall\n");
+    let now = clock_ahead();
+    let cache = SearchCache::new();
+    // No `q` or `y` anywhere in the cached text: the profile rules `quay` out.
+    let miss = both(&root, "quay", now, &cache);
+    assert!(!miss.contains("vault/wharf.md"), "{miss}");
+    assert_eq!(both(&root, "quay", now, &cache), miss);
+    let hits = cache.hits();
+    assert!(hits >= 5, "{hits}");
+    // Same size, old mtime put back: only the ctime tells the change.
+    let wharf = root.join("vault/wharf.md");
+    let mtime = fs::metadata(&wharf).unwrap().modified().unwrap();
+    fs::write(&wharf, "harbor QUAY!\n").unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&wharf)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    for _ in 0..2 {
+        // Read afresh, then served from the cache with the new profile.
+        let found = both(&root, "quay", now, &cache);
+        assert!(found.contains("vault/wharf.md"), "{found}");
+        let gone = both(&root, "wall", now, &cache);
+        assert!(!gone.contains("vault/wharf.md"), "{gone}");
+    }
+    assert!(cache.hits() > hits);
+}

@@ -9,14 +9,15 @@
 //! Pure: the caller reads the file and passes its text.
 
 use crate::search::hit::{Area, MarkdownHit, Snippet};
-use crate::search::matcher::{Match, MatchKind, Query, lowercase, lowercase_into};
+use crate::search::matcher::{ByteSet, Match, MatchKind, Query, lowercase, lowercase_into};
 use crate::text::{is_js_space, js_trim};
 
 /// What one file contributes: its token hits for IDF and, when it yields a snippet, a
 /// candidate.
 #[derive(Debug)]
 pub(crate) struct FileAnalysis {
-    /// For each query term (by index), whether the term is one of the file's tokens.
+    /// For each query term (by index), whether the term is one of the file's tokens; empty
+    /// when none is.
     pub(crate) token_hits: Vec<bool>,
     pub(crate) candidate: Option<Candidate>,
 }
@@ -52,14 +53,17 @@ pub(crate) fn analyze(
         };
     }
     lowercase_into(text, lower);
-    analyze_lowered(text, lower, relative, prefix, mtime_ms, query)
+    analyze_lowered(text, lower, None, relative, prefix, mtime_ms, query)
 }
 
 /// [`analyze`] for a file whose lowercase text (`lowercase_into` of `text`) is already at
-/// hand, as the server's content cache keeps it.
+/// hand, as the server's content cache keeps it, with the [`ByteSet`] of that lowercase text
+/// when the cache has it (the file's query-independent profile: the answer is the same, only
+/// needles it rules out are not searched for).
 pub(crate) fn analyze_lowered(
     text: &str,
     lower: &str,
+    profile: Option<&ByteSet>,
     relative: &str,
     prefix: &str,
     mtime_ms: f64,
@@ -71,11 +75,12 @@ pub(crate) fn analyze_lowered(
             candidate: None,
         };
     }
-    let (whole, present) = query.match_and_presence(lower);
+    let (whole, present) = query.match_and_presence_in(lower, profile);
     let Some(whole) = whole else {
-        // No term occurs literally (a literal term would have matched), so no token either.
+        // No term occurs literally (a literal term would have matched), so no token either:
+        // `present` is empty here, and so is `token_hits` (nothing to allocate).
         return FileAnalysis {
-            token_hits: vec![false; query.terms.len()],
+            token_hits: present,
             candidate: None,
         };
     };
@@ -462,7 +467,7 @@ mod tests {
     fn no_match_means_no_candidate_and_no_tokens() {
         let analysis = run("absent", "# T\nbody");
         assert!(analysis.candidate.is_none());
-        assert_eq!(analysis.token_hits, [false]);
+        assert!(!analysis.token_hits.contains(&true));
     }
 
     #[test]

@@ -68,6 +68,37 @@ pub(crate) struct Match {
     pub(crate) score: u32,
 }
 
+/// The set of byte values occurring in a text: a query-independent profile of a haystack that
+/// rules a needle out without a scan, since a needle with a byte the haystack lacks cannot occur
+/// in it. The server's cache keeps one beside each lowercase text (contract 03 §19.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    /// The bytes of `bytes`.
+    pub(crate) fn of(bytes: &[u8]) -> ByteSet {
+        let mut seen = [false; 256];
+        for &byte in bytes {
+            seen[usize::from(byte)] = true;
+        }
+        let mut words = [0_u64; 4];
+        for (value, present) in seen.iter().enumerate() {
+            if *present {
+                words[value / 64] |= 1 << (value % 64);
+            }
+        }
+        ByteSet(words)
+    }
+
+    /// Whether every byte of `needle` is in `self`.
+    pub(crate) fn covers(&self, needle: &ByteSet) -> bool {
+        self.0
+            .iter()
+            .zip(&needle.0)
+            .all(|(have, need)| need & !have == 0)
+    }
+}
+
 /// One query term, in query order (duplicates kept, §5).
 #[derive(Debug)]
 pub(crate) struct Term {
@@ -90,6 +121,8 @@ struct Distinct {
     /// the automaton cannot be built (then `finders` count term by term).
     automaton: Option<AhoCorasick>,
     finders: Vec<Finder<'static>>,
+    /// The bytes of each distinct text.
+    bytes: Vec<ByteSet>,
     max_len: usize,
     /// Distinct token-like texts by their bytes, and a mask of their lengths (bit `len` for
     /// lengths below 64) so that most document tokens are dismissed without a lookup.
@@ -106,6 +139,8 @@ struct Stems {
     nodes: Vec<StemNode>,
     /// The longest stem, searched first: a haystack without it has no inflection match.
     longest: Finder<'static>,
+    /// The bytes of the longest stem.
+    longest_bytes: ByteSet,
     /// First bytes of the stems.
     first: [bool; 256],
 }
@@ -158,6 +193,10 @@ impl Distinct {
         let stems = Stems::new(&texts);
         let distinct = Distinct {
             max_len: texts.iter().map(String::len).max().unwrap_or(0),
+            bytes: texts
+                .iter()
+                .map(|text| ByteSet::of(text.as_bytes()))
+                .collect(),
             texts,
             multiplicity,
             automaton,
@@ -286,10 +325,13 @@ impl Distinct {
     /// Whether every distinct term's folded stem starts a word somewhere in the haystack
     /// (§7). The trie is walked from each word start only; a walk consumes letters, and no
     /// word starts inside a run of letters, so the walks never overlap and the pass is linear.
-    fn all_inflected(&self, lower: &str) -> bool {
+    fn all_inflected(&self, lower: &str, profile: Option<&ByteSet>) -> bool {
         let Some(stems) = &self.stems else {
             return false;
         };
+        if profile.is_some_and(|profile| !profile.covers(&stems.longest_bytes)) {
+            return false;
+        }
         if stems.longest.find(lower.as_bytes()).is_none() {
             return false;
         }
@@ -353,6 +395,7 @@ impl Stems {
         let longest = stems.iter().max_by_key(|stem| stem.len())?;
         Some(Stems {
             longest: Finder::new(longest.as_bytes()).into_owned(),
+            longest_bytes: ByteSet::of(longest.as_bytes()),
             nodes,
             first,
         })
@@ -375,6 +418,7 @@ fn build_automaton<'a>(patterns: impl Iterator<Item = &'a str>) -> Option<AhoCor
 pub(crate) struct Query {
     pub(crate) phrase: String,
     phrase_finder: Finder<'static>,
+    phrase_bytes: ByteSet,
     pub(crate) terms: Vec<Term>,
     distinct: Distinct,
 }
@@ -407,6 +451,7 @@ impl Query {
             .collect();
         Query {
             phrase_finder: Finder::new(phrase.as_bytes()).into_owned(),
+            phrase_bytes: ByteSet::of(phrase.as_bytes()),
             phrase,
             terms,
             distinct,
@@ -419,13 +464,26 @@ impl Query {
     }
 
     /// [`Query::match_lower`] and, per query term, whether it is a substring of `lower` (the
-    /// `matchedTerms` of §9.1), from the same pass.
+    /// `matchedTerms` of §9.1), from the same pass; see [`Query::match_and_presence_in`].
     pub(crate) fn match_and_presence(&self, lower: &str) -> (Option<Match>, Vec<bool>) {
+        self.match_and_presence_in(lower, None)
+    }
+
+    /// [`Query::match_and_presence`] given, when known, the [`ByteSet`] of `lower`: a needle
+    /// with a byte outside it is absent without a scan, so the outcome is the same. When no
+    /// term occurs literally the presence is empty (no term is present), which allocates
+    /// nothing for the common non-matching file.
+    pub(crate) fn match_and_presence_in(
+        &self,
+        lower: &str,
+        profile: Option<&ByteSet>,
+    ) -> (Option<Match>, Vec<bool>) {
         let terms = self.terms.len();
         if self.phrase.is_empty() {
             return (None, vec![false; terms]);
         }
-        if self.phrase_finder.find(lower.as_bytes()).is_some() {
+        let possible = |needle: &ByteSet| profile.is_none_or(|profile| profile.covers(needle));
+        if possible(&self.phrase_bytes) && self.phrase_finder.find(lower.as_bytes()).is_some() {
             // Every term is a substring of the phrase, so all are present.
             let occurrences = count_non_overlapping(&self.phrase_finder, lower.as_bytes(), 6);
             let found = Match {
@@ -434,7 +492,7 @@ impl Query {
             };
             return (Some(found), vec![true; terms]);
         }
-        if terms >= 2 {
+        if terms >= 2 && self.distinct.bytes.iter().any(possible) {
             // A present term counts at least once, so capping each distinct count at 6 keeps
             // the saturated sum (≥ terms + 5) exact even when weighted by multiplicity.
             let counts = self.distinct.count(lower.as_bytes(), 6);
@@ -446,28 +504,31 @@ impl Query {
                     total += count * multiplicity;
                 }
             }
-            let presence =
-                self.per_term(&counts.iter().map(|&count| count > 0).collect::<Vec<_>>());
             let term_count = terms as u32;
-            if present == term_count {
-                let found = Match {
-                    kind: MatchKind::Terms,
-                    score: 5 + (total - term_count).min(5),
-                };
-                return (Some(found), presence);
-            }
             if present > 0 {
-                let found = Match {
-                    kind: MatchKind::Partial,
-                    score: present,
+                let presence = self
+                    .terms
+                    .iter()
+                    .map(|term| counts[term.distinct] > 0)
+                    .collect();
+                let found = if present == term_count {
+                    Match {
+                        kind: MatchKind::Terms,
+                        score: 5 + (total - term_count).min(5),
+                    }
+                } else {
+                    Match {
+                        kind: MatchKind::Partial,
+                        score: present,
+                    }
                 };
                 return (Some(found), presence);
             }
         }
         // Here no term occurs literally: a multi-term query found none, and a single term is
         // the phrase, which is absent.
-        let absent = vec![false; terms];
-        if terms > 0 && self.distinct.all_inflected(lower) {
+        let absent = Vec::new();
+        if terms > 0 && self.distinct.all_inflected(lower, profile) {
             let found = Match {
                 kind: MatchKind::Inflected,
                 score: terms as u32,
@@ -816,6 +877,29 @@ mod tests {
         }
     }
 
+    #[test]
+    fn byte_sets_cover_exactly_their_bytes() {
+        let text = ByteSet::of("meet é\n".as_bytes());
+        assert!(text.covers(&ByteSet::of(b"teem")));
+        assert!(text.covers(&ByteSet::of("é".as_bytes())));
+        assert!(text.covers(&ByteSet::of(b"")));
+        assert!(!text.covers(&ByteSet::of(b"meat")));
+        assert!(!text.covers(&ByteSet::of(&[0xff])));
+        assert!(!ByteSet::of(b"").covers(&ByteSet::of(b"\0")));
+        // A profile that rules a needle out turns a would-be match into no scan at all, so it
+        // must be the haystack's own: a stale one changes the answer.
+        let query = Query::new("quay wall");
+        let lower = "the quay";
+        let found = query.match_and_presence(lower);
+        assert_eq!(found.0.map(|found| found.kind), Some(MatchKind::Partial));
+        assert_eq!(
+            query.match_and_presence_in(lower, Some(&ByteSet::of(lower.as_bytes()))),
+            found
+        );
+        let stale = ByteSet::of(b"the");
+        assert_eq!(query.match_and_presence_in(lower, Some(&stale)).0, None);
+    }
+
     /// Query words that overlap, repeat, fold and form tokens.
     const WORDS: [&str; 14] = [
         "a", "aa", "ab", "b", "ba", "aab", "ing", "meet", "meetings", "fatture", "é", "-", "x_",
@@ -828,6 +912,13 @@ mod tests {
         let oracle = OracleQuery::new(&query.phrase, &terms);
         let lower = lowercase(text);
         let (found, presence) = query.match_and_presence(&lower);
+        // The cached profile of the haystack only skips needles it rules out.
+        let profile = ByteSet::of(lower.as_bytes());
+        assert_eq!(
+            query.match_and_presence_in(&lower, Some(&profile)),
+            (found, presence.clone()),
+            "{raw:?} in {text:?} with its profile"
+        );
         let expected = oracle.match_lower(&lower);
         assert_eq!(
             found.map(|found| (found.kind, found.score)),

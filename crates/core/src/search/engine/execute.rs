@@ -158,7 +158,7 @@ pub(super) fn read_and_analyze(
     let mtime_ms = mtime_ms(&file.identity);
     Ok(analyze(
         &text,
-        &file.relative,
+        file.relative(),
         prefix,
         mtime_ms,
         query,

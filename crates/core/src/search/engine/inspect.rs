@@ -500,8 +500,8 @@ impl Engine<'_> {
                 let (identity, analysis, cached) = early?;
                 self.demand_file(work, identity.size)?;
                 files.push(CorpusFile {
-                    relative: file.path.as_str()[strip..].to_owned(),
                     rel: file.path.clone(),
+                    strip,
                     identity,
                     cached,
                     analysis,
@@ -647,6 +647,7 @@ fn observe_one(
         let analysis = analyze_lowered(
             &hit.text,
             &hit.lower,
+            Some(&hit.profile),
             relative,
             prefix,
             mtime_ms(&identity),
@@ -669,6 +670,7 @@ fn observe_one(
     let analysis = analyze_lowered(
         &read.text,
         buffer,
+        None,
         relative,
         prefix,
         mtime_ms(&identity),

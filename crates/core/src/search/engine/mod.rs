@@ -261,7 +261,8 @@ impl RequestLedger {
 #[derive(Debug)]
 struct CorpusFile {
     rel: RelPath,
-    relative: String,
+    /// Where the path from the corpus directory starts in `rel` (see [`CorpusFile::relative`]).
+    strip: usize,
     identity: Identity,
     /// Served from the server's cache: the enumeration stat that validated it is also its
     /// final observation (contract 03 §19.2 as changed 2026-12), so it is not revalidated again.
@@ -269,6 +270,13 @@ struct CorpusFile {
     /// The file's analysis when it was already read during inspection (see
     /// [`Engine::observe_accepted`]); `None` means it is read at execution.
     analysis: Option<FileAnalysis>,
+}
+
+impl CorpusFile {
+    /// The path from the corpus directory: a slice of `rel`, so keeping it allocates nothing.
+    fn relative(&self) -> &str {
+        &self.rel.as_str()[self.strip..]
+    }
 }
 
 /// One Markdown corpus (a statistics unit, §9.2).
