@@ -59,31 +59,31 @@ struct Seen {
     ctime: (i64, u32),
 }
 
-impl Seen {
-    fn of_rustix(stat: &rustix::fs::Statx) -> Seen {
+/// Builds a [`Seen`] from a statx result of either layout.
+macro_rules! seen_of {
+    ($stat:expr) => {
         Seen {
-            dev: (stat.stx_dev_major, stat.stx_dev_minor),
-            ino: stat.stx_ino,
-            mode: u32::from(stat.stx_mode),
-            nlink: stat.stx_nlink,
-            uid: stat.stx_uid,
-            size: stat.stx_size,
-            mtime: (stat.stx_mtime.tv_sec, stat.stx_mtime.tv_nsec),
-            ctime: (stat.stx_ctime.tv_sec, stat.stx_ctime.tv_nsec),
+            dev: ($stat.stx_dev_major, $stat.stx_dev_minor),
+            ino: $stat.stx_ino,
+            mode: u32::from($stat.stx_mode),
+            nlink: $stat.stx_nlink,
+            uid: $stat.stx_uid,
+            size: $stat.stx_size,
+            mtime: ($stat.stx_mtime.tv_sec, $stat.stx_mtime.tv_nsec),
+            ctime: ($stat.stx_ctime.tv_sec, $stat.stx_ctime.tv_nsec),
         }
+    };
+}
+
+impl Seen {
+    /// One field list for both statx layouts (rustix's for the plain calls, libc's for the
+    /// ring's results): the two structs have the same member names and types.
+    fn of_rustix(stat: &rustix::fs::Statx) -> Seen {
+        seen_of!(stat)
     }
 
     fn of_libc(stat: &libc::statx) -> Seen {
-        Seen {
-            dev: (stat.stx_dev_major, stat.stx_dev_minor),
-            ino: stat.stx_ino,
-            mode: u32::from(stat.stx_mode),
-            nlink: stat.stx_nlink,
-            uid: stat.stx_uid,
-            size: stat.stx_size,
-            mtime: (stat.stx_mtime.tv_sec, stat.stx_mtime.tv_nsec),
-            ctime: (stat.stx_ctime.tv_sec, stat.stx_ctime.tv_nsec),
-        }
+        seen_of!(stat)
     }
 
     fn is_regular(&self) -> bool {
@@ -576,14 +576,7 @@ mod tests {
 
     #[test]
     fn both_variants_read_every_note_and_refuse_a_link() {
-        let temp = tempfile::tempdir().unwrap();
-        let vault = temp.path().join("vault");
-        std::fs::create_dir_all(vault.join("a/b")).unwrap();
-        std::fs::write(vault.join("one.md"), "1").unwrap();
-        std::fs::write(vault.join("a/two.MD"), "22").unwrap();
-        std::fs::write(vault.join("a/b/three.md"), "333").unwrap();
-        std::fs::write(vault.join("a/b/.hidden.md"), "skipped").unwrap();
-        std::fs::write(vault.join("a/b/picture.png"), "skipped").unwrap();
+        let (temp, vault) = crate::walk::tests::small_vault();
         std::fs::write(vault.join("a/b/empty.md"), "").unwrap();
         let walked = walk(temp.path()).unwrap();
         let mut names: Vec<Vec<u8>> = walked

@@ -242,11 +242,12 @@ fn text(error: ReadError) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn reads_every_note_and_refuses_a_change() {
+    /// A small AIOS folder's vault for the controls' tests: three notes of 1, 2 and 3 bytes
+    /// (one with an upper-case extension), a hidden note and a picture that are not notes.
+    pub(crate) fn small_vault() -> (tempfile::TempDir, std::path::PathBuf) {
         let temp = tempfile::tempdir().unwrap();
         let vault = temp.path().join("vault");
         std::fs::create_dir_all(vault.join("a/b")).unwrap();
@@ -255,6 +256,12 @@ mod tests {
         std::fs::write(vault.join("a/b/three.md"), "333").unwrap();
         std::fs::write(vault.join("a/b/.hidden.md"), "skipped").unwrap();
         std::fs::write(vault.join("a/b/picture.png"), "skipped").unwrap();
+        (temp, vault)
+    }
+
+    #[test]
+    fn reads_every_note_and_refuses_a_change() {
+        let (temp, vault) = small_vault();
         let totals = read_vault(temp.path(), 2).unwrap();
         assert_eq!((totals.files, totals.bytes), (3, 6));
         std::os::unix::fs::symlink("one.md", vault.join("a/linked.md")).unwrap();
