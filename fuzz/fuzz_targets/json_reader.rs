@@ -16,14 +16,8 @@ use dotaios_core::text::{
 use dotaios_fuzz::{js_equal, parse_json};
 use libfuzzer_sys::fuzz_target;
 
-const REPLACE: JsonReadOptions = JsonReadOptions {
-    lone_surrogates: LoneSurrogates::Replace,
-    max_values: None,
-};
-const REFUSE: JsonReadOptions = JsonReadOptions {
-    lone_surrogates: LoneSurrogates::Refuse,
-    max_values: None,
-};
+const REPLACE: JsonReadOptions = JsonReadOptions::REPLACE;
+const REFUSE: JsonReadOptions = JsonReadOptions::REFUSE;
 
 /// Whether some number of the value is outside the double range.
 fn has_infinite_number(value: &JsonValue) -> bool {

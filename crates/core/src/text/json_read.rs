@@ -140,6 +140,19 @@ pub struct JsonReadOptions {
     pub max_values: Option<usize>,
 }
 
+impl JsonReadOptions {
+    /// Lone surrogates become U+FFFD, no value budget (the request policy adds one).
+    pub const REPLACE: JsonReadOptions = JsonReadOptions {
+        lone_surrogates: LoneSurrogates::Replace,
+        max_values: None,
+    };
+    /// Lone surrogates make the text unreadable, no value budget (the `connect` policy).
+    pub const REFUSE: JsonReadOptions = JsonReadOptions {
+        lone_surrogates: LoneSurrogates::Refuse,
+        max_values: None,
+    };
+}
+
 /// Why a text is not read. The detail is for tests and callers' own error choice; it carries no
 /// part of the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -482,14 +495,8 @@ impl Parser<'_> {
 mod tests {
     use super::*;
 
-    const REPLACE: JsonReadOptions = JsonReadOptions {
-        lone_surrogates: LoneSurrogates::Replace,
-        max_values: None,
-    };
-    const REFUSE: JsonReadOptions = JsonReadOptions {
-        lone_surrogates: LoneSurrogates::Refuse,
-        max_values: None,
-    };
+    const REPLACE: JsonReadOptions = JsonReadOptions::REPLACE;
+    const REFUSE: JsonReadOptions = JsonReadOptions::REFUSE;
 
     fn ok(text: &str) -> JsonValue {
         read_json(text, &REPLACE).unwrap_or_else(|error| panic!("{text}: {error}"))

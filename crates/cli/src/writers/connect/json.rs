@@ -7,7 +7,7 @@
 //! byte-order mark, lone surrogate escapes, control characters in strings), or reorder members.
 //! It owns no grammar: parsing is the core reader's.
 
-use dotaios_core::text::{JsonReadOptions, LoneSurrogates, push_json_string, read_json};
+use dotaios_core::text::{JsonReadOptions, push_json_string, read_json};
 
 pub(crate) use dotaios_core::text::{JsonObject as Members, JsonValue as Json};
 
@@ -15,10 +15,7 @@ pub(crate) use dotaios_core::text::{JsonObject as Members, JsonValue as Json};
 /// in UTF-8, so the file is refused rather than silently changed. No value budget: the file's
 /// size is bounded when it is read, and the reader's nesting limit bounds the printer's
 /// recursion.
-const CONFIG: JsonReadOptions = JsonReadOptions {
-    lone_surrogates: LoneSurrogates::Refuse,
-    max_values: None,
-};
+const CONFIG: JsonReadOptions = JsonReadOptions::REFUSE;
 
 /// The text is not strict JSON.
 #[derive(Debug, PartialEq, Eq)]
