@@ -9,7 +9,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use dotaios_contained::{Ledger, Limits, ReadError, Root, RootError};
+use dotaios_contained::{Ledger, Limits, ReadError, Root};
 use dotaios_core::folder::inspection::{
     Inspection as CoreInspection, InspectionCode, MigrationStatus, inspect_migrations,
 };
@@ -135,20 +135,8 @@ fn resolve_existing_prefix(path: &Path) -> Option<PathBuf> {
 }
 
 fn target_is_missing_or_empty(target: &Path) -> Result<bool, InitError> {
-    let root = match Root::open(target) {
-        Ok(root) => root,
-        Err(RootError::NotFound) => return Ok(true),
-        Err(RootError::NotDirectory) => {
-            return Err(InitError::TargetNotDirectory {
-                target: target.to_path_buf(),
-            });
-        }
-        Err(RootError::Io(kind)) => {
-            return Err(InitError::TargetUnreadable {
-                target: target.to_path_buf(),
-                kind,
-            });
-        }
+    let Some(root) = super::open_existing_target(target)? else {
+        return Ok(true);
     };
     let mut ledger = Ledger::new(Limits {
         files: 0,

@@ -223,6 +223,22 @@ pub(crate) fn write(
     Ok(report)
 }
 
+/// Opens an existing target read-only through `dotaios-contained`; `None` when nothing exists
+/// there yet. A non-directory or an unreadable target is refused with its typed error.
+fn open_existing_target(target: &std::path::Path) -> Result<Option<Root>, InitError> {
+    match Root::open(target) {
+        Ok(root) => Ok(Some(root)),
+        Err(dotaios_contained::RootError::NotFound) => Ok(None),
+        Err(dotaios_contained::RootError::NotDirectory) => Err(InitError::TargetNotDirectory {
+            target: target.to_path_buf(),
+        }),
+        Err(dotaios_contained::RootError::Io(kind)) => Err(InitError::TargetUnreadable {
+            target: target.to_path_buf(),
+            kind,
+        }),
+    }
+}
+
 pub(crate) use crate::output::shell_quote;
 
 #[cfg(test)]

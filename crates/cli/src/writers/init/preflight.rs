@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use dotaios_contained::{EntryKind, ReadError, RelPath, Root, RootError};
+use dotaios_contained::{EntryKind, ReadError, RelPath, Root};
 
 use super::InitError;
 use super::plan::PlannedFile;
@@ -19,21 +19,9 @@ pub(super) fn preflight(
     directories: &[String],
     files: &[PlannedFile],
 ) -> Result<(), InitError> {
-    let root = match Root::open(base) {
-        Ok(root) => root,
-        // Nothing exists yet, so nothing can be in the way.
-        Err(RootError::NotFound) => return Ok(()),
-        Err(RootError::NotDirectory) => {
-            return Err(InitError::TargetNotDirectory {
-                target: base.to_path_buf(),
-            });
-        }
-        Err(RootError::Io(kind)) => {
-            return Err(InitError::TargetUnreadable {
-                target: base.to_path_buf(),
-                kind,
-            });
-        }
+    // Nothing exists yet, so nothing can be in the way.
+    let Some(root) = super::open_existing_target(base)? else {
+        return Ok(());
     };
     let mut dir_paths: Vec<String> = Vec::new();
     let mut add_ancestors = |path: &str, include_self: bool| {
