@@ -13,6 +13,13 @@ cargo build --workspace --bins
 cargo test --workspace --all-targets
 cargo test --workspace --doc
 
+# The README's sample-folder commands, as a new user types them (without --release, which
+# would build everything a second time): each must run and exit 0.
+grep -E '^cargo run --release -- ' README.md | sed 's/ --release//' | while read -r line; do
+  echo "README: $line"
+  bash -c "$line" </dev/null >/dev/null || { echo "README command failed: $line" >&2; exit 1; }
+done
+
 target_dir="$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 export DOTAIOS_BIN="$target_dir/debug/dotaios"
