@@ -11,7 +11,7 @@
 //! - [`JsString`], UTF-16 text that may hold a lone surrogate, for the working-context cuts
 //!   that reproduce the reference's pair-splitting slices;
 //! - `JSON.stringify`-identical output ([`to_json_compact`], [`to_json_pretty`],
-//!   [`JsonWriter`]) and the JavaScript object model for parsed JSON ([`js_object_entries`],
+//!   [`JsonWriter`], [`compact_json_text`]) and the JavaScript object model for parsed JSON ([`js_object_entries`],
 //!   [`apply_js_key_order`], [`replace_lone_surrogate_escapes`]);
 //! - the one JavaScript-faithful JSON reader ([`read_json`] into [`JsonValue`]: `JSON.parse`'s
 //!   grammar, member order, number text kept, a lone-surrogate policy, the nesting limit and
@@ -48,9 +48,9 @@ pub use self::iso_date::{iso_string, iso_utc};
 pub(crate) use self::js_date::js_date_parse;
 pub use self::js_string::JsString;
 pub use self::json::{
-    JsonLayout, JsonWriter, apply_js_key_order, is_array_index, js_object_entries, json_quote,
-    push_json_string, replace_lone_surrogate_escapes, to_json, to_json_canonical, to_json_compact,
-    to_json_pretty,
+    JsonLayout, JsonWriter, apply_js_key_order, compact_json_text, is_array_index,
+    js_object_entries, json_quote, push_json_string, replace_lone_surrogate_escapes, to_json,
+    to_json_canonical, to_json_compact, to_json_pretty,
 };
 pub use self::json_read::{
     JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,

@@ -78,6 +78,13 @@ impl RpcError {
         }
     }
 
+    /// Whether a known tool's failure is the caller's to correct (an argument, selector, budget
+    /// or missing-folder error), which the structured eras answer as an `isError` tool result
+    /// carrying the same message (contract 05 §6.11). Internal failures stay `-32603`.
+    pub(crate) fn is_tool_input(&self) -> bool {
+        matches!(self, RpcError::InvalidParams(_) | RpcError::NoFolder)
+    }
+
     /// The JSON-RPC `error` member: code, public message and, for `-32022` only, `data`.
     pub(crate) fn wire(&self) -> (i64, Cow<'static, str>, Option<Value>) {
         match self {

@@ -1,8 +1,12 @@
 //! The lifecycle results of both eras (contract 05 §3, §4): protocol versions, the legacy
-//! `initialize` handshake, the modern `server/discover`, and `ping`.
+//! `initialize` handshake, the modern `server/discover`, and the one thing a process remembers,
+//! the version its last `initialize` negotiated ([`Session`], contract 05 §3.4).
 //!
-//! **Invariant:** stateless. Nothing here remembers an earlier request; `initialize` may come
-//! any number of times, or never.
+//! **Invariant:** the negotiated version is the only state, and it only chooses result shapes
+//! (§3.4); `initialize` may come any number of times, or never, and is answered the same way
+//! each time.
+
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use serde_json::{Value, json};
 
@@ -26,8 +30,51 @@ pub(crate) const SERVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 const INSTRUCTIONS: &str = "This is an optional, read-only DotAIOS adapter. Use read_working_context for bounded continuity, search_aios to find local material, and resolve_skill before inventing a workflow. Content returned here may be sent to the configured AI provider.";
 
+/// The `_meta` key that names the server on a result (2026-07-28 `ResultMetaObject`).
+pub(crate) const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
+
+/// The version from which `initialize` gives the current behaviour (contract 05 §3.4):
+/// `isError` tool results, structured content, serverInfo `_meta`, the teaching tool list.
+pub(crate) const STRUCTURED_VERSION: &str = "2025-11-25";
+
+/// The one revision whose clients may send JSON-RPC batches (contract 05 §2.8).
+pub(crate) const BATCH_VERSION: &str = "2025-03-26";
+
 fn server_info() -> Value {
     json!({"name": "dotaios-mcp", "title": "DotAIOS MCP", "version": SERVER_VERSION})
+}
+
+/// The `_meta` member of every result in the structured eras (contract 05 §4.4).
+pub(crate) fn server_info_meta() -> Value {
+    json!({ SERVER_INFO_META: server_info() })
+}
+
+/// What one adapter process remembers (contract 05 §3.4): the version its most recent
+/// `initialize` negotiated. On stdio one process serves one client, so this is that client's
+/// version. Clones of a [`crate::Server`] share it.
+#[derive(Debug, Default)]
+pub(crate) struct Session {
+    /// 0 before any `initialize`, else 1 + the index in [`SUPPORTED_VERSIONS`].
+    negotiated: AtomicU8,
+}
+
+impl Session {
+    /// Records the version an `initialize` was answered with.
+    pub(crate) fn negotiated(&self, version: &str) {
+        let index = SUPPORTED_VERSIONS
+            .iter()
+            .position(|supported| *supported == version)
+            .map_or(0, |index| index as u8 + 1);
+        self.negotiated.store(index, Ordering::Relaxed);
+    }
+
+    /// The version the last `initialize` negotiated, if one came.
+    pub(crate) fn version(&self) -> Option<&'static str> {
+        match self.negotiated.load(Ordering::Relaxed) {
+            0 => None,
+            index => SUPPORTED_VERSIONS.get(usize::from(index) - 1).copied(),
+        }
+    }
 }
 
 /// The version answered to an `initialize` asking for `requested` (§4.1).
@@ -74,6 +121,18 @@ mod tests {
         for other in [Some("2026-07-28"), Some("2099-01-01"), Some(""), None] {
             assert_eq!(negotiate(other), "2025-11-25");
         }
+    }
+
+    #[test]
+    fn the_session_remembers_the_last_negotiation() {
+        let session = Session::default();
+        assert_eq!(session.version(), None);
+        session.negotiated(negotiate(Some("2025-03-26")));
+        assert_eq!(session.version(), Some("2025-03-26"));
+        session.negotiated(negotiate(Some("2026-07-28")));
+        assert_eq!(session.version(), Some("2025-11-25"));
+        session.negotiated(negotiate(Some("2024-11-05")));
+        assert_eq!(session.version(), Some("2024-11-05"));
     }
 
     #[test]

@@ -1,33 +1,55 @@
-//! One line in, at most one response line out (contract 05 §2.3–§3.3): parse, ignore non-requests,
-//! check the envelope, classify the era, check modern `_meta`, dispatch.
+//! One line in, at most one response line out (contract 05 §2.3–§3.4): parse, ignore non-requests
+//! (or answer a 2025-03-26 batch), check the envelope, classify the era, check modern `_meta`,
+//! dispatch.
 //!
-//! **Invariant:** stateless and total. The one thing kept between requests is the search
-//! content cache of contract 03 §19.2, which never changes an answer (each use is validated
-//! against the file's current identity). [`Server::handle_line`] answers every request line with
-//! exactly one compact JSON-RPC object and every other line with nothing; a panic inside a
-//! request is caught and answered with the fixed `-32603` message. It never writes anywhere:
-//! the transport owns stdout.
+//! **Invariant:** total, and stateless but for two things that never change what a tool
+//! computes: the search content cache of contract 03 §19.2 (each use is validated against the
+//! file's current identity), and the version the last `initialize` negotiated
+//! ([`lifecycle::Session`]), which chooses only the result *shapes* (§3.4). [`Server::handle_line`]
+//! answers every request line with exactly one compact JSON-RPC line and every other line with
+//! nothing; a panic inside a request is caught and answered with the fixed `-32603` message. It
+//! never writes anywhere: the transport owns stdout.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use dotaios_core::search::SearchCache;
-use dotaios_core::text::{JsonLayout, JsonWriter, js_trim};
+use dotaios_core::text::{JsonLayout, JsonWriter, js_trim, to_json_compact};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
 use serde_json::{Value, json};
 
 use crate::error::RpcError;
 use crate::json::{self, Json};
-use crate::lifecycle::{self, MODERN_VERSION, SUPPORTED_VERSIONS};
+use crate::lifecycle::{
+    self, BATCH_VERSION, MODERN_VERSION, STRUCTURED_VERSION, SUPPORTED_VERSIONS, Session,
+    server_info_meta,
+};
 use crate::tools;
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
-/// The adapter for one configured AIOS folder. Cheap to build; holds no per-request state
-/// beyond the search content cache (clones share it).
+/// The 2026-07-28 `LoggingLevel` values (RFC 5424 severities).
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// The most requests one 2025-03-26 batch may hold (contract 05 §2.8); a longer batch is one
+/// `Invalid Request`, so one line can never demand thousands of tool calls and one giant answer.
+pub(crate) const MAX_BATCH: usize = 64;
+
+/// The adapter for one configured AIOS folder. Cheap to build; holds the search content cache
+/// and the negotiated version (clones share both).
 #[derive(Debug, Clone)]
 pub struct Server {
     folder: PathBuf,
@@ -35,15 +57,38 @@ pub struct Server {
     time_zone: TimeZone,
     /// File texts kept between `search_aios` calls (contract 03 §19.2); `None` searches uncached.
     cache: Option<Arc<SearchCache>>,
+    /// The version the last `initialize` negotiated (contract 05 §3.4).
+    session: Arc<Session>,
 }
 
-/// Which result shapes a request gets (contract 05 §3.2, §4.4).
+/// Which result shapes a request gets (contract 05 §3.4, §4.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Era {
-    /// Handshake-era shapes (also for modern `_meta` naming a handshake-era version).
-    Legacy,
-    /// 2026-07-28 shapes: `resultType` on every result, cache hints where cacheable.
+    /// The reference's shapes, byte for byte: no `initialize`, one that negotiated 2025-06-18
+    /// or older, or modern `_meta` naming such a version.
+    Reference,
+    /// 2025-11-25: input errors as `isError` results, `structuredContent` and `outputSchema`,
+    /// serverInfo `_meta`, the teaching tool list; no `resultType`.
+    Structured,
+    /// 2026-07-28 `_meta`: everything of [`Era::Structured`], plus `resultType` on every
+    /// result and cache hints where cacheable.
     Modern,
+}
+
+impl Era {
+    /// The era of a request served at `version` (one of [`SUPPORTED_VERSIONS`]).
+    fn of_version(version: &str) -> Era {
+        match version {
+            MODERN_VERSION => Era::Modern,
+            STRUCTURED_VERSION => Era::Structured,
+            _ => Era::Reference,
+        }
+    }
+
+    /// Whether results carry structured content, `isError` input errors and serverInfo `_meta`.
+    pub(crate) fn is_structured(self) -> bool {
+        self != Era::Reference
+    }
 }
 
 impl Server {
@@ -54,6 +99,7 @@ impl Server {
             folder,
             time_zone: TimeZone::system(),
             cache: Some(Arc::new(SearchCache::new())),
+            session: Arc::new(Session::default()),
         }
     }
 
@@ -85,16 +131,13 @@ impl Server {
             Ok(value) => value,
             Err(_) => return Some(error_response(&Json::Null, &RpcError::Parse)),
         };
-        let Json::Object(request) = value else {
-            return None;
-        };
-        let id = request.get("id")?;
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.handle_request(&request)))
-            .unwrap_or(Err(RpcError::Failed));
-        Some(match outcome {
-            Ok(result) => success_response(id, &result),
-            Err(error) => error_response(id, &error),
-        })
+        match value {
+            Json::Object(request) => self.answer(&request, false),
+            Json::Array(batch) if self.session.version() == Some(BATCH_VERSION) => {
+                self.answer_batch(&batch)
+            }
+            _ => None,
+        }
     }
 
     /// The answer to a line that was too long to buffer: like an unparseable line.
@@ -102,7 +145,47 @@ impl Server {
         error_response(&Json::Null, &RpcError::Parse)
     }
 
-    fn handle_request(&self, request: &IndexMap<String, Json>) -> Result<Value, RpcError> {
+    /// One request object's answer line, or `None` for a notification.
+    fn answer(&self, request: &IndexMap<String, Json>, in_batch: bool) -> Option<String> {
+        let id = request.get("id")?;
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.handle_request(request, in_batch)))
+            .unwrap_or(Err(RpcError::Failed));
+        Some(match outcome {
+            Ok(result) => success_response(id, &result),
+            Err(error) => error_response(id, &error),
+        })
+    }
+
+    /// A 2025-03-26 JSON-RPC batch (contract 05 §2.8): one array of the answers, in order;
+    /// nothing when every element is a notification; one `Invalid Request` for an empty or
+    /// oversized batch; `Invalid Request` (id `null`) for an element that is not an object.
+    fn answer_batch(&self, batch: &[Json]) -> Option<String> {
+        if batch.is_empty() || batch.len() > MAX_BATCH {
+            return Some(error_response(&Json::Null, &RpcError::InvalidRequest));
+        }
+        let answers: Vec<String> = batch
+            .iter()
+            .filter_map(|element| match element {
+                Json::Object(request) => self.answer(request, true),
+                _ => Some(error_response(&Json::Null, &RpcError::InvalidRequest)),
+            })
+            .collect();
+        (!answers.is_empty()).then(|| format!("[{}]", answers.join(",")))
+    }
+
+    /// The era of a request that names no version of its own: the negotiated one's.
+    fn session_era(&self) -> Era {
+        self.session
+            .version()
+            .map_or(Era::Reference, Era::of_version)
+    }
+
+    /// The compact JSON text of the result, or the error to answer.
+    fn handle_request(
+        &self,
+        request: &IndexMap<String, Json>,
+        in_batch: bool,
+    ) -> Result<String, RpcError> {
         let version_ok = request.get("jsonrpc").and_then(Json::as_str) == Some("2.0");
         let method = request.get("method").filter(|method| method.is_truthy());
         let (true, Some(method)) = (version_ok, method) else {
@@ -111,42 +194,87 @@ impl Server {
         let params = request.get("params");
         let name = method.as_str();
         let era = match name {
-            Some("initialize") => Era::Legacy,
+            Some("initialize") => Era::Reference,
             Some("server/discover") => modern_era(params)?,
             _ if has_modern_meta(params) => modern_era(params)?,
-            _ => Era::Legacy,
+            _ => self.session_era(),
         };
-        match name {
+        let result = match name {
+            // 2025-03-26 forbids `initialize` inside a batch.
+            Some("initialize") if in_batch => return Err(RpcError::InvalidRequest),
             Some("initialize") => {
                 let requested = params
                     .and_then(Json::as_object)
                     .and_then(|params| params.get("protocolVersion"))
                     .and_then(Json::as_str);
-                Ok(lifecycle::initialize_result(requested))
+                let result = lifecycle::initialize_result(requested);
+                self.session.negotiated(lifecycle::negotiate(requested));
+                result
             }
-            Some("server/discover") => Ok(lifecycle::discover_result()),
-            Some("ping") => Ok(match era {
-                Era::Legacy => json!({}),
-                Era::Modern => json!({"resultType": "complete"}),
-            }),
-            Some("tools/list") => Ok(match era {
-                Era::Legacy => json!({"tools": tools::schema::tools()}),
-                Era::Modern => json!({
-                    "resultType": "complete",
-                    "tools": tools::schema::tools(),
-                    "ttlMs": 0,
-                    "cacheScope": "public",
-                }),
-            }),
+            Some("server/discover") => lifecycle::discover_result(),
+            Some("ping") => shaped(era, json!({})),
+            Some("tools/list") => {
+                if era.is_structured() {
+                    check_cursor(params)?;
+                }
+                let tools = match era {
+                    Era::Reference => tools::schema::tools(),
+                    Era::Structured | Era::Modern => tools::schema::structured_tools(),
+                };
+                let mut result = json!({"tools": tools});
+                if era == Era::Modern {
+                    result["ttlMs"] = json!(0);
+                    result["cacheScope"] = json!("public");
+                }
+                shaped(era, result)
+            }
             Some("tools/call") => {
-                let text =
-                    tools::call(&self.folder, &self.time_zone, self.cache.as_deref(), params)?;
-                Ok(tools::call_result(era, text))
+                let call = tools::ToolCall::of(params)?;
+                let outcome = call.run(&self.folder, &self.time_zone, self.cache.as_deref());
+                return match outcome {
+                    Ok(text) => Ok(tools::call_result(era, &text)),
+                    Err(error) if era.is_structured() && error.is_tool_input() => {
+                        Ok(tools::error_result(era, &error.wire().1))
+                    }
+                    Err(error) => Err(error),
+                };
             }
-            _ => Err(RpcError::MethodNotFound(crate::echo::js_string(Some(
-                method,
-            )))),
-        }
+            _ => {
+                return Err(RpcError::MethodNotFound(crate::echo::js_string(Some(
+                    method,
+                ))));
+            }
+        };
+        Ok(to_json_compact(&result))
+    }
+}
+
+/// A result object in the shape of `era` (contract 05 §4.4): `resultType` first in the modern
+/// era, the serverInfo `_meta` last in both structured eras, unchanged in the reference era.
+pub(crate) fn shaped(era: Era, members: Value) -> Value {
+    let Value::Object(members) = members else {
+        return members;
+    };
+    let mut result = serde_json::Map::new();
+    if era == Era::Modern {
+        result.insert("resultType".into(), json!("complete"));
+    }
+    result.extend(members);
+    if era.is_structured() {
+        result.insert("_meta".into(), server_info_meta());
+    }
+    Value::Object(result)
+}
+
+/// `tools/list` hands out no cursor, so any cursor a structured-era client sends is invalid
+/// (contract 05 §3.3): `-32602`. Absent and `null` mean "the first page".
+fn check_cursor(params: Option<&Json>) -> Result<(), RpcError> {
+    match params
+        .and_then(Json::as_object)
+        .and_then(|params| params.get("cursor"))
+    {
+        None | Some(Json::Null) => Ok(()),
+        Some(_) => Err(RpcError::invalid("Invalid cursor")),
     }
 }
 
@@ -183,16 +311,20 @@ fn modern_era(params: Option<&Json>) -> Result<Era, RpcError> {
             requested: version.to_owned(),
         });
     }
-    Ok(if version == MODERN_VERSION {
-        Era::Modern
-    } else {
-        Era::Legacy
-    })
+    if let Some(level) = meta.and_then(|meta| meta.get(META_LOG_LEVEL))
+        && !level
+            .as_str()
+            .is_some_and(|level| LOG_LEVELS.contains(&level))
+    {
+        return Err(RpcError::invalid("Invalid log level"));
+    }
+    Ok(Era::of_version(version))
 }
 
-fn success_response(id: &Json, result: &Value) -> String {
+fn success_response(id: &Json, result: &str) -> String {
     let mut writer = envelope(id);
-    writer.member("result", result);
+    writer.name("result");
+    writer.raw_compact(result);
     writer.end_object();
     writer.finish()
 }
@@ -314,7 +446,10 @@ mod tests {
                 r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{{modern}}}}}"#
             ))
             .unwrap(),
-            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"dotaios-mcp","title":"DotAIOS MCP","version":"{}"}}}}}}}}"#,
+                lifecycle::SERVER_VERSION
+            )
         );
         let inline_legacy = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","io.modelcontextprotocol/clientCapabilities":{}}"#;
         assert_eq!(
@@ -347,6 +482,183 @@ mod tests {
         // initialize is always legacy, whatever its _meta says.
         let init = answer(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","_meta":{"io.modelcontextprotocol/protocolVersion":"1999"}}}"#).unwrap();
         assert!(init.contains(r#""protocolVersion":"2025-11-25""#), "{init}");
+    }
+
+    const INIT: &str =
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"VERSION"}}"#;
+
+    fn session(version: &str) -> Server {
+        let server = Server::new(PathBuf::from("/nonexistent/aios-for-tests"));
+        server
+            .handle_line(INIT.replace("VERSION", version).as_bytes())
+            .unwrap();
+        server
+    }
+
+    const CALL: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_working_context","arguments":{"budget":20}}}"#;
+
+    /// §3.4: the reference era's answers do not change with an older `initialize`, or none.
+    #[test]
+    fn the_reference_era_is_unchanged() {
+        let fresh = Server::new(PathBuf::from("/nonexistent/aios-for-tests"));
+        let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"abc"}}"#;
+        let expected_list = fresh.handle_line(list.as_bytes()).unwrap();
+        assert!(!expected_list.contains("outputSchema") && !expected_list.contains("_meta"));
+        let error = r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"budget must be an integer from 256 to 32000"}}"#;
+        assert_eq!(fresh.handle_line(CALL.as_bytes()).unwrap(), error);
+        for version in [
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "bogus-version-2025-06-18",
+        ] {
+            let server = session(if version.starts_with("bogus") {
+                "2025-06-18"
+            } else {
+                version
+            });
+            assert_eq!(
+                server.handle_line(list.as_bytes()).unwrap(),
+                expected_list,
+                "{version}"
+            );
+            assert_eq!(
+                server.handle_line(CALL.as_bytes()).unwrap(),
+                error,
+                "{version}"
+            );
+            assert_eq!(
+                server
+                    .handle_line(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+                    .unwrap(),
+                r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
+            );
+        }
+    }
+
+    /// §3.4, §6.11: after `initialize` at 2025-11-25 an input error is an `isError` result, the
+    /// tool list is the structured one, and results carry the serverInfo `_meta`.
+    #[test]
+    fn a_2025_11_25_session_is_structured() {
+        let server = session("2025-11-25");
+        let meta = format!(
+            r#""_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"dotaios-mcp","title":"DotAIOS MCP","version":"{}"}}}}"#,
+            lifecycle::SERVER_VERSION
+        );
+        assert_eq!(
+            server.handle_line(CALL.as_bytes()).unwrap(),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":2,"result":{{"content":[{{"type":"text","text":"budget must be an integer from 256 to 32000"}}],"isError":true,{meta}}}}}"#
+            )
+        );
+        let off = server
+            .handle_line(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_working_context","arguments":{"memory":"off"}}}"#)
+            .unwrap();
+        let off: Value = serde_json::from_str(&off).unwrap();
+        let text: Value =
+            serde_json::from_str(off["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(off["result"]["structuredContent"], text);
+        assert_eq!(off["result"]["isError"], false);
+        assert!(off["result"].get("resultType").is_none());
+        // Unknown tools and non-object arguments stay protocol errors.
+        assert_eq!(
+            server.handle_line(br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"log_event"}}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Unknown tool: log_event"}}"#
+        );
+        assert_eq!(
+            server.handle_line(br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search_aios","arguments":[]}}"#).unwrap(),
+            r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"tool arguments must be an object"}}"#
+        );
+        let list = server
+            .handle_line(br#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#)
+            .unwrap();
+        assert!(list.contains("outputSchema") && list.ends_with(&format!("{meta}}}}}")));
+        assert_eq!(
+            server
+                .handle_line(
+                    br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"cursor":"abc"}}"#
+                )
+                .unwrap(),
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid cursor"}}"#
+        );
+        assert!(
+            server
+                .handle_line(
+                    br#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{"cursor":null}}"#
+                )
+                .unwrap()
+                .contains("outputSchema")
+        );
+        // A later initialize at an older version returns the process to the reference era.
+        server.handle_line(INIT.replace("VERSION", "2025-06-18").as_bytes());
+        assert!(
+            server
+                .handle_line(CALL.as_bytes())
+                .unwrap()
+                .contains("-32602")
+        );
+    }
+
+    /// §3.2: a modern request's log level must be a known one.
+    #[test]
+    fn modern_log_levels_are_checked() {
+        let line = |level: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/logLevel":{level}}}}}}}"#
+            )
+        };
+        assert!(answer(&line("\"debug\"")).unwrap().contains("resultType"));
+        for bad in ["\"loud\"", "3", "null", "\"DEBUG\""] {
+            assert_eq!(
+                answer(&line(bad)).unwrap(),
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid log level"}}"#,
+                "{bad}"
+            );
+        }
+    }
+
+    /// §2.8: batches are answered only in a 2025-03-26 session.
+    #[test]
+    fn batches_in_2025_03_26() {
+        let batch = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},42,{"jsonrpc":"2.0","id":2,"method":"nope"}]"#;
+        assert_eq!(answer(std::str::from_utf8(batch).unwrap()), None);
+        assert_eq!(session("2025-06-18").handle_line(batch), None);
+        assert_eq!(session("2025-11-25").handle_line(batch), None);
+        let server = session("2025-03-26");
+        assert_eq!(
+            server.handle_line(batch).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found: nope"}}]"#
+        );
+        let invalid =
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#;
+        assert_eq!(server.handle_line(b"[]").unwrap(), invalid);
+        let long = format!(
+            "[{}]",
+            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH + 1].join(",")
+        );
+        assert_eq!(server.handle_line(long.as_bytes()).unwrap(), invalid);
+        let full = format!(
+            "[{}]",
+            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH].join(",")
+        );
+        assert_eq!(
+            server
+                .handle_line(full.as_bytes())
+                .unwrap()
+                .matches("result")
+                .count(),
+            MAX_BATCH
+        );
+        assert_eq!(
+            server.handle_line(br#"[{"jsonrpc":"2.0","method":"notifications/initialized"}]"#),
+            None
+        );
+        assert_eq!(
+            server
+                .handle_line(format!("[{}]", INIT.replace("VERSION", "2025-03-26")).as_bytes())
+                .unwrap(),
+            r#"[{"jsonrpc":"2.0","id":0,"error":{"code":-32600,"message":"Invalid Request"}}]"#
+        );
     }
 
     #[test]

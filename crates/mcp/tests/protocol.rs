@@ -362,9 +362,32 @@ fn items_47_to_50_modern_era() {
         ),
         (json!("complete"), json!(0), json!("public"))
     );
-    assert_eq!(list["tools"], responses[7]["result"]["tools"]);
-    assert_eq!(responses[2]["result"]["resultType"], "complete");
+    // The modern list is the structured edition (§5.1): the same tools, names, titles and
+    // annotations as the reference list, each with an output schema.
+    let reference = responses[7]["result"]["tools"].as_array().unwrap();
+    let modern = list["tools"].as_array().unwrap();
+    assert_eq!(modern.len(), reference.len());
+    for (new, old) in modern.iter().zip(reference) {
+        for member in ["name", "title", "annotations"] {
+            assert_eq!(new[member], old[member]);
+        }
+        assert_eq!(new["outputSchema"]["type"], "object");
+    }
+    let server_info = json!({"name": "dotaios-mcp", "title": "DotAIOS MCP", "version": env!("CARGO_PKG_VERSION")});
+    assert_eq!(
+        list["_meta"]["io.modelcontextprotocol/serverInfo"],
+        server_info
+    );
+    let call = &responses[2]["result"];
+    assert_eq!(call["resultType"], "complete");
+    assert_eq!(
+        call["_meta"]["io.modelcontextprotocol/serverInfo"],
+        server_info
+    );
     assert_eq!(payload_text(&responses[2]), payload_text(&responses[3]));
+    let text: Value = serde_json::from_str(&payload_text(&responses[2])).unwrap();
+    assert_eq!(call["structuredContent"], text);
+    assert!(responses[3]["result"].get("structuredContent").is_none());
     assert_eq!(
         error_of(&responses[4]),
         (-32602, "request _meta is missing or has malformed required fields: io.modelcontextprotocol/clientCapabilities".into())

@@ -1,7 +1,10 @@
 //! Contract 05 §13: the adapter driven by a client library we did not write, `rmcp`'s client
 //! (pinned exactly), in the legacy handshake, the 2026-07-28 discover lifecycle, and auto
-//! mode: three tools listed in order with their annotations, an Off call, a search, an unknown
-//! tool failing with `-32602`, and the negotiated version.
+//! mode: three tools listed in order with their annotations and output schemas, an Off call, a
+//! search and a skill whose structured content equals their text, an input error seen as an
+//! `isError` result with its exact message, an unknown tool failing with `-32602`, and the
+//! negotiated version. Every mode lands in a structured era (2025-11-25 or 2026-07-28, contract
+//! 05 §3.4).
 
 mod support;
 
@@ -37,7 +40,8 @@ async fn exercise(fixture: &Fixture, lifecycle: ClientLifecycleMode, expected_ve
         assert_eq!(annotations.destructive_hint, Some(false));
         assert_eq!(annotations.idempotent_hint, Some(true));
         assert_eq!(annotations.open_world_hint, Some(false));
-        assert!(tool.output_schema.is_none());
+        let output = tool.output_schema.as_ref().expect("outputSchema");
+        assert_eq!(output.get("type"), Some(&json!("object")));
     }
 
     let off = call(&client, "read_working_context", json!({"memory": "off"}))
@@ -55,6 +59,18 @@ async fn exercise(fixture: &Fixture, lifecycle: ClientLifecycleMode, expected_ve
         .await
         .expect("skill");
     assert_eq!(skill["matches"][0]["name"], "plan-today");
+
+    let Value::Object(bogus) = json!({"query": "x", "bogus": 1}) else {
+        unreachable!()
+    };
+    let refused = client
+        .call_tool(CallToolRequestParams::new("search_aios").with_arguments(bogus))
+        .await
+        .expect("an input error is a tool result");
+    assert_eq!(refused.is_error, Some(true));
+    assert!(refused.structured_content.is_none());
+    let message = refused.content[0].as_text().expect("one text block");
+    assert_eq!(message.text, "Unknown tool argument");
 
     match call(&client, "log_event", json!({})).await {
         Err(ServiceError::McpError(error)) => {
@@ -80,7 +96,9 @@ async fn call(
     assert_eq!(result.is_error, Some(false));
     assert_eq!(result.content.len(), 1);
     let text = result.content[0].as_text().expect("one text block");
-    Ok(serde_json::from_str(&text.text).expect("payload is JSON"))
+    let payload: Value = serde_json::from_str(&text.text).expect("payload is JSON");
+    assert_eq!(result.structured_content.as_ref(), Some(&payload));
+    Ok(payload)
 }
 
 #[tokio::test(flavor = "current_thread")]

@@ -184,6 +184,34 @@ pub fn replace_lone_surrogate_escapes(json: &str) -> Cow<'_, str> {
     }
 }
 
+/// The compact form of a JSON text written by [`JsonWriter`] or [`to_json`] in either layout:
+/// every space, tab, carriage return and line feed outside string literals removed. Lexical, so
+/// the result holds exactly the same tokens, escapes included (a `\udxxx` escape of a lone
+/// surrogate stays as written), and `JSON.parse` reads the same value from both. The MCP
+/// adapter's `structuredContent` is this of the payload text (contract 05 §7.1), so the two can
+/// never disagree. Linear in the text's length.
+pub fn compact_json_text(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in json.chars() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            out.push(c);
+        } else if !matches!(c, ' ' | '\t' | '\n' | '\r') {
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A streaming writer of `JSON.stringify`-identical text, for payloads that are assembled piece
 /// by piece or that carry a [`JsString`] (a string that may hold lone surrogates).
 ///
@@ -335,6 +363,18 @@ impl JsonWriter {
                 self.end_object();
             }
         }
+    }
+
+    /// Writes `json`, an already serialised compact JSON value (for example the result of
+    /// [`compact_json_text`]), as the next value. Only for the compact layout; the caller
+    /// guarantees that `json` is one well-formed compact value.
+    pub fn raw_compact(&mut self, json: &str) {
+        debug_assert!(
+            self.layout == JsonLayout::Compact,
+            "raw text in a pretty layout"
+        );
+        self.before_value();
+        self.out.push_str(json);
     }
 
     /// Writes a member: its name, then its value.
@@ -698,6 +738,27 @@ mod tests {
         fn surrogate_rewrite_only_touches_lone_escapes(s in "\\PC{0,12}") {
             let text = serde_json::to_string(&s).unwrap_or_default();
             prop_assert_eq!(replace_lone_surrogate_escapes(&text), text.as_str());
+        }
+    }
+
+    #[test]
+    fn compact_text_of_a_pretty_text() {
+        let value = json!({"a": [1, {"b": "x y\n\"z\\"}], "c": {}, "d": [], "e": " \t "});
+        let pretty = to_json_pretty(&value);
+        assert_eq!(compact_json_text(&pretty), to_json_compact(&value));
+        // A lone-surrogate escape is kept as written.
+        let mut writer = JsonWriter::new(JsonLayout::Pretty);
+        writer.begin_array();
+        writer.js_string(&JsString::from_units(vec![0xD800, 0x41]));
+        writer.end_array();
+        assert_eq!(compact_json_text(&writer.finish()), r#"["\ud800A"]"#);
+    }
+
+    proptest! {
+        #[test]
+        fn compact_text_equals_the_compact_writer(s in "\\PC*", n in any::<i32>()) {
+            let value = json!({"s": s, "list": [n, s, {"k k": null}]});
+            prop_assert_eq!(compact_json_text(&to_json_pretty(&value)), to_json_compact(&value));
         }
     }
 }

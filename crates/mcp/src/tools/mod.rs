@@ -1,9 +1,11 @@
 //! `tools/call` (contract 05 §6–§7): the envelope checks, the dispatch to one of the three tools,
-//! the Off short-circuit, the folder check, and the result wrapper.
+//! the Off short-circuit, the folder check, and the result wrappers of each era.
 //!
-//! **Invariant:** the order of §6 is the order of this code: arguments shape, tool name, static
-//! validation, memory policy, Off (no filesystem access of any kind), `aios.json` existence,
-//! execution. Every failure is a JSON-RPC error, never an `isError: true` result.
+//! **Invariant:** the order of §6 is the order of this code: arguments shape, tool name
+//! ([`ToolCall::of`], always JSON-RPC errors), then static validation, memory policy, Off (no
+//! filesystem access of any kind), `aios.json` existence, execution ([`ToolCall::run`], whose
+//! input errors the structured eras answer as `isError` results, §6.11). The structured
+//! content is derived from the payload text itself, never built beside it (§7.1).
 
 pub(crate) mod args;
 mod context;
@@ -16,65 +18,140 @@ use std::path::Path;
 use dotaios_core::context::off_mcp_payload;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
+use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
-use serde_json::{Value, json};
 
 use crate::error::RpcError;
 use crate::json::Json;
+use crate::lifecycle::server_info_meta;
 use crate::server::Era;
 
-/// Runs a `tools/call` request and returns the payload text of its single text block.
-pub(crate) fn call(
-    folder: &Path,
-    time_zone: &TimeZone,
-    cache: Option<&SearchCache>,
-    params: Option<&Json>,
-) -> Result<String, RpcError> {
-    let params = params.and_then(Json::as_object);
-    let no_arguments = IndexMap::new();
-    let arguments = match params.and_then(|params| params.get("arguments")) {
-        None => &no_arguments,
-        Some(Json::Object(arguments)) => arguments,
-        Some(_) => return Err(args::ArgError::ArgumentsNotObject.into()),
-    };
-    let name = params.and_then(|params| params.get("name"));
-    match name.and_then(Json::as_str) {
-        Some("read_working_context") => {
-            let args = args::context_args(arguments)?;
-            if args.mode == MemoryMode::Off {
-                return Ok(off_mcp_payload());
+/// The three tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    ReadWorkingContext,
+    SearchAios,
+    ResolveSkill,
+}
+
+/// A `tools/call` whose envelope passed (§6.1): a known tool and an argument object.
+#[derive(Debug)]
+pub(crate) struct ToolCall<'a> {
+    tool: Tool,
+    arguments: &'a IndexMap<String, Json>,
+}
+
+/// The arguments of a call that sends none.
+static NO_ARGUMENTS: std::sync::LazyLock<IndexMap<String, Json>> =
+    std::sync::LazyLock::new(IndexMap::new);
+
+impl<'a> ToolCall<'a> {
+    /// §6.1: the arguments shape, then the tool name. Both failures are protocol errors in
+    /// every era.
+    pub(crate) fn of(params: Option<&'a Json>) -> Result<ToolCall<'a>, RpcError> {
+        let params = params.and_then(Json::as_object);
+        let arguments = match params.and_then(|params| params.get("arguments")) {
+            None => &*NO_ARGUMENTS,
+            Some(Json::Object(arguments)) => arguments,
+            Some(_) => return Err(args::ArgError::ArgumentsNotObject.into()),
+        };
+        let name = params.and_then(|params| params.get("name"));
+        let tool = match name.and_then(Json::as_str) {
+            Some("read_working_context") => Tool::ReadWorkingContext,
+            Some("search_aios") => Tool::SearchAios,
+            Some("resolve_skill") => Tool::ResolveSkill,
+            _ => return Err(RpcError::UnknownTool(crate::echo::js_string(name))),
+        };
+        Ok(ToolCall { tool, arguments })
+    }
+
+    /// §6.2–§6.9: validates, applies the memory policy, and runs the tool; the payload text of
+    /// its single text block.
+    pub(crate) fn run(
+        &self,
+        folder: &Path,
+        time_zone: &TimeZone,
+        cache: Option<&SearchCache>,
+    ) -> Result<String, RpcError> {
+        let arguments = self.arguments;
+        match self.tool {
+            Tool::ReadWorkingContext => {
+                let args = args::context_args(arguments)?;
+                if args.mode == MemoryMode::Off {
+                    return Ok(off_mcp_payload());
+                }
+                require_folder(folder)?;
+                context::run(folder, &args, time_zone)
             }
-            require_folder(folder)?;
-            context::run(folder, &args, time_zone)
-        }
-        Some("search_aios") => {
-            let args = args::search_args(arguments)?;
-            if args.mode == MemoryMode::Off {
-                return Ok(off_search_payload(&args.query, args.raw_scope.as_deref()));
+            Tool::SearchAios => {
+                let args = args::search_args(arguments)?;
+                if args.mode == MemoryMode::Off {
+                    return Ok(off_search_payload(&args.query, args.raw_scope.as_deref()));
+                }
+                require_folder(folder)?;
+                search::run(folder, &args, time_zone, cache)
             }
-            require_folder(folder)?;
-            search::run(folder, &args, time_zone, cache)
-        }
-        Some("resolve_skill") => {
-            let args = args::skill_args(arguments)?;
-            if args.mode == MemoryMode::Off {
-                return skill::run(folder, &args);
+            Tool::ResolveSkill => {
+                let args = args::skill_args(arguments)?;
+                if args.mode == MemoryMode::Off {
+                    return skill::run(folder, &args);
+                }
+                require_folder(folder)?;
+                skill::run(folder, &args)
             }
-            require_folder(folder)?;
-            skill::run(folder, &args)
         }
-        _ => Err(RpcError::UnknownTool(crate::echo::js_string(name))),
     }
 }
 
-/// The `tools/call` result around a payload (§7.1, §4.4).
-pub(crate) fn call_result(era: Era, text: String) -> Value {
-    let content = json!([{"type": "text", "text": text}]);
-    match era {
-        Era::Legacy => json!({"content": content, "isError": false}),
-        Era::Modern => json!({"resultType": "complete", "content": content, "isError": false}),
+/// The compact JSON text of a successful `tools/call` result (§7.1, §4.4). The reference era
+/// gets exactly `{"content":[…],"isError":false}`; the structured eras add `structuredContent`
+/// (the payload text's own compact form, so it parses to the same value as the text) and the
+/// serverInfo `_meta`, and the modern era leads with `resultType`.
+pub(crate) fn call_result(era: Era, payload: &str) -> String {
+    let mut writer = result_writer(era, payload);
+    if era.is_structured() {
+        writer.name("structuredContent");
+        writer.raw_compact(&compact_json_text(payload));
     }
+    finish_result(writer, era, false)
+}
+
+/// The compact JSON text of a tool input error in a structured era (§6.11): the catalogue
+/// message as the one text block, `isError: true`, no structured content.
+pub(crate) fn error_result(era: Era, message: &str) -> String {
+    finish_result(result_writer(era, message), era, true)
+}
+
+/// `{` + `resultType` (modern era) + `content` with one text block.
+fn result_writer(era: Era, text: &str) -> JsonWriter {
+    let mut writer = JsonWriter::new(JsonLayout::Compact);
+    writer.begin_object();
+    if era == Era::Modern {
+        writer.name("resultType");
+        writer.str("complete");
+    }
+    writer.name("content");
+    writer.begin_array();
+    writer.begin_object();
+    writer.name("type");
+    writer.str("text");
+    writer.name("text");
+    writer.str(text);
+    writer.end_object();
+    writer.end_array();
+    writer
+}
+
+/// `isError`, the serverInfo `_meta` (structured eras), `}`.
+fn finish_result(mut writer: JsonWriter, era: Era, is_error: bool) -> String {
+    writer.name("isError");
+    writer.bool(is_error);
+    if era.is_structured() {
+        writer.member("_meta", &server_info_meta());
+    }
+    writer.end_object();
+    writer.finish()
 }
 
 /// §6.7: an existence-only check of `aios.json` directly inside the folder, following a
@@ -96,11 +173,10 @@ mod tests {
 
     fn call_with(params: &str) -> Result<String, RpcError> {
         let params = parse(params).unwrap();
-        call(
+        ToolCall::of(Some(&params))?.run(
             Path::new("/nonexistent/dotaios-mcp-tests/aios"),
             &TimeZone::UTC,
             None,
-            Some(&params),
         )
     }
 
@@ -132,7 +208,7 @@ mod tests {
             message(&format!(r#"{{"name":"{}"}}"#, "n".repeat(64))),
             format!("Unknown tool: {}", "n".repeat(64))
         );
-        let missing = call(Path::new("/nonexistent"), &TimeZone::UTC, None, None).unwrap_err();
+        let missing = ToolCall::of(None).unwrap_err();
         assert_eq!(missing.wire().1, "Unknown tool: undefined");
     }
 

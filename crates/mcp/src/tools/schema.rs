@@ -1,10 +1,15 @@
-//! The `tools/list` result (contract 05 §5): exactly three tools with hand-written input schemas
-//! and the read-only annotations (D3b).
+//! The `tools/list` results (contract 05 §5): exactly three tools with hand-written input schemas
+//! and the read-only annotations (D3b), in two editions. [`tools`] is the reference era's list,
+//! byte for byte; [`structured_tools`] is the structured eras' list (§5.1), with teaching
+//! descriptions for every tool and property and an `outputSchema` per tool that every payload
+//! variant of that tool satisfies.
 //!
 //! **Invariant:** these objects are contract. Member order is the order written here (the
-//! workspace enables `serde_json/preserve_order`); there is no `$schema`, `format`, `$ref`,
-//! `outputSchema` or array-valued `type`, and the search `budget` minimum is
-//! [`SEARCH_BUDGET_MIN`].
+//! workspace enables `serde_json/preserve_order`); there is no `$schema`, `format`, `$ref` or
+//! array-valued `type`, no bare boolean schema and no schema without a validation keyword (the
+//! portability rules real clients lint for), the reference list has no `outputSchema`, and the
+//! search `budget` minimum is [`SEARCH_BUDGET_MIN`]. Both editions share the bounds and
+//! patterns, so they accept exactly the same arguments.
 
 use serde_json::{Value, json};
 
@@ -148,6 +153,273 @@ pub(crate) fn tools() -> Value {
     Value::Array(vec![read_working_context(), search_aios(), resolve_skill()])
 }
 
+/// The structured eras' three tools (contract 05 §5.1): the same names, titles, bounds,
+/// patterns and annotations, with descriptions that say when to use each tool and how, and an
+/// `outputSchema` after `inputSchema`.
+pub(crate) fn structured_tools() -> Value {
+    Value::Array(vec![
+        structured_tool(
+            "read_working_context",
+            "Read Working Context",
+            "Read the user's working context from their local DotAIOS folder: identity, priorities, current projects and recent sessions, as bounded Markdown. Call it once when a task starts or when you need continuity. Read-only.",
+            input_schema(
+                json!({
+                    "memory": structured_memory(),
+                    "project": described(project_schema(CONTEXT_PROJECT_PATTERN, ""), "Project slug or id to focus on; implies project memory."),
+                    "limit": described(bounded(1, 10, 3), "How many recent sessions to include."),
+                    "budget": described(bounded(256, 32000, 6000), "Most characters of Markdown to return."),
+                }),
+                &[],
+            ),
+            context_output(),
+        ),
+        structured_tool(
+            "search_aios",
+            "Search AIOS",
+            "Search the user's local DotAIOS folder: notes, memory, sessions, projects, decisions, skills, references and plugins. Use a few distinctive keywords, not a sentence. Set scope when you know where it lives. If budget.truncated is true, raise budget; omissions name what was too large to search. Read-only.",
+            input_schema(
+                json!({
+                    "memory": structured_memory(),
+                    "query": described(text(500), "A few distinctive keywords, e.g. launch checklist."),
+                    "scope": {
+                        "type": "string",
+                        "enum": dotaios_core::search::ScopeRequest::NAMES,
+                        "default": "all",
+                        "description": "Where to search; all covers everything but projects.",
+                    },
+                    "project": described(project_schema(SELECTOR_PATTERN, ""), "Project slug or id: search its sessions, memory and files. Needed for scope projects."),
+                    "limit": described(bounded(1, 20, 10), "Most results per scope."),
+                    "budget": described(bounded(SEARCH_BUDGET_MIN, 32000, 6000), "Most characters of the whole answer."),
+                }),
+                &["query"],
+            ),
+            search_output(),
+        ),
+        structured_tool(
+            "resolve_skill",
+            "Resolve Workflow",
+            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the file named in resource of the best match and follow it. Read-only.",
+            input_schema(
+                json!({
+                    "memory": structured_memory(),
+                    "project": described(project_schema(SELECTOR_PATTERN, ""), "Project slug or id; only with memory project."),
+                    "intent": described(text(500), "What the user wants done, in plain words."),
+                    "limit": described(bounded(1, 10, 1), "How many skills to return, best first."),
+                    "budget": described(bounded(256, 32000, 6000), "Most characters of the whole answer."),
+                }),
+                &["intent"],
+            ),
+            skill_output(),
+        ),
+    ])
+}
+
+fn structured_tool(
+    name: &str,
+    title: &str,
+    description: &str,
+    input: Value,
+    output: Value,
+) -> Value {
+    json!({
+        "name": name,
+        "title": title,
+        "description": description,
+        "inputSchema": input,
+        "outputSchema": output,
+        "annotations": annotations(),
+    })
+}
+
+fn structured_memory() -> Value {
+    described(
+        memory_schema(),
+        "shared (default): the user's own memory. project: one project's (needs project). off: read nothing.",
+    )
+}
+
+/// `schema` with its `description` replaced (or added, last).
+fn described(mut schema: Value, description: &str) -> Value {
+    schema["description"] = json!(description);
+    schema
+}
+
+fn bounded(minimum: u32, maximum: u32, default: u32) -> Value {
+    json!({"type": "integer", "minimum": minimum, "maximum": maximum, "default": default})
+}
+
+fn text(max: u32) -> Value {
+    json!({"type": "string", "minLength": 1, "maxLength": max})
+}
+
+// Output schemas (contract 05 §5.2). JSON Schema 2020-12 keywords that draft-07 validators
+// read the same way (TypeScript SDK v1 validates with a draft-07 Ajv), no `$ref`.
+
+fn string() -> Value {
+    json!({"type": "string"})
+}
+
+fn integer() -> Value {
+    json!({"type": "integer"})
+}
+
+fn boolean() -> Value {
+    json!({"type": "boolean"})
+}
+
+/// A string or `null`, spelled portably (no array-valued `type`).
+fn nullable_string() -> Value {
+    json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
+}
+
+/// An object with exactly these properties, `required` among them.
+fn closed(properties: Value, required: &[&str]) -> Value {
+    let mut schema = json!({"type": "object", "properties": properties});
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema["additionalProperties"] = json!(false);
+    schema
+}
+
+fn memory_output() -> Value {
+    json!({"enum": ["shared", "project", "off"]})
+}
+
+/// `budget` of the search and skill payloads: `used` is the whole text's length.
+fn text_budget() -> Value {
+    closed(
+        json!({"limit": integer(), "used": integer(), "truncated": boolean()}),
+        &["limit", "used", "truncated"],
+    )
+}
+
+/// Every `read_working_context` payload (§7.2, §7.6): shared or project mode, and Off, which
+/// has no `generated_at`, `budget` or `operational`. `coverage` is optional.
+fn context_output() -> Value {
+    let migration = closed(
+        json!({
+            "status": string(),
+            "folder_schema_version": string(),
+            "supported_schema_version": string(),
+            "code": string(),
+            "severity": string(),
+            "action": {"anyOf": [
+                closed(json!({"command": string(), "path_scope": string()}), &["command", "path_scope"]),
+                {"type": "null"},
+            ]},
+        }),
+        &["status", "severity", "action"],
+    );
+    closed(
+        json!({
+            "markdown": string(),
+            "memory": memory_output(),
+            "receipt": string(),
+            "notice": nullable_string(),
+            "complete": boolean(),
+            "scope": closed(json!({"project": nullable_string()}), &["project"]),
+            "generated_at": string(),
+            "budget": closed(
+                json!({"limit": integer(), "used": integer(), "remaining": integer(), "truncated": boolean()}),
+                &["limit", "used", "remaining", "truncated"],
+            ),
+            "operational": closed(json!({"migration": migration}), &["migration"]),
+            "coverage": {"type": "object"},
+        }),
+        &[
+            "markdown", "memory", "receipt", "notice", "complete", "scope",
+        ],
+    )
+}
+
+/// Every `search_aios` payload (§7.4, §7.6). A result item is open: a memory JSONL record's own
+/// fields are spread into it and may replace any member's value, so only the presence of
+/// `scope` and `source` is certain.
+fn search_output() -> Value {
+    let omission = closed(
+        json!({
+            "scope": string(),
+            "reason": string(),
+            "observed": closed(
+                json!({"files": integer(), "bytes": integer(), "entries": integer()}),
+                &["files", "bytes", "entries"],
+            ),
+            "inspection": string(),
+            "recovery": closed(json!({"code": string(), "message": string()}), &["code", "message"]),
+        }),
+        &["scope", "reason", "observed", "inspection", "recovery"],
+    );
+    closed(
+        json!({
+            "query": string(),
+            "scope": string(),
+            "memory": memory_output(),
+            "receipt": string(),
+            "notice": nullable_string(),
+            "scope_selection": closed(
+                json!({"project": string(), "project_id": string(), "projects": {"const": "omitted"}}),
+                &[],
+            ),
+            "results": {
+                "type": "array",
+                "items": {"type": "object", "required": ["scope", "source"], "additionalProperties": true},
+            },
+            "complete": boolean(),
+            "omissions": {"type": "array", "items": omission},
+            "budget": text_budget(),
+        }),
+        &[
+            "query",
+            "scope",
+            "memory",
+            "receipt",
+            "notice",
+            "results",
+            "complete",
+            "omissions",
+        ],
+    )
+}
+
+/// Every `resolve_skill` payload (§7.5, §7.6); `confidence` and `ambiguous` are optional.
+fn skill_output() -> Value {
+    let item = closed(
+        json!({
+            "name": string(),
+            "description": string(),
+            "triggers": {"type": "array", "items": string()},
+            "score": {"type": "number"},
+            "reason": string(),
+            "resource": string(),
+            "confidence": {"type": "number"},
+            "ambiguous": boolean(),
+        }),
+        &[
+            "name",
+            "description",
+            "triggers",
+            "score",
+            "reason",
+            "resource",
+        ],
+    );
+    closed(
+        json!({
+            "intent": string(),
+            "matches": {"type": "array", "items": item},
+            "memory": memory_output(),
+            "receipt": string(),
+            "notice": nullable_string(),
+            "complete": boolean(),
+            "budget": text_budget(),
+        }),
+        &[
+            "intent", "matches", "memory", "receipt", "notice", "complete", "budget",
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,6 +431,63 @@ mod tests {
         assert!(text.contains(r#""pattern":"^(?=.*\\S)[^\\u0000-\\u001F\\u007F-\\u009F]*$""#));
         assert!(text.contains(r#""pattern":"^[^\\s\\u0000-\\u001F\\u007F-\\u009F/\\\\]+$""#));
         assert!(!text.contains("$schema") && !text.contains("outputSchema"));
+    }
+
+    /// §5.1: what a model reads of the structured list (every tool without its `outputSchema`,
+    /// which clients validate with and hosts do not put in the prompt) stays under 4,500
+    /// characters; the whole list, output schemas included, under 8,000.
+    #[test]
+    fn the_structured_list_stays_small() {
+        let mut tools = structured_tools();
+        let whole = to_json_compact(&tools).chars().count();
+        for tool in tools.as_array_mut().unwrap() {
+            tool.as_object_mut().unwrap().shift_remove("outputSchema");
+        }
+        let read = to_json_compact(&tools).chars().count();
+        assert!(read < 4500, "{read}");
+        assert!(whole < 8000, "{whole}");
+    }
+
+    /// §5.1: the structured list accepts exactly the arguments the reference list accepts, and
+    /// describes every property.
+    #[test]
+    fn the_structured_list_keeps_every_bound() {
+        let reference = tools();
+        let structured = structured_tools();
+        for (old, new) in reference
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(structured.as_array().unwrap())
+        {
+            let members: Vec<&String> = new.as_object().unwrap().keys().collect();
+            assert_eq!(
+                members,
+                [
+                    "name",
+                    "title",
+                    "description",
+                    "inputSchema",
+                    "outputSchema",
+                    "annotations"
+                ]
+            );
+            for member in ["name", "title", "annotations"] {
+                assert_eq!(old[member], new[member]);
+            }
+            assert_eq!(new["outputSchema"]["type"], "object");
+            let strip = |schema: &Value| {
+                let mut schema = schema.clone();
+                for property in schema["properties"].as_object_mut().unwrap().values_mut() {
+                    property.as_object_mut().unwrap().remove("description");
+                }
+                schema
+            };
+            assert_eq!(strip(&old["inputSchema"]), strip(&new["inputSchema"]));
+            for (name, property) in new["inputSchema"]["properties"].as_object().unwrap() {
+                assert!(property["description"].is_string(), "{name}");
+            }
+        }
     }
 
     #[test]
