@@ -311,14 +311,18 @@ fn modern_era(params: Option<&Json>) -> Result<Era, RpcError> {
             requested: version.to_owned(),
         });
     }
-    if let Some(level) = meta.and_then(|meta| meta.get(META_LOG_LEVEL))
+    let era = Era::of_version(version);
+    // The log level is a 2026-07-28 `_meta` member (it replaced `logging/setLevel`); requests
+    // naming an older version keep the reference's acceptance of anything there.
+    if era == Era::Modern
+        && let Some(level) = meta.and_then(|meta| meta.get(META_LOG_LEVEL))
         && !level
             .as_str()
             .is_some_and(|level| LOG_LEVELS.contains(&level))
     {
         return Err(RpcError::invalid("Invalid log level"));
     }
-    Ok(Era::of_version(version))
+    Ok(era)
 }
 
 fn success_response(id: &Json, result: &str) -> String {
