@@ -1,7 +1,11 @@
 """The adapter driven by Python's official `mcp` client (contract 05 §13), in the legacy
-handshake, auto (probe `server/discover`, fall back to `initialize`) and pinned 2026-07-28
-modes: three tools in order with their annotations, an Off call, a search, a skill, an unknown
-tool failing with -32602, the negotiated version, and exit status 0 after the client closes.
+handshake (which negotiates 2025-11-25), auto (probe `server/discover`, fall back to
+`initialize`) and pinned 2026-07-28 modes. Every mode lands in a structured era (contract 05
+§3.4): three tools in order with their annotations and output schemas, an Off call, a search
+and a skill whose structured content (validated by the client against the output schema)
+equals the text, an input error as an `isError` result with its exact message, an unknown tool
+failing with -32602, the serverInfo `_meta` on results, the negotiated version, and exit status
+0 after the client closes.
 
 Needs the built binaries: `cargo build --workspace --bins`. They are found in cargo's target
 directory (`cargo metadata`, so CARGO_TARGET_DIR is honoured), or set DOTAIOS_MCP_BIN and
@@ -15,6 +19,8 @@ import subprocess
 import anyio
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
+
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -66,21 +72,28 @@ def server(aios, status_file):
 def payload(result):
     assert result.is_error is False
     assert len(result.content) == 1
-    return json.loads(result.content[0].text)
+    value = json.loads(result.content[0].text)
+    assert result.structured_content == value
+    assert result.meta[SERVER_INFO]["name"] == "dotaios-mcp"
+    return value
 
 
 async def exercise(aios, status_file, mode, expected_version):
     async with Client(server(aios, status_file), mode=mode) as client:
         assert client.protocol_version == expected_version
         if mode != "2026-07-28":
-            # A pinned modern client sends no lifecycle request, so it learns no server info.
+            # A pinned modern client sends no lifecycle request: the client library reads no
+            # server info, but every result names the server in its `_meta` (below).
             assert client.server_info.name == "dotaios-mcp"
 
-        tools = (await client.list_tools()).tools
+        listed = await client.list_tools()
+        assert listed.meta[SERVER_INFO]["name"] == "dotaios-mcp"
+        tools = listed.tools
         assert [tool.name for tool in tools] == ["read_working_context", "search_aios", "resolve_skill"]
         for tool in tools:
             assert tool.annotations.model_dump(by_alias=True, exclude_none=True) == ANNOTATIONS
-            assert tool.output_schema is None
+            assert tool.output_schema["type"] == "object"
+            assert all("description" in schema for schema in tool.input_schema["properties"].values())
 
         off = payload(await client.call_tool("read_working_context", {"memory": "off"}))
         assert off["receipt"] == "Memory: Off"
@@ -98,9 +111,15 @@ async def exercise(aios, status_file, mode, expected_version):
         assert error.value.code == -32602
         assert "Unknown tool: log_event" in str(error.value)
 
-        with pytest.raises(MCPError) as error:
-            await client.call_tool("search_aios", {"query": "x", "bogus": 1})
-        assert error.value.code == -32602
+        # Input errors are tool results the model can read (contract 05 §6.11).
+        for arguments, message in [
+            ({"query": "x", "bogus": 1}, "Unknown tool argument"),
+            ({"query": "x", "budget": 20}, "budget must be an integer from 3530 to 32000"),
+        ]:
+            refused = await client.call_tool("search_aios", arguments)
+            assert refused.is_error is True
+            assert [block.text for block in refused.content] == [message]
+            assert refused.structured_content is None
 
     # The adapter exits by itself at EOF; give the wrapper a moment to record it.
     for _ in range(100):
