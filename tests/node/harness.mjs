@@ -199,7 +199,13 @@ export function wireToolError(session, name) {
   return session.received.find((message) => message.id === call.id)?.error;
 }
 
-/** The three tools, in order, each with exactly the read-only annotations and no output schema. */
+export const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * The three tools, in order, each with exactly the read-only annotations. Every client here
+ * lands in a structured era (contract 05 §3.4), so each tool has an output schema and a
+ * description for every input property.
+ */
 export function assertTools(tools) {
   assert.deepEqual(
     tools.map((tool) => tool.name),
@@ -207,16 +213,33 @@ export function assertTools(tools) {
   );
   for (const tool of tools) {
     assert.deepEqual(tool.annotations, ANNOTATIONS, `${tool.name} annotations`);
-    assert.equal(tool.outputSchema, undefined, `${tool.name} has no outputSchema`);
+    assert.equal(tool.outputSchema?.type, 'object', `${tool.name} has an outputSchema`);
+    for (const [name, property] of Object.entries(tool.inputSchema.properties)) {
+      assert.equal(typeof property.description, 'string', `${tool.name}.${name} is described`);
+    }
   }
 }
 
-/** The payload of a successful tool result: one text block holding JSON. */
+/**
+ * The payload of a successful tool result: one text block holding JSON, the same value as
+ * `structuredContent`, and the serverInfo `_meta`.
+ */
 export function payload(result) {
   assert.equal(result.isError, false);
   assert.equal(result.content.length, 1);
   assert.equal(result.content[0].type, 'text');
-  return JSON.parse(result.content[0].text);
+  const value = JSON.parse(result.content[0].text);
+  assert.deepEqual(result.structuredContent, value);
+  assert.equal(result._meta?.[SERVER_INFO]?.name, 'dotaios-mcp');
+  return value;
+}
+
+/** An input error as the model sees it (contract 05 §6.11): an `isError` result whose only
+ * content is the message. */
+export function assertInputError(result, message) {
+  assert.equal(result.isError, true);
+  assert.deepEqual(result.content, [{ type: 'text', text: message }]);
+  assert.equal(result.structuredContent, undefined);
 }
 
 /** A `read_working_context` call with `memory: "off"` succeeded with the Off receipt. */
@@ -230,8 +253,9 @@ export function assertOff(result) {
 
 /**
  * The calls every SDK client makes on a fresh folder, through the SDK's own `listTools` and
- * `callTool`: the three tools, Off, a search, a skill, an unknown tool and a bad argument
- * (both refused with -32602). Returns the search payload for era-specific checks.
+ * `callTool` (which validate structured content against the output schema): the three tools,
+ * Off, a search, a skill, an unknown tool (refused with -32602) and two bad arguments (tool
+ * results with `isError`). Returns the search payload for era-specific checks.
  */
 export async function exerciseTools(client) {
   assertTools((await client.listTools()).tools);
@@ -249,9 +273,13 @@ export async function exerciseTools(client) {
     assert.match(error.message, /Unknown tool: log_event/);
     return true;
   });
-  await assert.rejects(
-    client.callTool({ name: 'search_aios', arguments: { query: 'x', bogus: 1 } }),
-    (error) => error.code === -32602,
+  assertInputError(
+    await client.callTool({ name: 'search_aios', arguments: { query: 'x', bogus: 1 } }),
+    'Unknown tool argument',
+  );
+  assertInputError(
+    await client.callTool({ name: 'read_working_context', arguments: { budget: 20 } }),
+    'budget must be an integer from 256 to 32000',
   );
   return found;
 }

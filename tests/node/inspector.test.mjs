@@ -1,5 +1,7 @@
 // The adapter driven by the MCP Inspector CLI (`@modelcontextprotocol/inspector --cli`) in each
-// protocol era it offers (contract 05 §13, contract 05 §14 item 62). The Inspector runs as a
+// protocol era it offers (contract 05 §13, contract 05 §14 item 62). Every era lands in a
+// structured one (contract 05 §3.4): the tool list passes `--strict` (no schema portability
+// finding at all), input errors are `isError` results carrying their exact message. The Inspector runs as a
 // subprocess through `npx --no-install`, which puts this package's `node_modules/.bin` first on
 // PATH, so its `node` is the Node 22 this package installs where the system Node is older.
 
@@ -10,6 +12,7 @@ import { promisify } from 'node:util';
 
 import {
   assertCleanExits,
+  assertInputError,
   assertOff,
   assertTools,
   freshWire,
@@ -80,9 +83,11 @@ for (const { era, wire, version } of ERAS) {
   test(`MCP Inspector CLI, --protocol-era ${era}`, async (t) => {
     const fixture = makeFixture(t);
 
-    const list = await inspect(fixture, era, 'list', ['--method', 'tools/list']);
+    const list = await inspect(fixture, era, 'list', ['--method', 'tools/list', '--strict']);
     assert.equal(list.code, 0, list.stderr);
-    assertTools(JSON.parse(list.stdout).result.tools);
+    const listed = JSON.parse(list.stdout);
+    assertTools(listed.result.tools);
+    assert.equal(listed.schemaFindings, undefined, 'no schema portability finding');
     assertRun(list, wire, version);
 
     const off = await inspect(fixture, era, 'off', [
@@ -113,18 +118,19 @@ for (const { era, wire, version } of ERAS) {
     assert.ok(!unsent.sent.some((message) => message.method === 'tools/call'));
 
     // A listed tool with an argument the schema forbids does reach the adapter (the Inspector
-    // does not validate arguments); the Inspector prints the adapter's message but not the
-    // JSON-RPC code, so the code is read from the wire.
-    const bogus = await inspect(fixture, era, 'bogus', [
-      '--method', 'tools/call', '--tool-name', 'search_aios',
-      '--tool-args-json', '{"query":"x","bogus":1}',
-    ]);
-    assert.notEqual(bogus.code, 0);
-    assert.equal(JSON.parse(bogus.stderr).error.message, 'Unknown tool argument');
-    const rejected = assertRun(bogus, wire, version);
-    assert.deepEqual(wireToolError(rejected, 'search_aios'), {
-      code: -32602,
-      message: 'Unknown tool argument',
-    });
+    // does not validate arguments); the answer is a tool result with `isError`, which the
+    // Inspector prints in full and reports with exit status 5 (`tool_is_error`).
+    for (const [name, args, message] of [
+      ['bogus', '{"query":"x","bogus":1}', 'Unknown tool argument'],
+      ['budget', '{"query":"x","budget":20}', 'budget must be an integer from 3530 to 32000'],
+    ]) {
+      const refused = await inspect(fixture, era, name, [
+        '--method', 'tools/call', '--tool-name', 'search_aios', '--tool-args-json', args,
+      ]);
+      assert.equal(refused.code, 5, refused.stderr);
+      assertInputError(JSON.parse(refused.stdout).result, message);
+      const answered = assertRun(refused, wire, version);
+      assert.equal(wireToolError(answered, 'search_aios'), undefined, 'no JSON-RPC error');
+    }
   });
 }
