@@ -1,8 +1,11 @@
 //! `dotaios-mcp`: the optional, read-only DotAIOS MCP adapter over stdio (contract 05).
 //!
 //! One JSON-RPC request per line in, one response line out, strictly in order. Both MCP eras
-//! are served side by side and statelessly: the handshake era (`initialize`, versions
-//! 2024-11-05 … 2025-11-25) and the 2026-07-28 era (`server/discover`, per-request `_meta`).
+//! are served side by side: the handshake era (`initialize`, versions 2024-11-05 … 2025-11-25)
+//! and the 2026-07-28 era (`server/discover`, per-request `_meta`). Result shapes follow the
+//! request's era (contract 05 §3.4): the reference's bytes for 2025-06-18 and older, and from
+//! 2025-11-25 `isError` input errors, `outputSchema`/`structuredContent` and serverInfo `_meta`;
+//! the negotiated version is the only thing a process remembers.
 //! Three tools are listed and callable: `read_working_context`, `search_aios` and
 //! `resolve_skill`; each validates its arguments strictly, honours the memory policy (Off
 //! touches nothing), and answers a bounded, path-free, `JSON.stringify`-identical payload

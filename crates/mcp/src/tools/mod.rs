@@ -213,6 +213,32 @@ mod tests {
     }
 
     #[test]
+    fn result_wrappers_of_each_era() {
+        let payload = "{\n  \"a\": [\n    1\n  ],\n  \"b\": \"x y\"\n}";
+        assert_eq!(
+            call_result(Era::Reference, payload),
+            r#"{"content":[{"type":"text","text":"{\n  \"a\": [\n    1\n  ],\n  \"b\": \"x y\"\n}"}],"isError":false}"#
+        );
+        let meta = crate::lifecycle::server_info_meta();
+        let meta = dotaios_core::text::to_json_compact(&meta);
+        assert_eq!(
+            call_result(Era::Structured, payload),
+            format!(
+                r#"{{"content":[{{"type":"text","text":"{{\n  \"a\": [\n    1\n  ],\n  \"b\": \"x y\"\n}}"}}],"structuredContent":{{"a":[1],"b":"x y"}},"isError":false,"_meta":{meta}}}"#
+            )
+        );
+        assert!(
+            call_result(Era::Modern, payload).starts_with(r#"{"resultType":"complete","content":"#)
+        );
+        assert_eq!(
+            error_result(Era::Modern, "limit must be an integer from 1 to 10"),
+            format!(
+                r#"{{"resultType":"complete","content":[{{"type":"text","text":"limit must be an integer from 1 to 10"}}],"isError":true,"_meta":{meta}}}"#
+            )
+        );
+    }
+
+    #[test]
     fn off_needs_no_folder() {
         let text = call_with(
             r#"{"name":"read_working_context","arguments":{"memory":"off","budget":6000}}"#,
