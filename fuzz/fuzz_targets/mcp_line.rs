@@ -5,7 +5,8 @@
 //! first, so a caught panic still counts as a crash here, as it should.
 //!
 //! Checks: no panic; at most one response, on one line, that is a JSON-RPC 2.0 object with
-//! exactly one of `result` and `error`; no response contains the folder's absolute path
+//! exactly one of `result` and `error` (or, for a batch in a 2025-03-26 session, a non-empty
+//! array of such objects); no response contains the folder's absolute path
 //! unless the input itself did (a request id is echoed as given).
 #![no_main]
 #![forbid(unsafe_code)]
@@ -37,9 +38,17 @@ fuzz_target!(|line: &[u8]| {
         "{response}"
     );
     let value = parse_json(&response).expect("a response is JSON");
-    let object = value.as_object().expect("a response is an object");
-    assert_eq!(object.get("jsonrpc").and_then(|v| v.as_str()), Some("2.0"));
-    assert!(object.contains_key("result") != object.contains_key("error"));
+    // A 2025-03-26 session answers a batch with one array of answers (contract 05 §2.8).
+    let answers = match value.as_array() {
+        Some(answers) => answers.iter().collect(),
+        None => vec![&value],
+    };
+    assert!(!answers.is_empty(), "{response}");
+    for answer in answers {
+        let object = answer.as_object().expect("an answer is an object");
+        assert_eq!(object.get("jsonrpc").and_then(|v| v.as_str()), Some("2.0"));
+        assert!(object.contains_key("result") != object.contains_key("error"));
+    }
     let parent = std::path::Path::new(machine)
         .parent()
         .map(|p| p.to_string_lossy().into_owned())
