@@ -107,6 +107,14 @@ for (const { era, wire, version } of ERAS) {
     assert.equal(found.receipt, 'Memory: Shared');
     assertRun(search, wire, version);
 
+    const skill = await inspect(fixture, era, 'skill', [
+      '--method', 'tools/call', '--tool-name', 'resolve_skill',
+      '--tool-args-json', '{"intent":"plan my day"}',
+    ]);
+    assert.equal(skill.code, 0, skill.stderr);
+    assert.equal(payload(JSON.parse(skill.stdout).result).matches[0].name, 'plan-today');
+    assertRun(skill, wire, version);
+
     // The Inspector checks the tool name against tools/list itself and never sends the call
     // (exit 5, `tool_not_found`), so an unknown tool cannot reach the adapter through it.
     const unknown = await inspect(fixture, era, 'unknown', [
