@@ -252,6 +252,18 @@ fn text(max: u32) -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": max})
 }
 
+/// The scopes whose results are Markdown hits (contract 03 §12.2; memory notes are Markdown too).
+const MARKDOWN_SCOPES: [&str; 8] = [
+    "context",
+    "vault",
+    "projects",
+    "decisions",
+    "skills",
+    "references",
+    "plugins",
+    "memory",
+];
+
 // Output schemas (contract 05 §5.2). JSON Schema 2020-12 keywords that draft-07 validators
 // read the same way (TypeScript SDK v1 validates with a draft-07 Ajv), no `$ref`.
 
@@ -333,10 +345,46 @@ fn context_output() -> Value {
     )
 }
 
-/// Every `search_aios` payload (§7.4, §7.6). A result item is open: a memory JSONL record's own
-/// fields are spread into it and may replace any member's value, so only the presence of
-/// `scope` and `source` is certain.
+/// Every `search_aios` payload (§7.4, §7.6). A result item is one of three shapes (§7.4.1): a
+/// Markdown hit and a session hit are built by the adapter and closed (a session's `title`,
+/// `agent`, `session_id` and `project` are copied from the user's index and may be any JSON
+/// value, so only their names are fixed); a memory JSONL hit is open, because the record's own
+/// fields are spread into it and may replace any member's value, so only its members' presence
+/// is certain.
 fn search_output() -> Value {
+    let markdown_item = closed(
+        json!({
+            "scope": {"enum": MARKDOWN_SCOPES},
+            "source": string(),
+            "file": string(),
+            "title": string(),
+            "matches": {"type": "array", "items": closed(
+                json!({"line": integer(), "lineEnd": integer(), "content": string(), "match": string(), "area": {"enum": ["description", "heading", "body"]}}),
+                &["line", "lineEnd", "content", "match", "area"],
+            )},
+        }),
+        &["scope", "source", "file", "title", "matches"],
+    );
+    let session_item = json!({
+        "type": "object",
+        "properties": {
+            "scope": {"const": "sessions"},
+            "source": string(),
+            "file": string(),
+            "date": string(),
+            "matches": {"type": "array", "items": closed(
+                json!({"line": integer(), "content": string(), "match": string(), "area": string()}),
+                &["line", "content", "match", "area"],
+            )},
+        },
+        "required": ["scope", "source", "file", "title", "matches"],
+        "propertyNames": {"enum": ["scope", "source", "file", "title", "agent", "date", "session_id", "project", "matches"]},
+    });
+    let memory_item = json!({
+        "type": "object",
+        "required": ["scope", "source", "match", "matchedField", "matchedSnippet"],
+        "additionalProperties": true,
+    });
     let omission = closed(
         json!({
             "scope": string(),
@@ -363,7 +411,7 @@ fn search_output() -> Value {
             ),
             "results": {
                 "type": "array",
-                "items": {"type": "object", "required": ["scope", "source"], "additionalProperties": true},
+                "items": {"anyOf": [markdown_item, session_item, memory_item]},
             },
             "complete": boolean(),
             "omissions": {"type": "array", "items": omission},
@@ -435,7 +483,7 @@ mod tests {
 
     /// §5.1: what a model reads of the structured list (every tool without its `outputSchema`,
     /// which clients validate with and hosts do not put in the prompt) stays under 4,500
-    /// characters; the whole list, output schemas included, under 8,000.
+    /// characters; the whole list, output schemas included, under 9,500.
     #[test]
     fn the_structured_list_stays_small() {
         let mut tools = structured_tools();
@@ -445,7 +493,8 @@ mod tests {
         }
         let read = to_json_compact(&tools).chars().count();
         assert!(read < 4500, "{read}");
-        assert!(whole < 8000, "{whole}");
+        assert!(whole < 9500, "{whole}");
+        eprintln!("structured tools/list: {read} characters read by a model, {whole} in all");
     }
 
     /// §5.1: the structured list accepts exactly the arguments the reference list accepts, and
