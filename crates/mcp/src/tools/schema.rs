@@ -494,7 +494,6 @@ mod tests {
         let read = to_json_compact(&tools).chars().count();
         assert!(read < 4500, "{read}");
         assert!(whole < 9500, "{whole}");
-        eprintln!("structured tools/list: {read} characters read by a model, {whole} in all");
     }
 
     /// §5.1: the structured list accepts exactly the arguments the reference list accepts, and
