@@ -13,6 +13,7 @@ mod corpus;
 mod extra;
 mod fixtures;
 mod measure;
+mod quality;
 mod report;
 #[cfg(target_os = "linux")]
 mod uring;
@@ -34,6 +35,10 @@ Usage:
                          [--dotaios-mcp <PATH>] [--quick]
                          (fresh-process `brief --compact` and MCP start-up on the sample
                          folder, default examples/aios)
+  dotaios-bench quality  --report <FILE> [--seed <S>] [--anchor <YYYY-MM-DD>] [--out <DIR>]
+                         [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--tiny]
+                         (search quality on a seeded, gold-labelled folder: search_aios,
+                         the CLI and the BM25 / BM25 + Snowball / rg controls)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
   dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
@@ -67,6 +72,16 @@ fn main() -> ExitCode {
     };
     if command == "control" {
         return measure::control(&args[1..]);
+    }
+    if command == "quality" {
+        return match quality::parse(&args[1..]) {
+            Ok(options) => quality::run(&options),
+            Err(message) => {
+                eprintln!("{message}");
+                eprint!("{USAGE}");
+                ExitCode::from(1)
+            }
+        };
     }
     let options = match parse(&args[1..]) {
         Ok(options) => options,
@@ -177,7 +192,7 @@ fn verify(options: &Options) -> Result<(), String> {
 }
 
 /// `generate` never writes inside the project's repository, even through a symlinked route.
-fn refuse_inside_repository(out: &Path) -> Result<(), String> {
+pub(crate) fn refuse_inside_repository(out: &Path) -> Result<(), String> {
     let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let Ok(repository) = repository.canonicalize() else {
         return Ok(());
