@@ -77,13 +77,30 @@ fn config_read_code(error: ReadError) -> InspectionCode {
 /// text is not JSON or not an object. Escapes that make lone surrogates (valid for
 /// JavaScript) become U+FFFD first.
 pub fn parse_config_object(text: &str) -> Option<Map<String, Value>> {
+    match parse_config_value(text)? {
+        Value::Object(object) => Some(object),
+        _ => None,
+    }
+}
+
+/// The one reading of an `aios.json` text, for every reader of the file (inspection, doctor,
+/// the migration plan, search), with `JSON.parse`'s numbers: `1e400` is Infinity and a number
+/// of a million digits the nearest double, as in JavaScript, instead of an unreadable file.
+/// A text `serde_json` reads is read by it (numbers keep its integer or float form); one it
+/// refuses goes through [`crate::text::read_json`], which accepts exactly what `JSON.parse`
+/// accepts and where a non-finite number becomes `null` (what `JSON.stringify` writes for it).
+/// `None` when the text is not JSON.
+pub fn parse_config_value(text: &str) -> Option<Value> {
     if !json_nesting_ok(text) {
         return None;
     }
-    match serde_json::from_str::<Value>(&replace_lone_surrogate_escapes(text)) {
-        Ok(Value::Object(object)) => Some(object),
-        _ => None,
-    }
+    serde_json::from_str::<Value>(&replace_lone_surrogate_escapes(text))
+        .ok()
+        .or_else(|| {
+            crate::text::read_json(text, &crate::text::JsonReadOptions::REPLACE)
+                .ok()
+                .map(|value| value.to_serde_value())
+        })
 }
 
 /// A schema version `x.y.z` matching `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`. Parts may
@@ -480,6 +497,38 @@ mod tests {
         assert_eq!(repeated["a"], 3);
         let lone = parse_config_object(r#"{"a":"\ud800"}"#).unwrap();
         assert_eq!(lone["a"], "\u{fffd}");
+    }
+
+    /// Issue 21: numbers JavaScript reads as Infinity or as the nearest double do not make
+    /// the file unreadable.
+    #[test]
+    fn huge_numbers_read_as_javascript_does() {
+        let infinite = parse_config_object(r#"{"vault_path":null,"n":1e400,"m":-1E+999}"#).unwrap();
+        assert_eq!(
+            infinite["n"],
+            Value::Null,
+            "JSON.stringify(Infinity) is null"
+        );
+        assert_eq!(infinite["m"], Value::Null);
+        let digits = format!(
+            r#"{{"big":{},"small":0.{}1}}"#,
+            "9".repeat(1_000_000),
+            "0".repeat(1_000_000)
+        );
+        let long = parse_config_object(&digits).unwrap();
+        assert_eq!(long["big"], Value::Null, "10^1000000 is Infinity");
+        assert_eq!(long["small"].as_f64(), Some(0.0));
+        let near = parse_config_object(&format!(r#"{{"x":1{}}}"#, "0".repeat(300))).unwrap();
+        assert_eq!(near["x"].as_f64(), Some(1e300));
+        assert_eq!(
+            parse_config_value("[1e400]"),
+            Some(Value::Array(vec![Value::Null]))
+        );
+        assert!(check_config_identity(&format!(
+            r#"{{"schema_version":"1.2.0","created_at":"2026-08-01T00:00:00.000Z","ai_tools":[],"vault_path":null,"n":1e400,"d":{}}}"#,
+            "7".repeat(100_000)
+        ))
+        .is_ok());
     }
 
     #[test]

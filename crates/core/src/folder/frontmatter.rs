@@ -8,13 +8,74 @@
 //! integer, `2026-08-29` stays a string (there is no timestamp type), `~`/`null`/empty are null.
 //! Bounded means: nesting deeper than [`MAX_DEPTH`] and alias copies beyond a budget linear in
 //! the text are errors too, and no step recurses per nesting level of the text
-//! (`docs/security.md`).
+//! (`docs/security.md`). The parse work is bounded too (contract 01 §5.7 item 5): a document
+//! of more than [`MAX_DOCUMENT_BYTES`] or [`MAX_DOCUMENT_EVENTS`] parse events is
+//! [`YamlError::Work`], and a [`YamlWork`] carries one request's allowance over all its
+//! documents ([`REQUEST_BYTES`], [`REQUEST_EVENTS`]); beyond either, a document is refused the
+//! same way, so it takes the invalid-frontmatter path its reader already has.
 //!
-//! Nothing here reads files; a `FrontmatterError` carries no content of the document.
+//! Nothing here reads files; a `FrontmatterError` carries no content of the document. Loads
+//! are memoised by their exact text for the life of the process (`memo.rs`), which changes
+//! how long a repeated parse takes and nothing else.
 
 mod load;
+mod memo;
 
 pub use load::MAX_DEPTH;
+pub use memo::hits as memo_hits;
+
+/// A frontmatter document longer than this (in bytes of YAML) is [`YamlError::Work`]: it also
+/// bounds what the parser reads ahead before its first event (a whole flow collection).
+pub const MAX_DOCUMENT_BYTES: usize = 64 * 1024;
+/// A document whose parse pulls more events than this is [`YamlError::Work`].
+pub const MAX_DOCUMENT_EVENTS: usize = 8 * 1024;
+/// What one request may parse in all, in bytes of YAML.
+pub const REQUEST_BYTES: usize = 8 * 1024 * 1024;
+/// What one request may parse in all, in parse events.
+pub const REQUEST_EVENTS: usize = 256 * 1024;
+
+/// One request's remaining frontmatter parsing allowance (contract 01 §5.7 item 5). Every
+/// document parsed with it is charged its bytes before it is parsed and the events its parse
+/// pulled after, whether it parsed or not; a document that does not fit what is left is
+/// [`YamlError::Work`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlWork {
+    bytes: usize,
+    events: usize,
+}
+
+impl YamlWork {
+    /// The allowance of one request: [`REQUEST_BYTES`] and [`REQUEST_EVENTS`].
+    pub fn per_request() -> YamlWork {
+        YamlWork {
+            bytes: REQUEST_BYTES,
+            events: REQUEST_EVENTS,
+        }
+    }
+
+    /// Parses one document within the per-document bounds and what is left of this
+    /// allowance. The outcome depends on the text and the allowance alone (a memoised load
+    /// is charged exactly as a fresh one).
+    fn parse(&mut self, text: &str) -> Result<YamlValue, YamlError> {
+        if text.len() > MAX_DOCUMENT_BYTES || text.len() > self.bytes {
+            self.bytes = 0;
+            return Err(YamlError::Work);
+        }
+        self.bytes -= text.len();
+        let memoised = memo::get_or_load(text, || load::load(text, MAX_DOCUMENT_EVENTS));
+        match self.events.checked_sub(memoised.events) {
+            Some(left) => {
+                self.events = left;
+                memoised.outcome
+            }
+            // A fresh parse would have run out of events before its end.
+            None => {
+                self.events = 0;
+                Err(YamlError::Work)
+            }
+        }
+    }
+}
 
 /// The pieces of a text that starts with a frontmatter block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -191,6 +252,10 @@ pub enum YamlError {
     /// Anchors and aliases would copy more than the document's budget (an alias bomb).
     #[error("too much YAML alias expansion")]
     AliasBudget,
+    /// The document, or the request's documents together, need more parsing work than allowed
+    /// ([`MAX_DOCUMENT_BYTES`], [`MAX_DOCUMENT_EVENTS`], [`YamlWork`]).
+    #[error("too much YAML parsing work")]
+    Work,
 }
 
 /// Why frontmatter YAML is not a usable mapping.
@@ -204,15 +269,26 @@ pub enum FrontmatterError {
     NotMapping,
 }
 
-/// Parses one YAML 1.2 document strictly under the core schema. An empty document (or one
-/// holding only comments) is [`YamlValue::Null`].
+/// Parses one YAML 1.2 document strictly under the core schema, as the only document of its
+/// request ([`YamlWork::per_request`]). An empty document (or one holding only comments) is
+/// [`YamlValue::Null`].
 pub fn parse_yaml(text: &str) -> Result<YamlValue, YamlError> {
-    load::load(text)
+    YamlWork::per_request().parse(text)
 }
 
-/// Parses frontmatter YAML that must be a mapping (contract 01 §3.7).
+/// Parses frontmatter YAML that must be a mapping (contract 01 §3.7), as the only document of
+/// its request.
 pub fn parse_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
-    match parse_yaml(text)? {
+    parse_mapping_within(text, &mut YamlWork::per_request())
+}
+
+/// [`parse_mapping`] charged to `work`, the allowance of a request that parses many documents
+/// (a catalog).
+pub fn parse_mapping_within(
+    text: &str,
+    work: &mut YamlWork,
+) -> Result<YamlMapping, FrontmatterError> {
+    match work.parse(text)? {
         YamlValue::Mapping(mapping) => Ok(mapping),
         _ => Err(FrontmatterError::NotMapping),
     }
@@ -221,6 +297,112 @@ pub fn parse_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The loader without the work bounds, for the tests of its other bounds.
+    fn unbounded(text: &str) -> Result<YamlValue, YamlError> {
+        load::load(text, usize::MAX).outcome
+    }
+
+    fn unbounded_mapping(text: &str) -> Result<YamlMapping, FrontmatterError> {
+        match unbounded(text)? {
+            YamlValue::Mapping(mapping) => Ok(mapping),
+            _ => Err(FrontmatterError::NotMapping),
+        }
+    }
+
+    /// Flow sequences nested `depth` deep, repeated to about `bytes` bytes under one key: the
+    /// costliest shape per byte for the parser (every bracket an event).
+    fn nested_flow(depth: usize, bytes: usize) -> String {
+        let unit = format!("{}{}, ", "[".repeat(depth), "]".repeat(depth));
+        let mut text = String::from("name: x\nnest: [");
+        while text.len() + unit.len() + 3 < bytes {
+            text.push_str(&unit);
+        }
+        text.push_str("x]\n");
+        text
+    }
+
+    #[test]
+    fn parse_work_is_bounded_per_document() {
+        let big = format!("a: '{}'\n", "y".repeat(MAX_DOCUMENT_BYTES));
+        assert_eq!(parse_yaml(&big), Err(YamlError::Work));
+        assert!(unbounded(&big).is_ok());
+        let just = format!("a: '{}'\n", "y".repeat(MAX_DOCUMENT_BYTES - 6));
+        assert_eq!(just.len(), MAX_DOCUMENT_BYTES);
+        assert!(parse_yaml(&just).is_ok());
+        // Within the byte cap and the depth limit, but far more events than allowed.
+        let flow = nested_flow(MAX_DEPTH - 2, MAX_DOCUMENT_BYTES);
+        assert!(flow.len() <= MAX_DOCUMENT_BYTES);
+        assert!(unbounded(&flow).is_ok());
+        assert_eq!(
+            parse_mapping(&flow),
+            Err(FrontmatterError::InvalidYaml(YamlError::Work))
+        );
+        // The same shape with fewer events than the cap parses.
+        let small = nested_flow(8, 4 * 1024);
+        assert!(load::load(&small, usize::MAX).events <= MAX_DOCUMENT_EVENTS);
+        assert!(parse_mapping(&small).is_ok());
+    }
+
+    #[test]
+    fn a_request_allowance_is_shared_by_its_documents() {
+        let doc = nested_flow(8, 6 * 1024);
+        let events = load::load(&doc, usize::MAX).events;
+        assert!(events < MAX_DOCUMENT_EVENTS);
+        let fits = REQUEST_EVENTS / events;
+        let mut work = YamlWork::per_request();
+        for _ in 0..fits {
+            assert!(parse_mapping_within(&doc, &mut work).is_ok());
+        }
+        assert_eq!(
+            parse_mapping_within(&doc, &mut work),
+            Err(FrontmatterError::InvalidYaml(YamlError::Work))
+        );
+        // Once spent, even a tiny document is refused.
+        assert_eq!(
+            parse_mapping_within("a: 1", &mut work),
+            Err(FrontmatterError::InvalidYaml(YamlError::Work))
+        );
+        // Bytes are shared the same way.
+        let long = format!("a: '{}'\n", "y".repeat(60 * 1024));
+        let mut work = YamlWork::per_request();
+        let fits = REQUEST_BYTES / long.len();
+        for _ in 0..fits {
+            assert!(parse_mapping_within(&long, &mut work).is_ok());
+        }
+        assert_eq!(
+            parse_mapping_within(&long, &mut work),
+            Err(FrontmatterError::InvalidYaml(YamlError::Work))
+        );
+    }
+
+    #[test]
+    fn a_memoised_load_answers_and_charges_as_a_fresh_one() {
+        // A text no other test parses, so its first parse here is fresh.
+        let text = format!("name: memo-{}\nlist: [a, [b, c]]\n", std::process::id());
+        let mut first = YamlWork::per_request();
+        let fresh = parse_mapping_within(&text, &mut first);
+        let hits = memo_hits();
+        let mut second = YamlWork::per_request();
+        let memoised = parse_mapping_within(&text, &mut second);
+        assert!(memo_hits() > hits, "the second parse is a memo hit");
+        assert_eq!(fresh, memoised);
+        assert_eq!(first, second, "charged the same work");
+        assert_eq!(fresh, unbounded_mapping(&text));
+        // One changed byte is another text.
+        let changed = text.replace("[b, c]", "[b, d]");
+        assert_ne!(parse_mapping(&changed), fresh);
+        // Near the end of an allowance the memoised cost still decides.
+        let events = load::load(&text, usize::MAX).events;
+        let mut tight = YamlWork {
+            bytes: REQUEST_BYTES,
+            events: events - 1,
+        };
+        assert_eq!(
+            parse_mapping_within(&text, &mut tight),
+            Err(FrontmatterError::InvalidYaml(YamlError::Work))
+        );
+    }
 
     fn split(text: &str) -> Option<(&str, &str)> {
         split_frontmatter(text).map(|f| (f.yaml, f.body))
@@ -449,9 +631,9 @@ mod tests {
         let handle = std::thread::Builder::new()
             .stack_size(256 * 1024)
             .spawn(|| {
-                let blocks = parse_mapping(&nested_blocks(100_000));
-                let flow = parse_yaml(&format!("{}{}", "[{a: ".repeat(100), "}]".repeat(100)));
-                let unclosed = parse_yaml(&"[{a: ".repeat(100_000));
+                let blocks = unbounded_mapping(&nested_blocks(100_000));
+                let flow = unbounded(&format!("{}{}", "[{a: ".repeat(100), "}]".repeat(100)));
+                let unclosed = unbounded(&"[{a: ".repeat(100_000));
                 (blocks, flow, unclosed)
             })
             .unwrap();
@@ -475,12 +657,12 @@ mod tests {
     fn many_distinct_keys_parse_and_a_late_duplicate_is_found() {
         const KEYS: usize = 50_000;
         let mut text: String = (0..KEYS).map(|i| format!("k{i}: {i}\n")).collect();
-        let mapping = parse_mapping(&text).unwrap();
+        let mapping = unbounded_mapping(&text).unwrap();
         assert_eq!(mapping.len(), KEYS);
         assert_eq!(mapping.get("k49999"), Some(&YamlValue::Int(49_999)));
         text.push_str("k17: again\n");
         assert_eq!(
-            parse_mapping(&text),
+            unbounded_mapping(&text),
             Err(FrontmatterError::InvalidYaml(YamlError::DuplicateKey {
                 line: KEYS + 1,
                 column: 1
@@ -530,7 +712,7 @@ mod tests {
             "y".repeat(60_000),
             vec!["*s"; 2_000].join(", ")
         );
-        assert_eq!(parse_yaml(&long), Err(YamlError::AliasBudget));
+        assert_eq!(unbounded(&long), Err(YamlError::AliasBudget));
         // Ordinary aliasing is fine.
         let ordinary = parse_mapping("base: &b {k: v}\nx: *b\ny: *b\n").unwrap();
         assert_eq!(ordinary.get("x"), ordinary.get("base"));
@@ -604,7 +786,7 @@ mod tests {
             .map(str::to_owned),
         );
         for text in &texts {
-            let new = parse_yaml(text);
+            let new = unbounded(text);
             match reference(text) {
                 // Compared as text: `.nan` is not equal to itself.
                 Ok(value) => assert_eq!(

@@ -15,7 +15,7 @@ use dotaios_contained::{EntryKind, Identity, Ledger, Limits, Listing, ReadError,
 
 use crate::error::{EvidenceError, PublicError};
 
-use crate::folder::frontmatter::{self, YamlValue};
+use crate::folder::frontmatter::{self, YamlValue, YamlWork};
 use crate::text;
 
 /// At most this many entries in the `skills/` listing; one more fails the request.
@@ -184,6 +184,8 @@ pub fn read_catalog(root: &Root) -> Result<Vec<Skill>, CatalogError> {
 
     let mut skills = Vec::with_capacity(dirs.len());
     let mut observed: Vec<(RelPath, Identity)> = Vec::with_capacity(dirs.len());
+    // Contract 01 §5.7 item 5: one parsing allowance for the whole catalog.
+    let mut work = YamlWork::per_request();
     for dir in dirs {
         let rel = skill_file(dir)?;
         let Some(prefix) = root.read_prefix(
@@ -195,7 +197,7 @@ pub fn read_catalog(root: &Root) -> Result<Vec<Skill>, CatalogError> {
         else {
             continue;
         };
-        let metadata = parse_metadata(&prefix.bytes)?;
+        let metadata = parse_metadata(&prefix.bytes, &mut work)?;
         skills.push(metadata.into_skill(dir));
         observed.push((rel, prefix.identity));
     }
@@ -249,7 +251,9 @@ fn catalog_dirs(listing: &Listing) -> Vec<&str> {
 
 /// The first skill directory (in byte order) whose own `SKILL.md` cannot be read or parsed,
 /// with the reason; `doctor` names it when [`read_catalog`] fails. Each file is checked alone,
-/// so aggregate failures (the listing, the byte budget) name no directory.
+/// so aggregate failures (the listing, the byte budget, the catalog's parsing allowance) name
+/// no directory; the search shares one parsing allowance, and stops without a name when that
+/// is what runs out.
 pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
     let skills_dir = RelPath::new("skills").ok()?;
     let mut listing_ledger = Ledger::new(Limits {
@@ -261,25 +265,40 @@ pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
         .list_dir(Some(&skills_dir), MAX_LISTING_ENTRIES, &mut listing_ledger)
         .ok()??;
     let dirs = catalog_dirs(&listing);
-    dirs.into_iter().find_map(|dir| {
+    let mut work = YamlWork::per_request();
+    for dir in dirs {
         let mut ledger = Ledger::new(Limits {
             files: 1,
             bytes: MAX_SKILL_FILE_BYTES,
             entries: 0,
         });
-        let checked = skill_file(dir).and_then(|rel| {
-            match root.read_prefix(
+        let prefix = skill_file(dir).and_then(|rel| {
+            Ok(root.read_prefix(
                 &rel,
                 MAX_SKILL_FILE_BYTES,
                 FRONTMATTER_PREFIX_BYTES,
                 &mut ledger,
-            )? {
-                Some(prefix) => parse_metadata(&prefix.bytes).map(drop),
-                None => Ok(()),
-            }
+            )?)
         });
-        checked.err().map(|error| (dir.to_owned(), error))
-    })
+        let checked = match prefix {
+            Err(error) => Err(error),
+            Ok(None) => Ok(()),
+            Ok(Some(prefix)) => match parse_metadata(&prefix.bytes, &mut work) {
+                // The file alone may be fine and the shared allowance spent: then no
+                // directory is to blame, and the rest cannot be checked within it.
+                Err(CatalogError::MetadataInvalid)
+                    if parse_metadata(&prefix.bytes, &mut YamlWork::per_request()).is_ok() =>
+                {
+                    return None;
+                }
+                parsed => parsed.map(drop),
+            },
+        };
+        if let Err(error) = checked {
+            return Some((dir.to_owned(), error));
+        }
+    }
+    None
 }
 
 /// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
@@ -324,13 +343,15 @@ impl Metadata {
     }
 }
 
-/// Parses the frontmatter found in the first bytes of a `SKILL.md` (contract 04 §1.2–§1.3).
-fn parse_metadata(prefix: &[u8]) -> Result<Metadata, CatalogError> {
+/// Parses the frontmatter found in the first bytes of a `SKILL.md` (contract 04 §1.2–§1.3),
+/// charged to the catalog's parsing allowance `work`.
+fn parse_metadata(prefix: &[u8], work: &mut YamlWork) -> Result<Metadata, CatalogError> {
     let Some(block) = frontmatter_block(prefix)? else {
         return Ok(Metadata::default());
     };
     // Empty YAML is a null document, not a mapping, and fails like any other non-mapping.
-    let mapping = frontmatter::parse_mapping(block).map_err(|_| CatalogError::MetadataInvalid)?;
+    let mapping = frontmatter::parse_mapping_within(block, work)
+        .map_err(|_| CatalogError::MetadataInvalid)?;
     let field = |key: &str| mapping.get(key).unwrap_or(&YamlValue::Null);
     Ok(Metadata {
         name: string_field(field("name"))?,
@@ -447,7 +468,10 @@ mod tests {
             "--- \n",
         ] {
             assert_eq!(block(text), Ok(None), "{text:?}");
-            assert_eq!(parse_metadata(text.as_bytes()), Ok(Metadata::default()));
+            assert_eq!(
+                parse_metadata(text.as_bytes(), &mut YamlWork::per_request()),
+                Ok(Metadata::default())
+            );
         }
         assert_eq!(
             frontmatter_block(b"# x\xff"),
@@ -491,7 +515,10 @@ mod tests {
     }
 
     fn metadata(yaml: &str) -> Result<Metadata, CatalogError> {
-        parse_metadata(format!("---\n{yaml}\n---\n# Body\n").as_bytes())
+        parse_metadata(
+            format!("---\n{yaml}\n---\n# Body\n").as_bytes(),
+            &mut YamlWork::per_request(),
+        )
     }
 
     fn strings(items: &[&str]) -> Vec<String> {

@@ -14,7 +14,7 @@ use std::collections::hash_map::Entry;
 use std::hash::{BuildHasher, Hash, Hasher, RandomState};
 
 use saphyr::{Marker, Scalar};
-use saphyr_parser::{Event, Parser};
+use saphyr_parser::{Event, Input, Parser};
 
 use super::{YamlError, YamlMapping, YamlValue};
 
@@ -58,22 +58,77 @@ struct Loader {
     hasher: RandomState,
 }
 
-/// Loads every document of `text`; returns the first one, or `Null` when there is none.
-pub(super) fn load(text: &str) -> Result<YamlValue, YamlError> {
+/// What [`load`] found, with the work it took.
+pub(super) struct Loaded {
+    /// The first document (`Null` when there is none), or why the text was refused.
+    pub(super) outcome: Result<YamlValue, YamlError>,
+    /// Parse events pulled from the parser (at most `max_events + 1`).
+    pub(super) events: usize,
+    /// The built value's cost in the alias budget's units (what keeping it costs, roughly in
+    /// bytes); 0 when refused.
+    pub(super) cost: usize,
+}
+
+/// Loads every document of `text`, pulling at most `max_events` parse events: one more makes
+/// the text [`YamlError::Work`] (contract 01 §5.7 item 5). Returns the first document, or
+/// `Null` when there is none.
+pub(super) fn load(text: &str, max_events: usize) -> Loaded {
+    let mut events = 0usize;
+    let mut copied = 0usize;
+    let outcome = load_counted(text, max_events, &mut events, &mut copied);
+    // Every node comes from one event or from an alias copy, and every string from the text
+    // or from a copy, so this bounds what the value holds.
+    let cost = match &outcome {
+        Ok(_) => events
+            .saturating_mul(NODE_COST)
+            .saturating_add(text.len())
+            .saturating_add(copied),
+        Err(_) => 0,
+    };
+    Loaded {
+        outcome,
+        events,
+        cost,
+    }
+}
+
+fn load_counted(
+    text: &str,
+    max_events: usize,
+    events: &mut usize,
+    copied: &mut usize,
+) -> Result<YamlValue, YamlError> {
     let mut parser = Parser::new_from_iter(text.chars());
+    let alias_budget =
+        ALIAS_BUDGET_BASE.saturating_add(text.len().saturating_mul(ALIAS_BUDGET_PER_BYTE));
     let mut loader = Loader {
         stack: Vec::new(),
         root: None,
         anchors: HashMap::new(),
-        budget: ALIAS_BUDGET_BASE.saturating_add(text.len().saturating_mul(ALIAS_BUDGET_PER_BYTE)),
+        budget: alias_budget,
         hasher: RandomState::new(),
     };
+    let result = build(&mut parser, &mut loader, max_events, events);
+    *copied = alias_budget - loader.budget;
+    result
+}
+
+fn build<T: Input>(
+    parser: &mut Parser<'_, T>,
+    loader: &mut Loader,
+    max_events: usize,
+    events: &mut usize,
+) -> Result<YamlValue, YamlError> {
     let mut documents = 0usize;
     // The first refusal of the builder. The rest of the stream is still scanned (without
     // building), because a syntax error anywhere in the text takes precedence, as it did
     // when the whole stream was loaded first.
     let mut refused: Option<YamlError> = None;
     while let Some(next) = parser.next_event() {
+        *events += 1;
+        if *events > max_events {
+            return Err(YamlError::Work);
+        }
         let (event, span) = next.map_err(|error| syntax(error.marker()))?;
         match event {
             Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => {}
@@ -96,7 +151,7 @@ pub(super) fn load(text: &str) -> Result<YamlValue, YamlError> {
     }
     match documents {
         0 => Ok(YamlValue::Null),
-        1 => loader.root.ok_or(YamlError::BadValue),
+        1 => loader.root.take().ok_or(YamlError::BadValue),
         _ => Err(YamlError::MultipleDocuments),
     }
 }

@@ -9,9 +9,9 @@ use std::cmp::Ordering;
 
 use dotaios_contained::{EntryKind, Ledger, ReadError, Root};
 
-use super::record::{ProjectRecord, ReadmeProblem, parse_project_readme};
+use super::record::{ProjectRecord, ReadmeProblem, parse_project_readme_within};
 use super::{PROJECTS_DIR, README_CAP, rel};
-use crate::folder::frontmatter::YamlError;
+use crate::folder::frontmatter::{YamlError, YamlWork};
 use crate::folder::selector::is_project_slug;
 use crate::text::collate;
 
@@ -160,6 +160,7 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
     entries.sort_by(|a, b| catalog_order(&a.0, &b.0));
 
     let mut records: Vec<ProjectRecord> = Vec::new();
+    let mut work = YamlWork::per_request();
     for (name, kind, utf8) in entries {
         match kind {
             EntryKind::Symlink => return Err(CatalogError::LinkedProjectDirectory),
@@ -169,7 +170,7 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
         if !utf8 || !is_project_slug(&name) {
             return Err(CatalogError::InvalidSlug { name });
         }
-        if let Some(record) = read_catalog_entry(root, ledger, &name)? {
+        if let Some(record) = read_catalog_entry(root, ledger, &mut work, &name)? {
             records.push(record);
         }
     }
@@ -192,6 +193,7 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
 fn read_catalog_entry(
     root: &Root,
     ledger: &mut Ledger,
+    work: &mut YamlWork,
     slug: &str,
 ) -> Result<Option<ProjectRecord>, CatalogError> {
     let directory_path = format!("{PROJECTS_DIR}/{slug}");
@@ -225,7 +227,7 @@ fn read_catalog_entry(
         }
         Err(error) => return Err(read_failure(&readme_path, error)),
     };
-    parse_project_readme(slug, &text)
+    parse_project_readme_within(slug, &text, work)
         .map(Some)
         .map_err(|problem| match problem {
             ReadmeProblem::InvalidYaml(error) => CatalogError::InvalidFrontmatter {

@@ -21,7 +21,9 @@ pub use identity::{
     IDENTITY_PREFIX, IDENTITY_SCAN_DIRECTORY_LIMIT, IdentityError, IdentityProblem,
     IdentityResolution, PortableIdentity, resolve_portable_identity,
 };
-pub use record::{EXCERPT_UNITS, ProjectRecord, ReadmeProblem, parse_project_readme};
+pub use record::{
+    EXCERPT_UNITS, ProjectRecord, ReadmeProblem, parse_project_readme, parse_project_readme_within,
+};
 pub use scope::{ProjectScope, ScopeError, resolve_scope};
 
 /// The project shelf below the root.

@@ -10,7 +10,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::folder::frontmatter::{
-    FrontmatterError, YamlError, YamlMapping, YamlValue, parse_mapping, split_frontmatter,
+    FrontmatterError, YamlError, YamlMapping, YamlValue, YamlWork, parse_mapping_within,
+    split_frontmatter,
 };
 use crate::text::{ELLIPSIS, clip_units_trim_end, is_js_space, js_trim};
 
@@ -57,11 +58,22 @@ pub enum ReadmeProblem {
     ConflictingIds,
 }
 
-/// Builds the catalog record of `projects/<slug>/README.md` from its text (contract 01 §3.7, §6.2).
+/// Builds the catalog record of `projects/<slug>/README.md` from its text (contract 01 §3.7, §6.2),
+/// as the only README of its request.
 pub fn parse_project_readme(slug: &str, text: &str) -> Result<ProjectRecord, ReadmeProblem> {
+    parse_project_readme_within(slug, text, &mut YamlWork::per_request())
+}
+
+/// [`parse_project_readme`] with the frontmatter charged to `work`, the allowance of a
+/// catalog's request (contract 01 §5.7 item 5).
+pub fn parse_project_readme_within(
+    slug: &str,
+    text: &str,
+    work: &mut YamlWork,
+) -> Result<ProjectRecord, ReadmeProblem> {
     let (metadata, body) = match split_frontmatter(text) {
         None => (YamlMapping::default(), text),
-        Some(block) => match parse_mapping(block.yaml) {
+        Some(block) => match parse_mapping_within(block.yaml, work) {
             Ok(mapping) => (mapping, block.body),
             Err(FrontmatterError::InvalidYaml(error)) => {
                 return Err(ReadmeProblem::InvalidYaml(error));

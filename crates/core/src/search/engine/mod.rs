@@ -56,7 +56,7 @@ use crate::search::{
     Group, MAX_CONFIG_BYTES, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, REQUEST_LIMITS, Scope,
     ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
 };
-use crate::text::{collate, replace_lone_surrogate_escapes, utf16_cmp};
+use crate::text::{collate, utf16_cmp};
 
 use self::execute::{mtime_ms, read_checked};
 use self::parallel::parallel_map;
@@ -435,11 +435,8 @@ impl<'r> Engine<'r> {
             Err(error) => return Err(fatal(fixed_location_error(error))),
         };
         self.files.push((RootId::Aios, path, file.identity));
-        if !crate::text::json_nesting_ok(&file.text) {
-            return Err(EvidenceError::ConfigInvalid.into());
-        }
-        let value: Value = serde_json::from_str(&replace_lone_surrogate_escapes(&file.text))
-            .map_err(|_| EvidenceError::ConfigInvalid)?;
+        let value = crate::folder::config::parse_config_value(&file.text)
+            .ok_or(EvidenceError::ConfigInvalid)?;
         let vault_path = match value.get("vault_path") {
             Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
             Some(other) if crate::text::js_truthy(other) => {
