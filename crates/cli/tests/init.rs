@@ -709,3 +709,22 @@ fn bundled_skills_meet_the_resolve_acceptance_scores() {
         )]
     );
 }
+
+#[test]
+fn a_repeated_path_is_refused_and_nothing_is_written() {
+    let world = World::new();
+    std::fs::create_dir(world.path("x")).unwrap();
+    let second = world.path("x/second");
+    std::fs::create_dir(&second).unwrap();
+    std::fs::write(second.join("mine.txt"), "keep\n").unwrap();
+    let before = tree(&world.path("x"));
+    for args in [
+        &["--yes", "--force", "--path", "x/first", "--path", "x/second"][..],
+        &["--yes", "--force", "--path=x/first", "--path=x/second"],
+        &["--yes", "--path", "x/first", "--force", "--path", "x/first"],
+    ] {
+        assert_refused(&world.init(args), "--path may only be provided once");
+        assert_eq!(tree(&world.path("x")), before);
+    }
+    assert!(!world.home().join("aios").exists());
+}
