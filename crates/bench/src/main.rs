@@ -15,6 +15,7 @@ mod fixtures;
 mod measure;
 mod quality;
 mod report;
+mod skill_quality;
 #[cfg(target_os = "linux")]
 mod uring;
 mod walk;
@@ -39,6 +40,8 @@ Usage:
                          [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--tiny]
                          (search quality on a seeded, gold-labelled folder: search_aios,
                          the CLI and the BM25 / BM25 + Snowball / rg controls)
+  dotaios-bench quality  --skills [--dotaios <PATH>]
+                         (skill routing against the gold set data/skill-intents.json)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
   dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
@@ -72,6 +75,27 @@ fn main() -> ExitCode {
     };
     if command == "control" {
         return measure::control(&args[1..]);
+    }
+    if command == "quality" && args[1..].iter().any(|arg| arg == "--skills") {
+        let rest: Vec<OsString> = args[1..]
+            .iter()
+            .filter(|a| *a != "--skills")
+            .cloned()
+            .collect();
+        let dotaios = match parse(&rest) {
+            Ok(options) => options_for_run(&options).dotaios,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(1);
+            }
+        };
+        return match skill_quality::run(&dotaios) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("{message}");
+                ExitCode::from(1)
+            }
+        };
     }
     if command == "quality" {
         return match quality::parse(&args[1..]) {

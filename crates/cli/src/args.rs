@@ -71,6 +71,15 @@ impl OptionSpec {
         }
     }
 
+    /// Whether the option may appear more than once in one call (contract 06 §1.2). A flag
+    /// repeated means the same thing twice, so it is accepted; an option that takes a value is
+    /// refused the second time, because neither value can be assumed to be the one the user
+    /// meant (`init --path a --path b` must not write into `b`). This is the one home of that
+    /// rule for every command.
+    pub(crate) const fn repeatable(&self) -> bool {
+        matches!(self.takes, Takes::Nothing)
+    }
+
     /// How the option is written in the help's left column.
     pub(crate) fn synopsis(&self) -> String {
         let long = match self.takes {
@@ -190,6 +199,8 @@ pub(crate) struct Scanner<'a> {
     options_ended: bool,
     /// Names that are not options of the command but fail with their own fixed line.
     refused: (&'static [&'static str], &'static str),
+    /// The non-repeatable options read so far (a command declares a handful).
+    seen: Vec<&'static str>,
 }
 
 impl<'a> Scanner<'a> {
@@ -200,6 +211,7 @@ impl<'a> Scanner<'a> {
             spec,
             options_ended: false,
             refused: (&[], ""),
+            seen: Vec::new(),
         }
     }
 
@@ -249,6 +261,12 @@ impl<'a> Scanner<'a> {
             return Err(self.spec.unknown_option(&name));
         };
         let flag = option.name;
+        if !option.repeatable() {
+            if self.seen.contains(&flag) {
+                return Err(CliError::RepeatedOption(flag));
+            }
+            self.seen.push(flag);
+        }
         match (option.takes, inline) {
             (Takes::Nothing, None) => Ok(Some(Item::Flag(flag))),
             (Takes::Nothing, Some(_)) => Err(CliError::TakesNoValue(flag)),
@@ -486,6 +504,39 @@ mod tests {
         assert_eq!(scan(&["--zzzzzz"]), Err("Unknown option: --zzzzzz".into()));
         let long = format!("--{}", "l".repeat(10_000));
         assert_eq!(scan(&[&long]), Err(format!("Unknown option: {long}")));
+    }
+
+    #[test]
+    fn an_option_with_a_value_is_refused_the_second_time() {
+        for items in [
+            &["--path", "a", "--path", "b"][..],
+            &["--path=a", "--json", "--path", "b"],
+            &["--path", "a", "--path=a"],
+        ] {
+            assert_eq!(scan(items), Err("--path may only be provided once".into()));
+        }
+        assert_eq!(
+            scan(&["--recover", "--recover", "id"]),
+            Err("--recover may only be provided once".into())
+        );
+        // A flag repeated means the same thing; `-y` is `--yes`.
+        assert_eq!(
+            scan(&["--json", "--json", "-y", "--yes"]),
+            Ok(vec![
+                Item::Flag("--json"),
+                Item::Flag("--json"),
+                Item::Flag("--yes"),
+                Item::Flag("--yes"),
+            ])
+        );
+        // After `--` a repeated name is a word.
+        assert_eq!(
+            scan(&["--limit", "1", "--", "--limit"]),
+            Ok(vec![
+                Item::Value("--limit", "1".into()),
+                Item::Positional("--limit".into()),
+            ])
+        );
     }
 
     #[test]

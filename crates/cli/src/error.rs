@@ -44,6 +44,9 @@ pub(crate) enum CliError {
     /// A flag given `=value`. Exit 1.
     #[error("{0} does not take a value")]
     TakesNoValue(&'static str),
+    /// An option with a value given a second time (contract 06 §1.2). Exit 1.
+    #[error("{0} may only be provided once")]
+    RepeatedOption(&'static str),
     /// A command's usage line, for a call that names nothing it can run. Exit 1.
     #[error("{0}")]
     UsageLine(&'static str),

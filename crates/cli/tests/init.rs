@@ -685,27 +685,44 @@ fn bundled_skills_meet_the_resolve_acceptance_scores() {
         ranked("plan my day"),
         [
             row("plan-today", "1.722", "matched trigger \"plan my day\""),
-            row("today", "0.711", "matched trigger \"start my day\""),
-            row("closeday", "0.5", "matched trigger \"close the day\""),
+            row("today", "0.722", "matched trigger \"start my day\""),
         ]
     );
     assert_eq!(
         ranked("plan this work"),
-        [
-            row(
-                "plan-today",
-                "0.889",
-                "matched trigger \"what should I work on\""
-            ),
-            row("today", "0.505", "matched trigger \"today's plan\""),
-        ]
+        [row(
+            "plan-today",
+            "0.889",
+            "matched trigger \"what should I work on\""
+        ),]
     );
     assert_eq!(
         ranked("review my week"),
         [row(
             "weekly-review",
             "1.75",
-            "matched trigger \"review my week\""
+            "matched trigger \"weekly review\""
         )]
     );
+}
+
+#[test]
+fn a_repeated_path_is_refused_and_nothing_is_written() {
+    let world = World::new();
+    std::fs::create_dir(world.path("x")).unwrap();
+    let second = world.path("x/second");
+    std::fs::create_dir(&second).unwrap();
+    std::fs::write(second.join("mine.txt"), "keep\n").unwrap();
+    let before = tree(&world.path("x"));
+    for args in [
+        &[
+            "--yes", "--force", "--path", "x/first", "--path", "x/second",
+        ][..],
+        &["--yes", "--force", "--path=x/first", "--path=x/second"],
+        &["--yes", "--path", "x/first", "--force", "--path", "x/first"],
+    ] {
+        assert_refused(&world.init(args), "--path may only be provided once");
+        assert_eq!(tree(&world.path("x")), before);
+    }
+    assert!(!world.home().join("aios").exists());
 }

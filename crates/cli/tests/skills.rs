@@ -175,14 +175,24 @@ fn limit_all_and_ties() {
     let temp = fixture();
     let output = run_unchanged(
         &temp,
-        &["skills", "resolve", "plan my day", "--json", "--limit", "5"],
+        &[
+            "skills",
+            "resolve",
+            "plan the day or close it",
+            "--json",
+            "--limit",
+            "5",
+        ],
     );
     let (stdout, _) = texts(&output);
     assert_eq!(stdout.matches("\"name\": ").count(), 2, "{stdout}");
-    assert!(stdout.contains("\"score\": 0.5,"));
+    assert!(stdout.contains("\"score\": 1.133,"), "{stdout}");
     assert!(!stdout.contains("drafted"));
 
-    let output = run_unchanged(&temp, &["skills", "resolve", "end of day", "--all"]);
+    let output = run_unchanged(
+        &temp,
+        &["skills", "resolve", "plan the day or close it", "--all"],
+    );
     let (stdout, _) = texts(&output);
     assert_eq!(status(&output), Some(0));
     let heads: Vec<&str> = stdout
@@ -192,14 +202,23 @@ fn limit_all_and_ties() {
     assert_eq!(
         heads,
         [
-            "closeday \u{2014} Close out today's note.",
-            "plan-today \u{2014} Plan the day from priorities and recent work."
+            "plan-today \u{2014} Plan the day from priorities and recent work.",
+            "closeday \u{2014} Close out today's note."
         ]
     );
-    assert!(stdout.contains("  confidence: 0.75 (matched trigger \"plan my day\")\n"));
+    assert!(stdout.contains("  confidence: 1.00 (matched trigger \"close my day\")\n"));
 
     // Without --all, text mode prints only the top block whatever --limit says.
-    let output = run_unchanged(&temp, &["skills", "resolve", "end of day", "--limit", "2"]);
+    let output = run_unchanged(
+        &temp,
+        &[
+            "skills",
+            "resolve",
+            "plan the day or close it",
+            "--limit",
+            "2",
+        ],
+    );
     assert_eq!(texts(&output).0.matches(" \u{2014} ").count(), 1);
 }
 

@@ -43,7 +43,7 @@ use crate::folder::attribution::attribute;
 use crate::folder::inspection::{Inspection, inspect_migrations};
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{
-    ProjectRecord, ProjectScope, ScopeError, read_catalog, resolve_scope,
+    Oversized, ProjectRecord, ProjectScope, ScopeError, read_catalog_with, resolve_scope,
 };
 use crate::folder::selector::{
     SELECTOR_INVALID_CODE, WorkingContextSelectorError, check_working_context_selector,
@@ -241,6 +241,13 @@ pub fn project_working_context(
         None => None,
         Some(selector) => Some(resolve_scope(&read.catalog, selector).map_err(
             |error| match error {
+                // A selector that names no readable project may name the one whose README was
+                // over its cap (by slug, alias or id, which cannot be read): the selected
+                // source is then too large and the request fails as it would have read it
+                // (contract 01 §6.1).
+                ScopeError::Unknown if !read.oversized.is_empty() => {
+                    ContextError::from(ReadFailure::SourceTooLarge)
+                }
                 ScopeError::Ambiguous { selector } => ContextError::AmbiguousProject { selector },
                 ScopeError::Unknown => ContextError::UnknownProject,
             },
@@ -257,7 +264,10 @@ pub fn project_working_context(
     let excerpt_clipped = active.as_ref().is_some_and(|view| view.excerpt_clipped);
     let texts = candidate_texts(&read.shared, active, sessions, signals, events, limit);
     let candidates = Candidates::new(mode.receipt(), &dates.today, &texts);
-    let fitted = fit::fit(&candidates, budget, scope.is_some(), excerpt_clipped);
+    let mut fitted = fit::fit(&candidates, budget, scope.is_some(), excerpt_clipped);
+    if let Some(coverage) = fitted.coverage.as_mut() {
+        coverage.omitted_siblings = read.oversized.len();
+    }
     Ok(Projection {
         mode,
         markdown: fitted.markdown,
@@ -276,6 +286,8 @@ struct Read {
     signals: Vec<TimelineRow>,
     events: Vec<TimelineRow>,
     catalog: Vec<ProjectRecord>,
+    /// Project mode: slugs of sibling projects left out for an over-cap README.
+    oversized: Vec<String>,
 }
 
 /// Steps 1–4 of contract 02 §4: snapshot, reads through one ledger, snapshot again.
@@ -304,7 +316,14 @@ fn read_sources(
         today,
         yesterday,
     );
-    let catalog = read_catalog(root, &mut ledger).map_err(|error| catalog_failure(&error))?;
+    // Shared mode renders every project, so an over-cap README fails it; project mode renders
+    // only the selected one and omits an over-cap sibling (contract 01 §5.1, §6.1).
+    let oversized = match mode {
+        MemoryMode::Project => Oversized::Omit,
+        MemoryMode::Shared | MemoryMode::Off => Oversized::Fail,
+    };
+    let catalog =
+        read_catalog_with(root, &mut ledger, oversized).map_err(|error| catalog_failure(&error))?;
     let after = sources::authority_snapshot(root)?;
     if before != after {
         return Err(ReadFailure::SourceChanged);
@@ -314,7 +333,8 @@ fn read_sources(
         sessions,
         signals,
         events,
-        catalog,
+        catalog: catalog.records,
+        oversized: catalog.oversized,
     })
 }
 

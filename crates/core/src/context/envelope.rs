@@ -83,6 +83,16 @@ fn write_coverage(writer: &mut JsonWriter, coverage: &Coverage) {
         Some(notice) => writer.str(&notice),
         None => writer.null(),
     }
+    // Only when a sibling was left out, so the object is the reference's otherwise.
+    if coverage.omitted_siblings > 0 {
+        writer.name("omittedProjectReadmes");
+        writer.begin_object();
+        writer.name("count");
+        writer.number(coverage.omitted_siblings as f64);
+        writer.name("reason");
+        writer.str("file_too_large");
+        writer.end_object();
+    }
     writer.end_object();
 }
 
@@ -197,9 +207,11 @@ impl WorkingContext {
 
     /// The text of the MCP `read_working_context` result (contract 02 §14.4): 2-space pretty JSON
     /// of `markdown` (the digest, no notices), `memory`, `receipt`, `notice`, `complete`,
-    /// `scope`, `generated_at`, `budget`, `operational`.
+    /// `scope`, `generated_at`, `budget`, `operational`, and in project mode `coverage` (the
+    /// hook JSON's `contextCoverage`, same object).
     ///
-    /// Fails when the payload without `markdown` is longer than 1,024 units.
+    /// Fails when the payload without `markdown` and `coverage` is longer than 1,024 units;
+    /// coverage has its own fixed bound (contract 02 §12).
     pub fn mcp_payload(&self) -> Result<String, MetadataTooLarge> {
         let mut metadata = JsonWriter::new(JsonLayout::Pretty);
         metadata.begin_object();
@@ -213,6 +225,10 @@ impl WorkingContext {
         writer.name("markdown");
         writer.js_string(&self.projection.markdown);
         self.write_mcp_metadata(&mut writer);
+        if let Some(coverage) = &self.projection.coverage {
+            writer.name("coverage");
+            write_coverage(&mut writer, coverage);
+        }
         writer.end_object();
         Ok(writer.finish())
     }

@@ -30,6 +30,8 @@ pub struct Coverage {
     pub excerpt_clipped: bool,
     /// The project block was rejected by the budget or cut by the marker.
     pub budget_omitted: bool,
+    /// Sibling projects left out because their README is over its 1 MiB cap (contract 02 §12).
+    pub omitted_siblings: usize,
 }
 
 impl Coverage {
@@ -188,6 +190,7 @@ pub(crate) fn fit(
         Coverage {
             excerpt_clipped,
             budget_omitted: project_rejected || !markdown.starts_with(&block),
+            omitted_siblings: 0,
         }
     });
     Fitted {
@@ -309,6 +312,7 @@ mod tests {
             let coverage = fitted.coverage.unwrap_or(Coverage {
                 excerpt_clipped: false,
                 budget_omitted: false,
+                omitted_siblings: 0,
             });
             assert!(coverage.excerpt_clipped);
             let full = candidates.measure(&Selection {
@@ -325,6 +329,7 @@ mod tests {
         let both = Coverage {
             excerpt_clipped: true,
             budget_omitted: true,
+            omitted_siblings: 1,
         };
         assert_eq!(
             both.notice().as_deref(),
@@ -335,7 +340,8 @@ mod tests {
         assert_eq!(
             Coverage {
                 excerpt_clipped: false,
-                budget_omitted: false
+                budget_omitted: false,
+                omitted_siblings: 0,
             }
             .notice(),
             None

@@ -52,6 +52,10 @@ pub struct MatchItem {
     pub triggers: Vec<String>,
     /// The rounded score (three decimals).
     pub score: f64,
+    /// The rounded confidence (three decimals, contract 04 §3.3).
+    pub confidence: f64,
+    /// Whether another match scores near-equal.
+    pub ambiguous: bool,
     /// The reason text.
     pub reason: String,
     /// `skills/<dir>/SKILL.md`.
@@ -73,6 +77,8 @@ impl MatchItem {
                 .map(|trigger| cap_string(trigger, ""))
                 .collect(),
             score: super::round_score(ranked.score),
+            confidence: super::round_score(ranked.confidence),
+            ambiguous: ranked.ambiguous,
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
         }
@@ -188,6 +194,10 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.end_array();
     json.name("score");
     json.number(item.score);
+    json.name("confidence");
+    json.number(item.confidence);
+    json.name("ambiguous");
+    json.bool(item.ambiguous);
     json.name("reason");
     json.str(&item.reason);
     json.name("resource");
@@ -264,6 +274,8 @@ mod tests {
         "what's my focus today"
       ],
       "score": 1.722,
+      "confidence": 1,
+      "ambiguous": false,
       "reason": "matched trigger \"plan my day\"",
       "resource": "skills/plan-today/SKILL.md"
     }
@@ -274,12 +286,12 @@ mod tests {
   "complete": true,
   "budget": {
     "limit": 6000,
-    "used": 691,
+    "used": 740,
     "truncated": false
   }
 }"#;
         assert_eq!(payload.text, expected);
-        assert_eq!(payload.used, 691);
+        assert_eq!(payload.used, 740);
         assert_eq!(payload.matches, 1);
         assert!(!payload.truncated && !payload.intent_truncated);
     }

@@ -1,5 +1,7 @@
 //! The deterministic intent → skill ranking (contract 04 §3): exact-name rule, best-trigger and
-//! capped description scoring, the 0.05 threshold, ordering, reasons, rounding and confidence.
+//! capped description scoring, the evidence rule that keeps a skill sharing only a stray word
+//! out, the 0.05 threshold, ordering, reasons, rounding, and each match's confidence and
+//! ambiguity.
 //!
 //! Purely lexical and pure: no I/O, no randomness, no locale from the environment. The raw
 //! (unrounded) score orders the matches; rounding happens only when a surface prints it.
@@ -8,7 +10,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::catalog::Skill;
-use super::tokenize::{Tokens, tokens};
+use super::tokenize::{Tokens, content_tokens, tokens};
 use crate::text;
 
 /// Matches scoring below this are dropped (contract 04 §3.2, `MIN_SCORE`).
@@ -20,6 +22,10 @@ const EXACT_SCORE: f64 = 100.0;
 /// The description contributes at most this much.
 const DESCRIPTION_CAP: f64 = 0.5;
 
+/// Two matches whose scores are within this ratio are near-equal: both are `ambiguous`
+/// (contract 04 §3.3). At 0.8 a confidence of 5/9 (≈ 0.556) or less is ambiguous.
+const AMBIGUITY_RATIO: f64 = 0.8;
+
 /// One ranked skill.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ranked<'a> {
@@ -29,6 +35,10 @@ pub struct Ranked<'a> {
     pub score: f64,
     /// Why it matched.
     pub reason: Reason<'a>,
+    /// Its separation from the best other match, in 0..1 (contract 04 §3.3).
+    pub confidence: f64,
+    /// Whether another match scores near-equal (contract 04 §3.3).
+    pub ambiguous: bool,
 }
 
 /// Why a skill matched (contract 04 §3.1). `Display` gives the exact wire text.
@@ -62,7 +72,7 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
     let mut ranked: Vec<Ranked<'a>> = catalog
         .iter()
         .filter_map(|skill| {
-            let (score, reason) = prepared.score(skill);
+            let (score, reason) = prepared.score(skill)?;
             // `score <= 0` is implied by the threshold but written as the contract writes it; a NaN
             // cannot arise (every division has a positive denominator).
             if score <= 0.0 || score < MIN_SCORE {
@@ -72,6 +82,8 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
                 skill,
                 score,
                 reason,
+                confidence: 1.0,
+                ambiguous: false,
             })
         })
         .collect();
@@ -83,7 +95,36 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
             .unwrap_or(Ordering::Equal)
             .then_with(|| text::collate(&left.skill.name, &right.skill.name))
     });
+    let scores: Vec<f64> = ranked.iter().map(|entry| entry.score).collect();
+    for (index, entry) in ranked.iter_mut().enumerate() {
+        (entry.confidence, entry.ambiguous) = separation(&scores, index);
+    }
     ranked
+}
+
+/// The confidence and ambiguity of the match at `index` among the ranked `scores` (contract 04
+/// §3.3). Its competitor is the best other match: the runner-up for the top, the top for every
+/// other. Confidence is `score / (score + competitor)` (1 alone or for an exact name); two
+/// matches are ambiguous when the lower scores at least 0.8 of the higher.
+fn separation(scores: &[f64], index: usize) -> (f64, bool) {
+    let score = scores[index];
+    if score >= EXACT_SCORE {
+        return (1.0, false);
+    }
+    let competitor = if index == 0 {
+        scores.get(1)
+    } else {
+        scores.first()
+    };
+    let Some(&competitor) = competitor else {
+        return (1.0, false);
+    };
+    let (low, high) = if score < competitor {
+        (score, competitor)
+    } else {
+        (competitor, score)
+    };
+    (score / (score + competitor), low >= AMBIGUITY_RATIO * high)
 }
 
 /// JavaScript `Math.round(score × 1000) / 1000`: three decimals, halves towards +∞ (contract 04
@@ -108,6 +149,8 @@ struct Intent {
     /// JS-trim of the lower-cased intent.
     lower: String,
     tokens: Tokens,
+    /// The tokens that can make a match (no function words).
+    content: Tokens,
 }
 
 impl Intent {
@@ -115,12 +158,18 @@ impl Intent {
         Intent {
             lower: text::js_trim(&intent.to_lowercase()).to_owned(),
             tokens: tokens(intent),
+            content: content_tokens(intent),
         }
     }
 
-    fn score<'a>(&self, skill: &'a Skill) -> (f64, Reason<'a>) {
+    /// The score and reason of `skill`, or `None` when the skill has no evidence for the
+    /// intent (contract 04 §3.2).
+    fn score<'a>(&self, skill: &'a Skill) -> Option<(f64, Reason<'a>)> {
         if self.lower == skill.name.to_lowercase() || self.lower == skill.dir.to_lowercase() {
-            return (EXACT_SCORE, Reason::ExactName);
+            return Some((EXACT_SCORE, Reason::ExactName));
+        }
+        if !self.has_evidence(skill) {
+            return None;
         }
         let mut trigger_part = 0.0_f64;
         // The reason's trigger is chosen by overlap alone, first on ties.
@@ -144,7 +193,35 @@ impl Intent {
             None if description_part > 0.0 => Reason::Description,
             None => Reason::WeakOverlap,
         };
-        (trigger_part + description_part, reason)
+        Some((trigger_part + description_part, reason))
+    }
+
+    /// The evidence rule of contract 04 §3.2. A skill may match only when a trigger's phrase
+    /// bonus applies, or when, counting content tokens only: some trigger's tokens all occur in
+    /// the intent, or some trigger shares two tokens with it, or the skill as a whole (name,
+    /// directory, triggers, description) shares two tokens with it, or every content token of
+    /// the intent occurs in the skill. One shared word among many (`write`, `today`) is not
+    /// evidence; that is what routed `write a haiku about autumn` to a decision skill.
+    fn has_evidence(&self, skill: &Skill) -> bool {
+        if self.content.is_empty() {
+            return false;
+        }
+        let mut whole = content_tokens(&skill.name);
+        whole.extend(&content_tokens(&skill.dir));
+        whole.extend(&content_tokens(&skill.description));
+        for trigger in &skill.triggers {
+            if self.bonus(trigger) > 0.0 {
+                return true;
+            }
+            let trigger_tokens = content_tokens(trigger);
+            let shared = self.content.shared(&trigger_tokens);
+            if shared >= 2 || (shared > 0 && shared == trigger_tokens.len()) {
+                return true;
+            }
+            whole.extend(&trigger_tokens);
+        }
+        let shared = self.content.shared(&whole);
+        shared >= 2 || shared == self.content.len()
     }
 
     /// The phrase bonus of one trigger (contract 04 §3.1).
@@ -269,8 +346,7 @@ mod tests {
             check("plan my day", &catalog),
             [
                 "plan-today 1.722 matched trigger \"plan my day\"",
-                "today 0.711 matched trigger \"start my day\"",
-                "closeday 0.5 matched trigger \"close the day\"",
+                "today 0.722 matched trigger \"start my day\"",
             ]
         );
         let ranked = rank("plan my day", &catalog);
@@ -282,10 +358,7 @@ mod tests {
     fn plan_this_work_reason_is_the_best_overlap_trigger() {
         assert_eq!(
             check("plan this work", &bundled()),
-            [
-                "plan-today 0.889 matched trigger \"what should I work on\"",
-                "today 0.505 matched trigger \"today's plan\"",
-            ]
+            ["plan-today 0.889 matched trigger \"what should I work on\"",]
         );
     }
 
@@ -298,28 +371,57 @@ mod tests {
                 .map(|line| line.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" "))
                 .collect()
         };
-        assert_eq!(
-            scores("what should i work on today"),
-            ["plan-today 1.289", "today 0.605", "closeday 0.518"]
-        );
-        assert_eq!(
-            scores("start my day"),
-            ["today 1.711", "plan-today 0.611", "closeday 0.5"]
-        );
-        assert_eq!(
-            scores("close the day"),
-            ["closeday 1.618", "today 0.711", "plan-today 0.611"]
-        );
+        assert_eq!(scores("what should i work on today"), ["plan-today 1.289"]);
+        assert_eq!(scores("start my day"), ["today 1.722"]);
+        assert_eq!(scores("close the day"), ["closeday 1.625", "today 0.722"]);
         assert_eq!(scores("review my week"), ["weekly-review 1.75"]);
         assert_eq!(
             check("Plan-Today", &catalog),
             [
                 "plan-today 100 exact name match",
-                "today 1.011 matched trigger \"today's plan\"",
-                "closeday 0.518 matched trigger \"wrap up today\"",
+                "today 1.222 matched trigger \"today's plan\"",
             ]
         );
         assert!(rank("zzzzz qzzzz", &catalog).is_empty());
+    }
+
+    #[test]
+    fn a_stray_shared_word_is_not_a_match() {
+        let catalog = bundled();
+        // Before the evidence rule each of these routed to a skill (contract 04 §3.2).
+        for intent in [
+            "what's the weather in Lisbon tomorrow",
+            "is it going to rain today",
+            "write a haiku about autumn",
+            "what should I do about it",
+        ] {
+            assert_eq!(check(intent, &catalog), Vec::<String>::new(), "{intent}");
+        }
+        // `days` meets `day`, `reviewing` meets `review`.
+        assert_eq!(
+            check("reviewing the past weeks", &catalog),
+            ["weekly-review 1.035 matched trigger \"weekly review\""]
+        );
+    }
+
+    #[test]
+    fn confidence_and_ambiguity_of_every_match() {
+        let twins = vec![
+            skill("a", "a", "", &["sort my inbox"]),
+            skill("b", "b", "", &["sort my inbox"]),
+            skill("c", "c", "", &["sort inbox mail"]),
+        ];
+        let ranked = rank("sort my inbox", &twins);
+        let seen: Vec<(f64, bool)> = ranked.iter().map(|m| (m.confidence, m.ambiguous)).collect();
+        assert_eq!(seen[..2], [(0.5, true), (0.5, true)]);
+        // The third is measured against the top: 0.8 / (0.8 + 1.5).
+        assert_eq!((round_score(seen[2].0), seen[2].1), (0.348, false));
+        let catalog = bundled();
+        let ranked = rank("plan my day", &catalog);
+        assert_eq!(round_score(ranked[0].confidence), 0.705);
+        assert!(!ranked[0].ambiguous && !ranked[1].ambiguous);
+        let exact = rank("closeday", &catalog);
+        assert_eq!((exact[0].confidence, exact[0].ambiguous), (1.0, false));
     }
 
     #[test]
@@ -327,18 +429,12 @@ mod tests {
         let catalog = fixture();
         assert_eq!(
             check("plan my day", &catalog),
-            [
-                "plan-today 2 matched trigger \"plan my day\"",
-                "closeday 0.5 matched trigger \"close my day\"",
-            ]
+            ["plan-today 2 matched trigger \"plan my day\"",]
         );
-        assert_eq!(confidence(&rank("plan my day", &catalog)), Some(0.8));
+        assert_eq!(confidence(&rank("plan my day", &catalog)), Some(1.0));
         assert_eq!(
             check("end of day", &catalog),
-            [
-                "closeday 1.5 matched trigger \"end of day\"",
-                "plan-today 0.75 matched trigger \"plan my day\"",
-            ]
+            ["closeday 1.5 matched trigger \"end of day\"",]
         );
         assert_eq!(
             check("work", &catalog),

@@ -137,10 +137,40 @@ impl std::error::Error for CatalogError {}
 /// is an empty catalog; every other anomaly fails the whole catalog, never skipping silently
 /// (plain files are not projects and are skipped).
 pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecord>, CatalogError> {
+    read_catalog_with(root, ledger, Oversized::Fail).map(|catalog| catalog.records)
+}
+
+/// What the catalog read does with a README over its 1 MiB cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oversized {
+    /// Fail the whole catalog (shared mode, `doctor`: every README is rendered or checked).
+    Fail,
+    /// Leave the project out and name it in [`Catalog::oversized`] (project mode, contract 01
+    /// §6.1: only the selected project is rendered, so a sibling that cannot be read in full is
+    /// an omitted source, not a failed request).
+    Omit,
+}
+
+/// The records of a catalog read and the slugs of the projects left out for an over-cap README
+/// (only with [`Oversized::Omit`]), both in catalog order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Catalog {
+    /// The readable records.
+    pub records: Vec<ProjectRecord>,
+    /// Slugs whose README is larger than [`README_CAP`].
+    pub oversized: Vec<String>,
+}
+
+/// [`read_catalog`] with the over-cap rule chosen by the caller.
+pub fn read_catalog_with(
+    root: &Root,
+    ledger: &mut Ledger,
+    oversized: Oversized,
+) -> Result<Catalog, CatalogError> {
     let shelf = rel(PROJECTS_DIR);
     let listing = match root.list_dir(Some(&shelf), PROJECT_DIRECTORY_LIMIT, ledger) {
         Ok(Some(listing)) => listing,
-        Ok(None) => return Ok(Vec::new()),
+        Ok(None) => return Ok(Catalog::default()),
         Err(ReadError::DirectoryLimit) => return Err(CatalogError::DirectoryLimit),
         Err(error) => {
             return Err(CatalogError::Read {
@@ -161,6 +191,7 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
 
     let mut records: Vec<ProjectRecord> = Vec::new();
     let mut work = YamlWork::per_request();
+    let mut omitted: Vec<String> = Vec::new();
     for (name, kind, utf8) in entries {
         match kind {
             EntryKind::Symlink => return Err(CatalogError::LinkedProjectDirectory),
@@ -170,8 +201,14 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
         if !utf8 || !is_project_slug(&name) {
             return Err(CatalogError::InvalidSlug { name });
         }
-        if let Some(record) = read_catalog_entry(root, ledger, &mut work, &name)? {
-            records.push(record);
+        match read_catalog_entry(root, ledger, &mut work, &name) {
+            Ok(Some(record)) => records.push(record),
+            Ok(None) => {}
+            Err(CatalogError::Read {
+                error: ReadError::TooLarge,
+                ..
+            }) if oversized == Oversized::Omit => omitted.push(name),
+            Err(error) => return Err(error),
         }
     }
     for (index, record) in records.iter().enumerate() {
@@ -187,7 +224,10 @@ pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecor
             });
         }
     }
-    Ok(records)
+    Ok(Catalog {
+        records,
+        oversized: omitted,
+    })
 }
 
 fn read_catalog_entry(

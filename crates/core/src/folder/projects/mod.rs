@@ -16,7 +16,9 @@ mod identity;
 mod record;
 mod scope;
 
-pub use catalog::{CatalogError, PROJECT_DIRECTORY_LIMIT, read_catalog};
+pub use catalog::{
+    Catalog, CatalogError, Oversized, PROJECT_DIRECTORY_LIMIT, read_catalog, read_catalog_with,
+};
 pub use identity::{
     IDENTITY_PREFIX, IDENTITY_SCAN_DIRECTORY_LIMIT, IdentityError, IdentityProblem,
     IdentityResolution, PortableIdentity, resolve_portable_identity,
