@@ -272,9 +272,9 @@ fn every_shared_scope_finds_its_files() {
         sources(&outcome, Scope::Memory),
         [
             "memory/events.jsonl",
-            "memory/daily/2026-08-12.md",
+            "memory/signals/2026-08-11.jsonl",
             "memory/inbox/idea.md",
-            "memory/signals/2026-08-11.jsonl"
+            "memory/daily/2026-08-12.md",
         ]
     );
     assert_eq!(sources(&outcome, Scope::Vault), ["vault/wiki/harbour.md"]);
@@ -469,7 +469,7 @@ fn recency_decays_in_day_buckets() {
 }
 
 #[test]
-fn limit_applies_per_scope() {
+fn limit_bounds_the_merged_list() {
     let folder = Folder::new();
     for index in 0..5 {
         folder.write(&format!("context/{index}.md"), "needle\n");
@@ -478,12 +478,14 @@ fn limit_applies_per_scope() {
     let mut ask = Ask::new("needle");
     ask.limit = 2;
     let outcome = ask.run(&folder.root()).unwrap();
-    assert_eq!(sources(&outcome, Scope::Context).len(), 2);
-    assert_eq!(sources(&outcome, Scope::Vault).len(), 2);
+    // Equal scores fall back to declared scope order, then file name (contract 03 §9.4).
+    let ranked: Vec<&str> = outcome.ranked().map(|(_, hit)| hit.source()).collect();
+    assert_eq!(ranked, ["context/0.md", "context/1.md"]);
+    assert!(sources(&outcome, Scope::Vault).is_empty());
 }
 
 #[test]
-fn memory_interleaves_jsonl_daily_and_inbox() {
+fn memory_entries_and_notes_share_one_order() {
     let folder = Folder::new();
     folder
         .write("memory/events.jsonl", "{\"summary\":\"needle\"}\n")
@@ -503,11 +505,13 @@ fn memory_interleaves_jsonl_daily_and_inbox() {
     let outcome = ask.run(&folder.root()).unwrap();
     assert_eq!(
         sources(&outcome, Scope::Memory),
+        // One relevance order: the entries hold the term in their summary, the notes in the
+        // body only; `limit` bounds the merged list (contract 03 §9.4, §10.7).
         [
             "memory/events.jsonl",
-            "memory/daily/a.md",
-            "memory/inbox/c.md",
             "memory/events-archive.000001.jsonl",
+            "memory/events-archive.000002.jsonl",
+            "memory/daily/a.md",
             "memory/daily/b.md",
         ]
     );
