@@ -518,6 +518,34 @@ mod tests {
         );
     }
 
+    /// Issue F1 of contract 03 §19.6: a 4 MiB file of one-character lines, every one a match,
+    /// keeps at most six snippet candidates while it is scanned (the retained count, not the
+    /// clock), and yields the first five windows.
+    #[test]
+    fn snippet_candidates_stay_bounded_on_a_huge_file() {
+        let text = "x\n".repeat(2 * 1024 * 1024);
+        let query = Query::new("x");
+        let mut best = Best::default();
+        let mut peak = 0;
+        for (index, line) in text.split('\n').enumerate() {
+            if query.relevance.facts(line).terms != 0 {
+                best.offer(Pick {
+                    kind: MatchKind::Phrase,
+                    area: Area::Body,
+                    index,
+                });
+                peak = peak.max(best.picks.len());
+            }
+        }
+        assert_eq!(peak, 6);
+        let analysis = run("x", &text);
+        let snippets = snippet_tuples(&analysis);
+        assert_eq!(
+            snippets.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
+            [(1, 2), (1, 3), (2, 4), (3, 5), (4, 6)]
+        );
+    }
+
     #[test]
     fn dedupe_and_cap_at_five() {
         let text = "needle\n".repeat(12);

@@ -187,6 +187,9 @@ struct QueryTerm {
     italian: String,
     /// Every token whose stem can equal one of the term's stems starts with this.
     gate: String,
+    /// For a query word that joins several tokens (`EPIPE-4712`, `会議`), its tokens: such a
+    /// term matches only where they occur exactly and consecutively (§5.1).
+    parts: Vec<String>,
 }
 
 /// The query side of the model: distinct normalised terms, their order for phrase detection,
@@ -282,24 +285,34 @@ pub(crate) struct Collector<'a> {
 impl Relevance {
     /// Normalises the phrase of §5 (already trimmed, lowercased, whitespace-collapsed).
     pub(crate) fn new(phrase: &str) -> Relevance {
-        let folded = fold(phrase);
-        let mut tokens: Vec<&str> = Vec::new();
-        for_each_token(&folded, |_, token| tokens.push(token));
-        // Stop words are ignored unless the query has nothing else (§5.1).
-        let content: Vec<&str> = tokens
-            .iter()
-            .copied()
-            .filter(|token| !is_stop_word(token))
-            .collect();
-        let kept = if content.is_empty() { tokens } else { content };
         let stemmers = Stemmers::new();
+        // Each space-separated query word gives one term: its token, or, when it joins several
+        // tokens, all of them as one compound term (§5.1).
+        let mut words: Vec<Vec<String>> = Vec::new();
+        for word in phrase.split(' ') {
+            let folded = fold(word);
+            let mut tokens: Vec<String> = Vec::new();
+            for_each_token(&folded, |_, token| tokens.push(token.to_owned()));
+            if !tokens.is_empty() {
+                words.push(tokens);
+            }
+        }
+        let is_stop = |word: &Vec<String>| word.len() == 1 && is_stop_word(&word[0]);
+        // Stop words are ignored unless the query has nothing else (§5.1).
+        let content: Vec<Vec<String>> = words
+            .iter()
+            .filter(|word| !is_stop(word))
+            .cloned()
+            .collect();
+        let kept = if content.is_empty() { words } else { content };
         let mut terms: Vec<QueryTerm> = Vec::new();
         let mut sequence: Vec<usize> = Vec::new();
-        for token in kept {
-            let index = match terms.iter().position(|term| term.text == token) {
+        for word in kept {
+            let text = word.join(" ");
+            let index = match terms.iter().position(|term| term.text == text) {
                 Some(index) => index,
                 None if terms.len() < MAX_TERMS => {
-                    terms.push(QueryTerm::new(token, &stemmers));
+                    terms.push(QueryTerm::new(word, &stemmers));
                     terms.len() - 1
                 }
                 None => continue,
@@ -351,6 +364,9 @@ impl Relevance {
     fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
         let mut stems: Option<(String, String)> = None;
         for (index, term) in self.terms.iter().enumerate() {
+            if !term.parts.is_empty() {
+                continue;
+            }
             if token.as_bytes().first() != term.text.as_bytes().first()
                 && token.as_bytes().first() != term.gate.as_bytes().first()
             {
@@ -399,7 +415,7 @@ impl Relevance {
         age_ms: f64,
     ) -> f64 {
         let average = stats.average_length(class);
-        let norm = 1.0 - B + B * (features.length as f64 / average.max(1.0));
+        let norm = 1.0 - B + B * (length_class(features.length) / average.max(1.0));
         let mut score = 0.0;
         let mut idf_total = 0.0;
         for (term, fields) in features.tf.iter().enumerate() {
@@ -439,6 +455,15 @@ impl Relevance {
     }
 }
 
+/// A document length rounded to its nearest power of two (§9.1): length normalisation tells a
+/// short note from a long one, not two notes a few hundred bytes apart.
+fn length_class(length: u64) -> f64 {
+    if length == 0 {
+        return 0.0;
+    }
+    2f64.powf((length as f64).log2().round())
+}
+
 /// The recency prior of §9.3: at most +8 % for today, fading with a 60-day half-life; unknown
 /// or future ages get none. Bounded, so it only reorders near-equal matches.
 pub(crate) fn recency(age_ms: f64) -> f64 {
@@ -450,7 +475,19 @@ pub(crate) fn recency(age_ms: f64) -> f64 {
 }
 
 impl QueryTerm {
-    fn new(text: &str, stemmers: &Stemmers) -> QueryTerm {
+    fn new(mut word: Vec<String>, stemmers: &Stemmers) -> QueryTerm {
+        if word.len() > 1 {
+            return QueryTerm {
+                text: word.join(" "),
+                short: false,
+                english: String::new(),
+                italian: String::new(),
+                gate: word[0].clone(),
+                parts: word,
+            };
+        }
+        let text = word.pop().unwrap_or_default();
+        let text = text.as_str();
         let short = text.chars().count() <= 2;
         let english = stemmers.english.stem(text).into_owned();
         let italian = stemmers.italian.stem(text).into_owned();
@@ -473,6 +510,7 @@ impl QueryTerm {
             english,
             italian,
             gate,
+            parts: Vec::new(),
         }
     }
 }
@@ -482,12 +520,32 @@ impl Collector<'_> {
     /// its match facts. Pieces are separate for phrase detection only by their positions.
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
         let mut facts = LineFacts::default();
-        let mut piece_chain: Vec<Option<u32>> = vec![None; self.model.sequence.len()];
         let model = self.model;
+        let mut piece_chain: Vec<Option<u32>> = vec![None; model.sequence.len()];
+        // How many parts of each compound term the tokens just read complete.
+        let mut progress: Vec<usize> = vec![0; model.terms.len()];
+        let mut hits: Vec<(usize, Quality)> = Vec::new();
         for_each_token(folded, |_, token| {
             let position = self.position;
             self.position += 1;
-            model.match_token(token, |term, quality| {
+            hits.clear();
+            model.match_token(token, |term, quality| hits.push((term, quality)));
+            for (term, query_term) in model.terms.iter().enumerate() {
+                let parts = &query_term.parts;
+                if parts.is_empty() {
+                    continue;
+                }
+                progress[term] = if parts[progress[term]] == token {
+                    progress[term] + 1
+                } else {
+                    usize::from(parts[0] == token)
+                };
+                if progress[term] == parts.len() {
+                    hits.push((term, Quality::Exact));
+                    progress[term] = 0;
+                }
+            }
+            for &(term, quality) in &hits {
                 let bit = 1_u64 << (term % 64);
                 facts.terms |= bit;
                 if quality == Quality::Exact {
@@ -514,13 +572,13 @@ impl Collector<'_> {
                         piece_chain[step] = Some(position);
                     }
                 }
-            });
+            }
             if model.sequence.len() >= 2 && piece_chain.last().copied().flatten() == Some(position)
             {
                 facts.phrase = true;
                 self.features.phrase = true;
             }
-            if self.last_seen.iter().all(Option::is_some) {
+            if !hits.is_empty() && self.last_seen.iter().all(Option::is_some) {
                 let first = self
                     .last_seen
                     .iter()

@@ -113,6 +113,11 @@ impl<'a> Ask<'a> {
         self
     }
 
+    fn workers(mut self, workers: usize) -> Ask<'a> {
+        self.workers = workers;
+        self
+    }
+
     fn limits(mut self, files: u64, bytes: u64, entries: u64) -> Ask<'a> {
         self.limits = Counts {
             files,
@@ -273,8 +278,8 @@ fn every_shared_scope_finds_its_files() {
         [
             "memory/events.jsonl",
             "memory/signals/2026-08-11.jsonl",
-            "memory/inbox/idea.md",
             "memory/daily/2026-08-12.md",
+            "memory/inbox/idea.md",
         ]
     );
     assert_eq!(sources(&outcome, Scope::Vault), ["vault/wiki/harbour.md"]);
@@ -1156,6 +1161,53 @@ mod properties {
                     prop_assert!(source.starts_with(prefix), "{source} in {:?}", group.scope);
                 }
             }
+        }
+
+        /// The one relevance order (contract 03 §9.4) is a function of the folder and the
+        /// query: any number of workers gives the same merged list, and every result of every
+        /// group appears in it exactly once.
+        #[test]
+        fn merged_order_is_independent_of_scheduling(
+            query in prop::sample::select(vec!["harbour", "harbour ferry", "ferry app", "the harbour notes", "tides"]),
+            workers in 1_usize..6,
+        ) {
+            let folder = rich_folder();
+            let one = Ask::new(query).workers(1).run(&folder.root()).unwrap();
+            let many = Ask::new(query).workers(workers).run(&folder.root()).unwrap();
+            prop_assert_eq!(&one, &many);
+            let mut seen = one.order.clone();
+            seen.sort_unstable();
+            let all: Vec<(usize, usize)> = one
+                .groups
+                .iter()
+                .enumerate()
+                .flat_map(|(group, results)| (0..results.results.len()).map(move |at| (group, at)))
+                .collect();
+            prop_assert_eq!(seen, all);
+        }
+
+        /// Adding notes unrelated to the query never moves a note whose title is the query
+        /// below a note that only mentions it in passing (contract 03 §9.1).
+        #[test]
+        fn unrelated_notes_never_bury_an_exact_title(
+            noise in prop::collection::vec("[a-z]{3,9}( [a-z]{3,9}){0,12}", 0..12),
+            mentions in 1_usize..4,
+        ) {
+            let folder = Folder::new();
+            folder.write("vault/eviction.md", "# Pod eviction\nDrain the node first.\n");
+            for index in 0..mentions {
+                folder.write(
+                    &format!("context/mention-{index}.md"),
+                    "# Car service\nBrakes, tyres, and one pod eviction aside.\nMore about the car.\n",
+                );
+            }
+            for (index, words) in noise.iter().enumerate() {
+                let words = words.replace("pod", "pad").replace("eviction", "evection");
+                folder.write(&format!("vault/noise-{index}.md"), &format!("# Noise {index}\n{words}\n"));
+            }
+            let outcome = Ask::new("pod eviction").run(&folder.root()).unwrap();
+            let first = outcome.ranked().next().map(|(_, hit)| hit.source().to_owned());
+            prop_assert_eq!(first.as_deref(), Some("vault/eviction.md"));
         }
     }
 }

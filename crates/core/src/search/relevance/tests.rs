@@ -89,7 +89,7 @@ fn prefix_matches_earn_no_title_weight() {
 #[test]
 fn phrase_then_proximity_then_scattered() {
     let filler = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod";
-    let near = format!("{filler} api to key {filler}");
+    let near = format!("{filler} api and the key {filler}");
     let phrase = format!("{filler} api key {filler}");
     let far = format!("api {filler} {filler} key");
     let documents = [
@@ -160,4 +160,19 @@ fn tokens_split_on_punctuation_and_keep_ideographs_apart() {
         kind("EPIPE-4712", "saw EPIPE-4712 twice"),
         Some(MatchKind::Phrase)
     );
+}
+
+#[test]
+fn joined_words_match_only_as_a_whole() {
+    let query = "controlled-peregrine-benchmark-needle";
+    assert_eq!(terms_in(query, "common-benchmark-marker-needle"), 0);
+    assert_eq!(
+        terms_in(query, "x controlled-peregrine-benchmark-needle y"),
+        0b1
+    );
+    assert_eq!(
+        terms_in(query, "controlled peregrine benchmark needle"),
+        0b1
+    );
+    assert_eq!(terms_in("会議", "会 and 議"), 0);
 }
