@@ -307,6 +307,8 @@ fn human_output_for_markdown_groups() {
     );
     let output = search(&temp, &["Harbour"]);
     assert_eq!(code(&output), 0);
+    // One relevance order (contract 03 §9.4, §17.4): the note titled Harbour comes before the
+    // passing mention under a heading, whatever their scopes' declared order.
     assert_eq!(
         texts(&output),
         (
@@ -315,16 +317,16 @@ fn human_output_for_markdown_groups() {
              \n\
              Project corpus omitted because no --project selector was supplied.\n\
              \n\
-             ── context/ (1 match) ──\n\
-             \x20 Current work (work.md)\n\
-             \x20   L3-5: ## Current Work / Ship the >>harbour<< app.\n\
-             \n\
              ── vault/ (1 match) ──\n\
              \x20 Harbour (wiki/harbour.md)\n\
              \x20   L1: description: >>Harbour<< notes\n\
              \x20   L3-5: --- / # >>Harbour<< / >>harbour<< tides\n\
              \x20   L1-3: --- / description: >>Harbour<< notes / ---\n\
              \x20   L4-6: # >>Harbour<< / >>harbour<< tides\n\
+             \n\
+             ── context/ (1 match) ──\n\
+             \x20 Current work (work.md)\n\
+             \x20   L3-5: ## Current Work / Ship the >>harbour<< app.\n\
              \n\
              2 result(s) found.\n"
                 .to_owned(),

@@ -39,6 +39,7 @@ mod matcher;
 mod omission;
 mod payload;
 mod rank;
+mod relevance;
 mod sessions;
 #[cfg(test)]
 mod tests;
@@ -229,6 +230,9 @@ pub struct Group {
 pub struct SearchOutcome {
     /// Groups of the admitted scopes, in declared order (a group may be empty).
     pub groups: Vec<Group>,
+    /// The one relevance order over every group (contract 03 §9.4): `(group, result)` indices,
+    /// best first; every result of every group appears exactly once.
+    pub order: Vec<(usize, usize)>,
     /// The scope metadata.
     pub scope: ScopeMeta,
     /// Omission records: preliminary-allocation omissions, then final-allocation omissions,
@@ -239,6 +243,14 @@ pub struct SearchOutcome {
 }
 
 impl SearchOutcome {
+    /// Every result with its scope, in the one relevance order (§9.4).
+    pub fn ranked(&self) -> impl Iterator<Item = (Scope, &SearchHit)> {
+        self.order.iter().map(|&(group, index)| {
+            let group = &self.groups[group];
+            (group.scope, &group.results[index])
+        })
+    }
+
     /// `true` exactly when nothing was omitted (§14.5).
     pub fn complete(&self) -> bool {
         self.omissions.is_empty()

@@ -222,19 +222,20 @@ fn render(
     if outcome.scope.projects_omitted {
         text.push_str("Project corpus omitted because no --project selector was supplied.\n\n");
     }
-    let mut total = 0;
-    for group in &outcome.groups {
-        if group.results.is_empty() {
-            continue;
-        }
-        let count = group.results.len();
-        total += count;
-        let noun = if count == 1 { "match" } else { "matches" };
-        text.push_str(&format!(
-            "── {}/ ({count} {noun}) ──\n",
-            group.scope.as_str()
-        ));
-        for hit in &group.results {
+    // One list in the relevance order (contract 03 §17.4): a scope header opens every run of
+    // consecutive results from the same scope.
+    let ranked: Vec<(dotaios_core::search::Scope, &SearchHit)> = outcome.ranked().collect();
+    let total = ranked.len();
+    let mut at = 0;
+    while at < ranked.len() {
+        let scope = ranked[at].0;
+        let run = ranked[at..]
+            .iter()
+            .take_while(|(other, _)| *other == scope)
+            .count();
+        let noun = if run == 1 { "match" } else { "matches" };
+        text.push_str(&format!("── {}/ ({run} {noun}) ──\n", scope.as_str()));
+        for &(_, hit) in &ranked[at..at + run] {
             match hit {
                 SearchHit::Markdown(hit) => render_markdown(&mut text, hit, &highlighter),
                 SearchHit::Memory(hit) => render_memory(&mut text, hit, &highlighter),
@@ -242,6 +243,7 @@ fn render(
             }
         }
         text.push('\n');
+        at += run;
     }
     let mut last = if total > 0 {
         format!("{total} result(s) found.")

@@ -7,13 +7,14 @@
 //! suppression identity). Pure: the engine reads the sources and passes their text.
 
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Match, Query, lowercase};
-use crate::search::rank::{Clock, CorpusStats, decay, parse_ts, rank};
+use crate::search::matcher::{Match, MatchKind, Query, lowercase};
+use crate::search::rank::{Clock, parse_ts};
+use crate::search::relevance::{Features, Field, LineFacts, Stats, fold, kind_of};
 use crate::text::{
     apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim, to_json_compact,
     utf16_len, utf16_prefix,
@@ -132,41 +133,6 @@ pub fn truncate(text: &str, max_units: usize) -> String {
     format!("{}...", utf16_prefix(text, max_units.saturating_sub(3)))
 }
 
-/// The match of one entry (§10.3 steps 3–4): the first field with the highest score, else the
-/// whole entry text.
-pub(crate) struct EntryMatch {
-    pub(crate) field: String,
-    pub(crate) value: String,
-    pub(crate) found: Match,
-}
-
-pub(crate) fn match_entry(entry: &Entry, query: &Query) -> Option<EntryMatch> {
-    let mut best: Option<(String, String, Match)> = None;
-    for (field, value) in flatten(&entry.object) {
-        if let Some(found) = query.match_text(&value) {
-            let better = best
-                .as_ref()
-                .is_none_or(|(_, _, seen)| found.score > seen.score);
-            if better {
-                best = Some((field, value, found));
-            }
-        }
-    }
-    if let Some((field, value, found)) = best {
-        return Some(EntryMatch {
-            field,
-            value: truncate(&value, 160),
-            found,
-        });
-    }
-    let found = query.match_text(&entry.text)?;
-    Some(EntryMatch {
-        field: "entry".to_owned(),
-        value: truncate(&entry.text, 160),
-        found,
-    })
-}
-
 /// Retry suppression (§10.4): for each source, which entries are suppressed.
 pub(crate) fn suppressed(sources: &[Source]) -> Vec<Vec<bool>> {
     let mut flags: Vec<Vec<bool>> = sources
@@ -244,24 +210,32 @@ pub(crate) fn is_attributed(object: &Map<String, Value>, project: &ProjectIdenti
     project_ok && id_ok
 }
 
-/// Ranks the memory JSONL corpus (§10.6) and returns at most `limit` hits.
-pub(crate) fn rank_sources(
+/// A memory entry that matched, before the request-wide ranking (§10.6).
+#[derive(Debug)]
+pub(crate) struct EntryCandidate {
+    pub(crate) hit: MemoryHit,
+    pub(crate) features: Features,
+    /// Age in milliseconds from `ts`, `NaN` when it is missing or does not parse.
+    pub(crate) age_ms: f64,
+    pub(crate) family: Family,
+    /// A non-empty string `record_id`, for the cross-family dedupe.
+    pub(crate) record_id: Option<String>,
+}
+
+/// Matches the memory JSONL corpus (§10.6 steps 1–2): every entry that survives suppression and
+/// attribution is counted in `stats` (document class 1); the matching ones are returned in
+/// source and line order.
+pub(crate) fn candidates(
     sources: &[Source],
     query: &Query,
     clock: &Clock<'_>,
     project: Option<&ProjectIdentity>,
-    limit: usize,
-) -> Vec<MemoryHit> {
+    stats: &mut Stats,
+) -> Vec<EntryCandidate> {
     let suppressed = suppressed(sources);
-    let mut stats = CorpusStats::new(query.terms.len());
-    struct Candidate<'a> {
-        source: &'a Source,
-        entry: &'a Entry,
-        matched: EntryMatch,
-        matched_terms: Vec<usize>,
-        ts: Option<&'a str>,
-    }
-    let mut candidates: Vec<Candidate<'_>> = Vec::new();
+    let model = &query.relevance;
+    let terms = model.term_count();
+    let mut found = Vec::new();
     for (source, flags) in sources.iter().zip(&suppressed) {
         for (entry, &is_suppressed) in source.entries.iter().zip(flags) {
             if is_suppressed
@@ -269,77 +243,87 @@ pub(crate) fn rank_sources(
             {
                 continue;
             }
-            let lower = lowercase(&entry.text);
-            let token_hits = query.token_hits(&lower);
-            stats.add(&token_hits);
-            if let Some(matched) = match_entry(entry, query) {
-                let present = query.presence(&lower);
-                let matched_terms = (0..present.len()).filter(|&index| present[index]).collect();
-                let ts = entry.object.get("ts").and_then(Value::as_str);
-                candidates.push(Candidate {
-                    source,
-                    entry,
-                    matched,
-                    matched_terms,
-                    ts,
-                });
-            }
-        }
-    }
-    let mut ranked: Vec<(f64, Candidate<'_>)> = candidates
-        .into_iter()
-        .map(|candidate| {
-            let idf_sum = stats.idf_sum(&candidate.matched_terms);
-            let age = candidate
-                .ts
-                .and_then(|ts| parse_ts(ts, clock))
-                .map_or(f64::NAN, |at| clock.now_ms - at);
-            let value = rank(candidate.matched.found.kind, idf_sum, 0.0, decay(age));
-            (value, candidate)
-        })
-        .collect();
-    ranked.sort_by(|(rank_a, a), (rank_b, b)| {
-        rank_b
-            .partial_cmp(rank_a)
-            .unwrap_or(Ordering::Equal)
-            .then_with(|| compare_ts_descending(a.ts, b.ts))
-    });
-    let mut kept_ids: HashMap<&str, HashSet<Family>> = HashMap::new();
-    let mut hits = Vec::new();
-    for (_, candidate) in ranked {
-        if hits.len() == limit {
-            break;
-        }
-        let record_id = candidate
-            .entry
-            .object
-            .get("record_id")
-            .and_then(Value::as_str)
-            .filter(|id| !id.is_empty());
-        if let Some(record_id) = record_id {
-            let families = kept_ids.entry(record_id).or_default();
-            if families
+            let fields = flatten(&entry.object);
+            let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
+            let folded: Vec<String> = fields
                 .iter()
-                .any(|family| *family != candidate.source.family)
-            {
+                .map(|(_, value)| fold(&lowercase(value)).into_owned())
+                .collect();
+            if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
+                stats.add(1, length as u64, None);
                 continue;
             }
-            families.insert(candidate.source.family);
+            let mut collector = model.collector();
+            collector.add_length(length);
+            // The first field with the most terms (exact hits counting double) is shown.
+            let mut best: Option<(usize, u32, LineFacts)> = None;
+            for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
+                let field = match name.as_str() {
+                    "summary" => Field::Description,
+                    "title" | "name" => Field::Title,
+                    _ => Field::Body,
+                };
+                let facts = collector.piece(value, field);
+                let weight = facts.terms.count_ones() + facts.exact.count_ones();
+                if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
+                    best = Some((index, weight, facts));
+                }
+            }
+            let features = collector.finish();
+            stats.add(1, length as u64, Some(&features));
+            let Some((index, _, facts)) = best else {
+                continue;
+            };
+            // The field shown is §10.3's: the first with the highest §6 score; when no field
+            // matches literally, the first with the most normalised terms (exact hits double).
+            let literal = fields.iter().enumerate().fold(
+                None,
+                |best: Option<(usize, Match)>, (at, (_, value))| match query.match_text(value) {
+                    Some(found) if best.is_none_or(|(_, seen)| found.score > seen.score) => {
+                        Some((at, found))
+                    }
+                    _ => best,
+                },
+            );
+            let (index, kind, score) = match literal {
+                Some((at, found)) => (at, found.kind, found.score),
+                None => (
+                    index,
+                    kind_of(&facts, terms).unwrap_or(MatchKind::Inflected),
+                    facts.terms.count_ones(),
+                ),
+            };
+            let (field, value) = &fields[index];
+            let ts = entry.object.get("ts").and_then(Value::as_str);
+            let age_ms = ts
+                .and_then(|ts| parse_ts(ts, clock))
+                .map_or(f64::NAN, |at| clock.now_ms - at);
+            found.push(EntryCandidate {
+                hit: MemoryHit {
+                    source: source.label.clone(),
+                    field: field.clone(),
+                    value: truncate(value, 160),
+                    kind,
+                    score,
+                    entry: entry.object.clone(),
+                },
+                features,
+                age_ms,
+                family: source.family,
+                record_id: entry
+                    .object
+                    .get("record_id")
+                    .and_then(Value::as_str)
+                    .filter(|id| !id.is_empty())
+                    .map(str::to_owned),
+            });
         }
-        hits.push(MemoryHit {
-            source: candidate.source.label.clone(),
-            field: candidate.matched.field,
-            value: candidate.matched.value,
-            kind: candidate.matched.found.kind,
-            score: candidate.matched.found.score,
-            entry: candidate.entry.object.clone(),
-        });
     }
-    hits
+    found
 }
 
 /// `ts` descending by collation; a missing or empty `ts` sorts after every present one.
-fn compare_ts_descending(a: Option<&str>, b: Option<&str>) -> Ordering {
+pub(crate) fn compare_ts_descending(a: Option<&str>, b: Option<&str>) -> Ordering {
     let a = a.filter(|ts| !ts.is_empty());
     let b = b.filter(|ts| !ts.is_empty());
     match (a, b) {
@@ -347,27 +331,6 @@ fn compare_ts_descending(a: Option<&str>, b: Option<&str>) -> Ordering {
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
-    }
-}
-
-/// Interleaves the ranked lists of the memory scope (§10.7) up to `limit` results.
-pub(crate) fn round_robin<T>(lists: Vec<Vec<T>>, limit: usize) -> Vec<T> {
-    let mut iterators: Vec<_> = lists.into_iter().map(Vec::into_iter).collect();
-    let mut out = Vec::new();
-    loop {
-        let mut progressed = false;
-        for iterator in &mut iterators {
-            if out.len() == limit {
-                return out;
-            }
-            if let Some(item) = iterator.next() {
-                out.push(item);
-                progressed = true;
-            }
-        }
-        if !progressed {
-            return out;
-        }
     }
 }
 
@@ -429,18 +392,32 @@ mod tests {
         );
     }
 
+    fn matched(lines: &str, query: &str) -> Vec<EntryCandidate> {
+        let source = source(
+            "memory/events.jsonl",
+            Family::Events,
+            Generation::Live,
+            lines,
+        );
+        let query = Query::new(query);
+        let mut stats = Stats::new(query.relevance.term_count());
+        candidates(&[source], &query, &clock(), None, &mut stats)
+    }
+
     #[test]
     fn best_field_is_first_highest_score() {
-        let query = Query::new("alpha");
-        let entry = parse_entry(r#"{"a":"alpha","b":"alpha alpha","summary":"nothing"}"#).unwrap();
-        let matched = match_entry(&entry, &query).unwrap();
-        assert_eq!((matched.field.as_str(), matched.found.score), ("b", 11));
-        let entry = parse_entry(r#"{"a":"x","b":"y"}"#).unwrap();
-        assert!(match_entry(&entry, &Query::new("zzz")).is_none());
-        // Keys are part of the entry text: the fallback finds them.
-        let matched = match_entry(&entry, &Query::new("\"a\"")).unwrap();
-        assert_eq!(matched.field, "entry");
-        assert_eq!(matched.value, r#"{"a":"x","b":"y"}"#);
+        let found = matched(
+            r#"{"a":"alpha","b":"alpha alpha","summary":"nothing"}"#,
+            "alpha",
+        );
+        assert_eq!((found[0].hit.field.as_str(), found[0].hit.score), ("b", 11));
+        assert!(matched(r#"{"a":"x","b":"y"}"#, "zzz").is_empty());
+        // Keys are not searched: only values are document text.
+        assert!(matched(r#"{"a":"x","b":"y"}"#, "\"a\"").is_empty());
+        // A value matched only through its stem is shown with the normalised kind.
+        let found = matched(r#"{"a":"x","b":"Deploy done"}"#, "deployments");
+        assert_eq!(found[0].hit.field, "b");
+        assert_eq!(found[0].hit.kind, MatchKind::Inflected);
     }
 
     #[test]
@@ -533,81 +510,25 @@ mod tests {
     }
 
     #[test]
-    fn ranking_orders_by_rank_then_ts_and_dedupes_across_families() {
+    fn candidates_keep_source_order_and_record_ids() {
         let events = source(
             "memory/events.jsonl",
             Family::Events,
             Generation::Live,
             concat!(
                 "{\"ts\":\"2026-08-10T00:00:00Z\",\"summary\":\"alpha\",\"record_id\":\"r1\"}\n",
-                "{\"ts\":\"2026-08-12T00:00:00Z\",\"summary\":\"alpha\"}\n",
                 "{\"summary\":\"alpha\"}\n",
                 "{\"ts\":\"2026-08-12T00:00:00Z\",\"summary\":\"beta\"}\n",
             ),
         );
-        let signals = source(
-            "memory/signals/2026-08-10.jsonl",
-            Family::Signals,
-            Generation::Live,
-            "{\"ts\":\"2026-08-10T00:00:00Z\",\"summary\":\"alpha\",\"record_id\":\"r1\",\"x\":1}\n",
-        );
         let query = Query::new("alpha");
-        let hits = rank_sources(&[events, signals], &query, &clock(), None, 10);
-        let order: Vec<(String, Option<String>)> = hits
-            .iter()
-            .map(|hit| {
-                (
-                    hit.source.clone(),
-                    hit.entry
-                        .get("ts")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
-                )
-            })
-            .collect();
-        // The undated entry has no decay, so it ranks first; the r1 signal duplicate is dropped.
-        assert_eq!(
-            order,
-            [
-                ("memory/events.jsonl".into(), None),
-                (
-                    "memory/events.jsonl".into(),
-                    Some("2026-08-12T00:00:00Z".into())
-                ),
-                (
-                    "memory/events.jsonl".into(),
-                    Some("2026-08-10T00:00:00Z".into())
-                ),
-            ]
-        );
-        assert!(hits.iter().all(|hit| hit.kind == MatchKind::Phrase));
-        assert_eq!(hits[0].matched_field(), None);
-        let limited = rank_sources(
-            &[source(
-                "memory/events.jsonl",
-                Family::Events,
-                Generation::Live,
-                "{\"a\":\"alpha\"}\n{\"a\":\"alpha\"}\n",
-            )],
-            &query,
-            &clock(),
-            None,
-            1,
-        );
-        assert_eq!(limited.len(), 1);
-        assert_eq!(limited[0].matched_field(), Some("a"));
-    }
-
-    #[test]
-    fn round_robin_interleaves_until_the_limit() {
-        assert_eq!(
-            round_robin(vec![vec![1, 4, 6], vec![2], vec![3, 5]], 10),
-            [1, 2, 3, 4, 5, 6]
-        );
-        assert_eq!(
-            round_robin(vec![vec![1, 4, 6], vec![2], vec![3, 5]], 4),
-            [1, 2, 3, 4]
-        );
-        assert_eq!(round_robin::<u8>(vec![vec![], vec![]], 3), Vec::<u8>::new());
+        let mut stats = Stats::new(1);
+        let found = candidates(&[events], &query, &clock(), None, &mut stats);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].record_id.as_deref(), Some("r1"));
+        assert_eq!(found[0].age_ms, 3.0 * 86_400_000.0);
+        assert!(found[1].age_ms.is_nan());
+        assert!(found.iter().all(|hit| hit.hit.kind == MatchKind::Phrase));
+        assert_eq!(found[0].hit.matched_field(), None);
     }
 }

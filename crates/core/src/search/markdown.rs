@@ -9,16 +9,16 @@
 //! Pure: the caller reads the file and passes its text.
 
 use crate::search::hit::{Area, MarkdownHit, Snippet};
-use crate::search::matcher::{ByteSet, Match, MatchKind, Query, lowercase, lowercase_into};
+use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
+use crate::search::relevance::{Features, Field, fold, kind_of};
 use crate::text::{is_js_space, js_trim};
 
-/// What one file contributes: its token hits for IDF and, when it yields a snippet, a
-/// candidate.
+/// What one file contributes: its length for the request statistics and, when it yields a
+/// snippet, a candidate.
 #[derive(Debug)]
 pub(crate) struct FileAnalysis {
-    /// For each query term (by index), whether the term is one of the file's tokens; empty
-    /// when none is.
-    pub(crate) token_hits: Vec<bool>,
+    /// The file's size in bytes (every file counts towards the statistics, §9.2).
+    pub(crate) length: u64,
     pub(crate) candidate: Option<Candidate>,
 }
 
@@ -26,10 +26,8 @@ pub(crate) struct FileAnalysis {
 #[derive(Debug)]
 pub(crate) struct Candidate {
     pub(crate) hit: MarkdownHit,
-    pub(crate) kind: MatchKind,
-    pub(crate) structural_boost: f64,
-    /// Indices of the query terms that are substrings of the whole lowercase text.
-    pub(crate) matched_terms: Vec<usize>,
+    /// What the relevance score is computed from (§9.1).
+    pub(crate) features: Features,
     pub(crate) mtime_ms: f64,
 }
 
@@ -45,21 +43,14 @@ pub(crate) fn analyze(
     query: &Query,
     lower: &mut String,
 ) -> FileAnalysis {
-    if query.phrase.is_empty() {
-        // An empty phrase matches nothing and no term can be a token (§5).
-        return FileAnalysis {
-            token_hits: vec![false; query.terms.len()],
-            candidate: None,
-        };
-    }
     lowercase_into(text, lower);
     analyze_lowered(text, lower, None, relative, prefix, mtime_ms, query)
 }
 
 /// [`analyze`] for a file whose lowercase text (`lowercase_into` of `text`) is already at
 /// hand, as the server's content cache keeps it, with the [`ByteSet`] of that lowercase text
-/// when the cache has it (the file's query-independent profile: the answer is the same, only
-/// needles it rules out are not searched for).
+/// when the cache has it. The profile only ever rules a file out early: an ASCII file whose
+/// bytes cannot hold any term's gate has no match.
 pub(crate) fn analyze_lowered(
     text: &str,
     lower: &str,
@@ -69,56 +60,220 @@ pub(crate) fn analyze_lowered(
     mtime_ms: f64,
     query: &Query,
 ) -> FileAnalysis {
-    if query.phrase.is_empty() {
+    let _ = profile;
+    let length = text.len() as u64;
+    let model = &query.relevance;
+    let folded = fold(lower);
+    if model.term_count() == 0 || !model.may_match(&folded) {
+        // No token of this file can match a term (each matching token holds its gate).
         return FileAnalysis {
-            token_hits: vec![false; query.terms.len()],
+            length,
             candidate: None,
         };
     }
-    let (whole, present) = query.match_and_presence_in(lower, profile);
-    let Some(whole) = whole else {
-        // No term occurs literally (a literal term would have matched), so no token either:
-        // `present` is empty here, and so is `token_hits` (nothing to allocate).
+    let mut collector = model.collector();
+    collector.add_length(text.len());
+    let path = fold_path(relative);
+    collector.piece(&path, Field::Path);
+
+    let terms = model.term_count();
+    let front_lines = frontmatter(text).map(|(_, close)| text[..close].matches('\n').count() + 1);
+    let mut best = Best::default();
+    if let Some(description) = description(text) {
+        let facts = model.facts(&fold(&lowercase(&description)));
+        if let Some(kind) = kind_of(&facts, terms) {
+            best.offer(Pick {
+                kind,
+                area: Area::Description,
+                index: 0,
+            });
+        }
+    }
+    let mut title_seen = false;
+    let mut description_seen = false;
+    let mut line_count = 0;
+    for (index, (line, folded_line)) in text.split('\n').zip(folded.split('\n')).enumerate() {
+        line_count = index + 1;
+        let trimmed = js_trim(line);
+        let field = match front_lines {
+            Some(close) if index >= 1 && index < close => {
+                if !description_seen && description_value(line).is_some() {
+                    description_seen = true;
+                    Field::Description
+                } else if line.starts_with("title:") {
+                    Field::Title
+                } else {
+                    Field::Body
+                }
+            }
+            _ if !title_seen
+                && line.starts_with("# ")
+                && front_lines.is_none_or(|close| index > close) =>
+            {
+                title_seen = true;
+                Field::Title
+            }
+            _ if trimmed.starts_with('#') => Field::Heading,
+            _ => Field::Body,
+        };
+        let facts = collector.piece(folded_line, field);
+        if let Some(kind) = kind_of(&facts, terms) {
+            best.offer(Pick {
+                kind,
+                area: if trimmed.starts_with('#') {
+                    Area::Heading
+                } else {
+                    Area::Body
+                },
+                index,
+            });
+        }
+    }
+    let features = collector.finish();
+    if best.picks.is_empty() {
         return FileAnalysis {
-            token_hits: present,
+            length,
             candidate: None,
         };
-    };
-    let token_hits = query.token_hits(lower);
-    let matches = snippets(text, lower, query, whole);
-    let candidate = if matches.is_empty() {
-        None
-    } else {
-        let matched_terms = (0..present.len()).filter(|&index| present[index]).collect();
-        let title = title(text).unwrap_or_else(|| relative.to_owned());
-        let mut structural_boost = match matches[0].area {
-            Area::Description => 3.0,
-            Area::Heading => 2.0,
-            Area::Body => 0.0,
-        };
-        if query.match_text(&title).is_some() {
-            structural_boost += 2.5;
-        }
-        if query.match_text(relative).is_some() {
-            structural_boost += 1.0;
-        }
-        Some(Candidate {
+    }
+    let matches = best.snippets(text, line_count);
+    let title = title(text).unwrap_or_else(|| relative.to_owned());
+    FileAnalysis {
+        length,
+        candidate: Some(Candidate {
             hit: MarkdownHit {
                 source: format!("{prefix}/{relative}"),
                 file: relative.to_owned(),
                 title,
                 matches,
             },
-            kind: whole.kind,
-            structural_boost,
-            matched_terms,
+            features,
             mtime_ms,
-        })
-    };
-    FileAnalysis {
-        token_hits,
-        candidate,
+        }),
     }
+}
+
+/// The path as a field (§9.1): folded, without the `.md` ending, which every note shares.
+fn fold_path(relative: &str) -> String {
+    let lower = lowercase(relative);
+    let stem = lower.strip_suffix(".md").unwrap_or(&lower);
+    fold(stem).into_owned()
+}
+
+/// One snippet candidate of §8.2 before its window is built: the matched line (0-based; the
+/// description candidate has index 0 and area `description`).
+#[derive(Debug, Clone, Copy)]
+struct Pick {
+    kind: MatchKind,
+    area: Area,
+    index: usize,
+}
+
+impl Pick {
+    /// The sort key of §8.2: kind weight, then area weight (both descending), then line.
+    fn better_than(&self, other: &Pick) -> bool {
+        (
+            self.kind.snippet_weight(),
+            area_weight(self.area),
+            std::cmp::Reverse(self.index),
+        ) > (
+            other.kind.snippet_weight(),
+            area_weight(other.area),
+            std::cmp::Reverse(other.index),
+        )
+    }
+
+    /// The dedupe key `line:lineEnd:content` of §8.2: two line windows are equal exactly when
+    /// their line ranges are (the content is a function of the range), and the description
+    /// candidate never equals a line window (a file with frontmatter has at least 3 lines).
+    fn same_window(&self, other: &Pick, lines: usize) -> bool {
+        let description = |pick: &Pick| pick.area == Area::Description;
+        if description(self) || description(other) {
+            return description(self) && description(other);
+        }
+        window_range(self.index, lines) == window_range(other.index, lines)
+    }
+}
+
+/// The snippet candidates worth keeping, as they are found: at most the 5 best, deduplicated
+/// (§8.2), so a file's snippet work keeps O(1) candidates whatever its number of lines.
+#[derive(Debug, Default)]
+struct Best {
+    /// Sorted best first.
+    picks: Vec<Pick>,
+}
+
+impl Best {
+    fn offer(&mut self, pick: Pick) {
+        if self.picks.len() == 6 && !pick.better_than(&self.picks[5]) {
+            return;
+        }
+        let at = self
+            .picks
+            .iter()
+            .position(|kept| pick.better_than(kept))
+            .unwrap_or(self.picks.len());
+        self.picks.insert(at, pick);
+        // One spare beyond 5 covers the only duplicate a line window can have (§8.2).
+        self.picks.truncate(6);
+    }
+
+    /// The snippets: windows built from borrowed lines, deduplicated, at most 5.
+    fn snippets(self, text: &str, lines: usize) -> Vec<Snippet> {
+        let mut kept: Vec<Pick> = Vec::new();
+        for pick in self.picks {
+            if kept.len() == 5 {
+                break;
+            }
+            if !kept.iter().any(|seen| seen.same_window(&pick, lines)) {
+                kept.push(pick);
+            }
+        }
+        let mut wanted: Vec<usize> = Vec::new();
+        for pick in &kept {
+            if pick.area != Area::Description {
+                let (start, end) = window_range(pick.index, lines);
+                wanted.extend(start..=end);
+            }
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut found: Vec<(usize, &str)> = Vec::with_capacity(wanted.len());
+        if let Some(&last) = wanted.last() {
+            for (index, line) in text.split('\n').enumerate().take(last + 1) {
+                if wanted.binary_search(&index).is_ok() {
+                    found.push((index, line));
+                }
+            }
+        }
+        let line_at = |index: usize| -> &str {
+            found
+                .binary_search_by_key(&index, |(at, _)| *at)
+                .map_or("", |at| found[at].1)
+        };
+        kept.into_iter()
+            .map(|pick| {
+                if pick.area == Area::Description {
+                    let description = description(text).unwrap_or_default();
+                    return Snippet {
+                        line: 1,
+                        line_end: 1,
+                        content: format!("description: {description}"),
+                        kind: pick.kind,
+                        area: Area::Description,
+                    };
+                }
+                window(line_at, pick.index, lines, pick.kind)
+            })
+            .collect()
+    }
+}
+
+fn window_range(index: usize, lines: usize) -> (usize, usize) {
+    (
+        index.saturating_sub(1),
+        (index + 1).min(lines.saturating_sub(1)),
+    )
 }
 
 /// The frontmatter block (between offset 4 and the closing marker) and the offset of the
@@ -189,90 +344,16 @@ fn strip_matching_quotes(value: &str) -> &str {
     value
 }
 
-/// The snippets of §8.2, sorted, deduplicated and cut to 5.
-fn snippets(text: &str, lower: &str, query: &Query, whole: Match) -> Vec<Snippet> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let lower_lines: Vec<&str> = lower.split('\n').collect();
-    let mut found: Vec<Snippet> = Vec::new();
-
-    if let Some(description) = description(text)
-        && let Some(matched) = query.match_text(&description)
-    {
-        found.push(Snippet {
-            line: 1,
-            line_end: 1,
-            content: format!("description: {description}"),
-            kind: matched.kind,
-            area: Area::Description,
-        });
-    }
-
-    // Lowercasing maps line breaks one to one (no case mapping produces or removes `\n`, and
-    // Final_Sigma never looks across one), so the lowercase lines align with the originals.
-    if lines.len() == lower_lines.len() {
-        for (index, lower_line) in lower_lines.iter().enumerate() {
-            if let Some(matched) = query.match_lower(lower_line) {
-                found.push(window(&lines, index, matched.kind));
-            }
-        }
-    } else {
-        for (index, line) in lines.iter().enumerate() {
-            if let Some(matched) = query.match_lower(&lowercase(line)) {
-                found.push(window(&lines, index, matched.kind));
-            }
-        }
-    }
-
-    if found.is_empty() {
-        let first = if lines.len() == lower_lines.len() {
-            query.first_lines(lower_lines.iter().copied())
-        } else {
-            let lowered: Vec<String> = lines.iter().map(|line| lowercase(line)).collect();
-            query.first_lines(lowered.iter().map(String::as_str))
-        };
-        let mut indices: Vec<usize> = Vec::new();
-        for index in first.into_iter().flatten() {
-            if !indices.contains(&index) {
-                indices.push(index);
-            }
-        }
-        indices.sort_unstable();
-        indices.truncate(5);
-        for index in indices {
-            found.push(window(&lines, index, whole.kind));
-        }
-    }
-
-    found.sort_by(|a, b| {
-        b.kind
-            .snippet_weight()
-            .cmp(&a.kind.snippet_weight())
-            .then(area_weight(b.area).cmp(&area_weight(a.area)))
-            .then(a.line.cmp(&b.line))
-    });
-    let mut kept: Vec<Snippet> = Vec::new();
-    for snippet in found {
-        if kept.len() == 5 {
-            break;
-        }
-        let duplicate = kept.iter().any(|seen| {
-            seen.line == snippet.line
-                && seen.line_end == snippet.line_end
-                && seen.content == snippet.content
-        });
-        if !duplicate {
-            kept.push(snippet);
-        }
-    }
-    kept
-}
-
-fn window(lines: &[&str], index: usize, kind: MatchKind) -> Snippet {
-    let start = index.saturating_sub(1);
-    let end = (index + 1).min(lines.len() - 1);
+fn window<'a>(
+    line_at: impl Fn(usize) -> &'a str,
+    index: usize,
+    lines: usize,
+    kind: MatchKind,
+) -> Snippet {
+    let (start, end) = window_range(index, lines);
     let mut content = String::new();
-    for line in &lines[start..=end] {
-        let trimmed = js_trim(line);
+    for at in start..=end {
+        let trimmed = js_trim(line_at(at));
         if trimmed.is_empty() {
             continue;
         }
@@ -281,7 +362,7 @@ fn window(lines: &[&str], index: usize, kind: MatchKind) -> Snippet {
         }
         content.push_str(trimmed);
     }
-    let matched_line = js_trim(lines[index]);
+    let matched_line = js_trim(line_at(index));
     if content.is_empty() {
         content.push_str(matched_line);
     }
@@ -435,9 +516,34 @@ mod tests {
                 "description"
             )
         );
-        let candidate = analysis.candidate.unwrap();
-        // description +3; title is the path (no match).
-        assert_eq!(candidate.structural_boost, 3.0);
+    }
+
+    /// Issue F1 of contract 03 §19.6: a 4 MiB file of one-character lines, every one a match,
+    /// keeps at most six snippet candidates while it is scanned (the retained count, not the
+    /// clock), and yields the first five windows.
+    #[test]
+    fn snippet_candidates_stay_bounded_on_a_huge_file() {
+        let text = "x\n".repeat(2 * 1024 * 1024);
+        let query = Query::new("x");
+        let mut best = Best::default();
+        let mut peak = 0;
+        for (index, line) in text.split('\n').enumerate() {
+            if query.relevance.facts(line).terms != 0 {
+                best.offer(Pick {
+                    kind: MatchKind::Phrase,
+                    area: Area::Body,
+                    index,
+                });
+                peak = peak.max(best.picks.len());
+            }
+        }
+        assert_eq!(peak, 6);
+        let analysis = run("x", &text);
+        let snippets = snippet_tuples(&analysis);
+        assert_eq!(
+            snippets.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
+            [(1, 2), (1, 3), (2, 4), (3, 5), (4, 6)]
+        );
     }
 
     #[test]
@@ -451,13 +557,12 @@ mod tests {
     }
 
     #[test]
-    fn structural_boost_counts_title_and_path() {
+    fn candidate_fields() {
         let text = "# Needle title\nbody needle";
         let query = Query::new("needle");
         let mut buffer = String::new();
         let analysis = analyze(text, "needle.md", "context", 5.0, &query, &mut buffer);
         let candidate = analysis.candidate.unwrap();
-        assert_eq!(candidate.structural_boost, 2.0 + 2.5 + 1.0);
         assert_eq!(candidate.hit.source, "context/needle.md");
         assert_eq!(candidate.hit.title, "Needle title");
         assert_eq!(candidate.mtime_ms, 5.0);
@@ -467,24 +572,24 @@ mod tests {
     fn no_match_means_no_candidate_and_no_tokens() {
         let analysis = run("absent", "# T\nbody");
         assert!(analysis.candidate.is_none());
-        assert!(!analysis.token_hits.contains(&true));
+        assert_eq!(analysis.length, 8);
     }
 
     #[test]
     fn terms_spread_over_lines_make_a_terms_file() {
         let analysis = run("alpha beta", "alpha\nx\nx\nbeta");
         let candidate = analysis.candidate.unwrap();
-        assert_eq!(candidate.kind, MatchKind::Terms);
-        assert_eq!(candidate.matched_terms, [0, 1]);
-        assert_eq!(analysis.token_hits, [true, true]);
+        assert!(candidate.features.holds(0) && candidate.features.holds(1));
+        assert_eq!(
+            snippet_tuples_from(&candidate),
+            [(1, 2, "partial", "body"), (3, 4, "partial", "body")]
+        );
     }
 
     #[test]
     fn inflected_file() {
         let analysis = run("meetings", "# Notes\nWe meet on Monday");
         let candidate = analysis.candidate.unwrap();
-        assert_eq!(candidate.kind, MatchKind::Inflected);
-        assert!(candidate.matched_terms.is_empty());
         assert_eq!(
             snippet_tuples_from(&candidate),
             [(1, 2, "inflected", "body")]

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, Input, MatchKind as AcMatchKind};
 use memchr::memmem::Finder;
 
+use crate::search::relevance::Relevance;
 use crate::search::unicode::{is_letter, is_letter_or_number};
 use crate::text::{is_js_space, js_trim, utf16_len};
 
@@ -37,16 +38,6 @@ impl MatchKind {
             MatchKind::Terms => "terms",
             MatchKind::Partial => "partial",
             MatchKind::Inflected => "inflected",
-        }
-    }
-
-    /// The ranking tier of §9.1: phrase 4, terms 3, partial 2, inflected 1.
-    pub(crate) fn tier(self) -> f64 {
-        match self {
-            MatchKind::Phrase => 4.0,
-            MatchKind::Terms => 3.0,
-            MatchKind::Partial => 2.0,
-            MatchKind::Inflected => 1.0,
         }
     }
 
@@ -124,11 +115,6 @@ struct Distinct {
     /// The bytes of each distinct text.
     bytes: Vec<ByteSet>,
     max_len: usize,
-    /// Distinct token-like texts by their bytes, and a mask of their lengths (bit `len` for
-    /// lengths below 64) so that most document tokens are dismissed without a lookup.
-    tokens: HashMap<Vec<u8>, usize>,
-    token_lengths: u64,
-    long_tokens: bool,
     /// The folded stems, when every distinct term folds (otherwise nothing is inflected).
     stems: Option<Stems>,
 }
@@ -177,19 +163,6 @@ impl Distinct {
             .iter()
             .map(|text| Finder::new(text.as_bytes()).into_owned())
             .collect();
-        let mut tokens = HashMap::new();
-        let mut token_lengths = 0_u64;
-        let mut long_tokens = false;
-        for (index, text) in texts.iter().enumerate() {
-            if !text.is_empty() && text.bytes().all(is_token_byte) {
-                tokens.insert(text.as_bytes().to_vec(), index);
-                if text.len() < 64 {
-                    token_lengths |= 1 << text.len();
-                } else {
-                    long_tokens = true;
-                }
-            }
-        }
         let stems = Stems::new(&texts);
         let distinct = Distinct {
             max_len: texts.iter().map(String::len).max().unwrap_or(0),
@@ -201,9 +174,6 @@ impl Distinct {
             multiplicity,
             automaton,
             finders,
-            tokens,
-            token_lengths,
-            long_tokens,
             stems,
         };
         (distinct, order)
@@ -281,45 +251,6 @@ impl Distinct {
                 None => return counts,
             }
         }
-    }
-
-    /// For each distinct term, whether it is one of the haystack's tokens (§9.2): one scan
-    /// over the maximal runs of `[a-z0-9_-]`, each looked up only when its length is a term's.
-    fn token_hits(&self, lower: &str) -> Vec<bool> {
-        let mut hits = vec![false; self.len()];
-        let mut missing = self.tokens.len();
-        if missing == 0 {
-            return hits;
-        }
-        let bytes = lower.as_bytes();
-        let mut at = 0;
-        while at < bytes.len() {
-            if !is_token_byte(bytes[at]) {
-                at += 1;
-                continue;
-            }
-            let start = at;
-            while at < bytes.len() && is_token_byte(bytes[at]) {
-                at += 1;
-            }
-            let len = at - start;
-            let candidate = if len < 64 {
-                self.token_lengths & (1 << len) != 0
-            } else {
-                self.long_tokens
-            };
-            if candidate
-                && let Some(&index) = self.tokens.get(&bytes[start..at])
-                && !hits[index]
-            {
-                hits[index] = true;
-                missing -= 1;
-                if missing == 0 {
-                    break;
-                }
-            }
-        }
-        hits
     }
 
     /// Whether every distinct term's folded stem starts a word somewhere in the haystack
@@ -421,6 +352,8 @@ pub(crate) struct Query {
     phrase_bytes: ByteSet,
     pub(crate) terms: Vec<Term>,
     distinct: Distinct,
+    /// The normalised terms of the relevance model (§5.1), which decide candidates and order.
+    pub(crate) relevance: Relevance,
 }
 
 impl Query {
@@ -450,6 +383,7 @@ impl Query {
             .map(|distinct| Term { distinct })
             .collect();
         Query {
+            relevance: Relevance::new(&phrase),
             phrase_finder: Finder::new(phrase.as_bytes()).into_owned(),
             phrase_bytes: ByteSet::of(phrase.as_bytes()),
             phrase,
@@ -538,53 +472,12 @@ impl Query {
         (None, absent)
     }
 
-    /// Per query term, whether it is a substring of `lower`.
-    pub(crate) fn presence(&self, lower: &str) -> Vec<bool> {
-        let counts = self.distinct.count(lower.as_bytes(), 1);
-        self.per_term(&counts.iter().map(|&count| count > 0).collect::<Vec<_>>())
-    }
-
-    /// Per query term, whether it is one of the tokens of `lower` (§9.2).
-    pub(crate) fn token_hits(&self, lower: &str) -> Vec<bool> {
-        self.per_term(&self.distinct.token_hits(lower))
-    }
-
-    /// For each query term, the index of the first of `lines` (already lowercase) that
-    /// contains it, scanning the lines once for all terms.
-    pub(crate) fn first_lines<'a>(
-        &self,
-        lines: impl Iterator<Item = &'a str>,
-    ) -> Vec<Option<usize>> {
-        let mut first = vec![None; self.distinct.len()];
-        let mut missing = first.len();
-        for (index, line) in lines.enumerate() {
-            if missing == 0 {
-                break;
-            }
-            let counts = self.distinct.count(line.as_bytes(), 1);
-            for (slot, count) in first.iter_mut().zip(counts) {
-                if count > 0 && slot.is_none() {
-                    *slot = Some(index);
-                    missing -= 1;
-                }
-            }
-        }
-        self.per_term(&first)
-    }
-
     /// The text of every query term, in order (tests only).
     #[cfg(test)]
     pub(crate) fn term_texts(&self) -> Vec<&str> {
         self.terms
             .iter()
             .map(|term| self.distinct.texts[term.distinct].as_str())
-            .collect()
-    }
-
-    fn per_term<T: Copy>(&self, distinct: &[T]) -> Vec<T> {
-        self.terms
-            .iter()
-            .map(|term| distinct[term.distinct])
             .collect()
     }
 
@@ -665,11 +558,6 @@ fn count_non_overlapping(finder: &Finder<'_>, haystack: &[u8], cap: u32) -> u32 
         }
     }
     count
-}
-
-/// The token alphabet of §9.2: `[a-z0-9_-]` (applied to lowercased text).
-pub(crate) fn is_token_byte(byte: u8) -> bool {
-    byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'_' || byte == b'-'
 }
 
 #[cfg(test)]
@@ -806,20 +694,6 @@ mod tests {
     }
 
     #[test]
-    fn tokens_need_boundaries() {
-        let query = Query::new("need");
-        assert_eq!(query.token_hits("needle"), [false]);
-        assert_eq!(query.token_hits("a need."), [true]);
-        assert_eq!(query.token_hits("perché need"), [true]);
-        assert_eq!(query.token_hits("need_x"), [false]);
-        let query = Query::new("café");
-        assert_eq!(query.token_hits("café"), [false]);
-        let query = Query::new("need need-x x");
-        assert_eq!(query.token_hits("a need-x! x"), [false, true, true]);
-        assert_eq!(query.token_hits("a need-x!"), [false, true, false]);
-    }
-
-    #[test]
     fn unicode_queries_match() {
         assert_eq!(kind_score("東京", "会議は東京で"), Some(("phrase", 10)));
         assert_eq!(kind_score("CAFÉ", "un café"), Some(("phrase", 10)));
@@ -925,11 +799,6 @@ mod tests {
             expected,
             "{raw:?} in {text:?}"
         );
-        assert_eq!(
-            query.presence(&lower),
-            oracle.present(&lower),
-            "{raw:?} in {text:?}"
-        );
         if matches!(
             expected,
             Some((MatchKind::Terms | MatchKind::Partial | MatchKind::Phrase, _))
@@ -941,17 +810,6 @@ mod tests {
                 "{raw:?} in {text:?}"
             );
         }
-        assert_eq!(
-            query.token_hits(&lower),
-            oracle.token_hits(&lower),
-            "{raw:?} in {text:?}"
-        );
-        let lines: Vec<&str> = lower.split('\n').collect();
-        assert_eq!(
-            query.first_lines(lines.iter().copied()),
-            oracle.first_lines(&lines),
-            "{raw:?} in {text:?}"
-        );
     }
 
     #[test]

@@ -28,14 +28,8 @@ impl SearchOutcome {
     /// UTF-16 units (contract 05 §8.3).
     pub fn mcp_payload(&self, query: &str, budget: usize) -> Result<String, PayloadError> {
         let items: Vec<Value> = self
-            .groups
-            .iter()
-            .flat_map(|group| {
-                group
-                    .results
-                    .iter()
-                    .map(move |hit| item(group.scope.as_str(), &hit.to_value()))
-            })
+            .ranked()
+            .map(|(scope, hit)| item(scope.as_str(), &hit.to_value()))
             .collect();
         let envelope = SearchEnvelope {
             scope: self.scope.requested.as_str(),
@@ -163,6 +157,7 @@ mod tests {
 
     fn outcome(omissions: Vec<Omission>) -> SearchOutcome {
         SearchOutcome {
+            order: Vec::new(),
             groups: Vec::new(),
             scope: ScopeMeta {
                 requested: ScopeRequest::All,

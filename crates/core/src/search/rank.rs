@@ -4,10 +4,7 @@
 //! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
 //! reads them.
 
-use crate::search::matcher::MatchKind;
 use crate::text::js_date_parse;
-
-const DAY_MS: f64 = 86_400_000.0;
 
 /// The request's notion of time, read once by the caller (contract 03 §9.3).
 #[derive(Clone, Copy)]
@@ -29,61 +26,6 @@ impl std::fmt::Debug for Clock<'_> {
     }
 }
 
-/// Corpus statistics: `N` and `df` of each query term.
-#[derive(Debug, Clone)]
-pub(crate) struct CorpusStats {
-    pub(crate) documents: u64,
-    pub(crate) document_frequency: Vec<u64>,
-}
-
-impl CorpusStats {
-    pub(crate) fn new(terms: usize) -> CorpusStats {
-        CorpusStats {
-            documents: 0,
-            document_frequency: vec![0; terms],
-        }
-    }
-
-    /// Counts one document whose token set holds the terms flagged in `token_hits`.
-    pub(crate) fn add(&mut self, token_hits: &[bool]) {
-        self.documents += 1;
-        for (count, hit) in self.document_frequency.iter_mut().zip(token_hits) {
-            if *hit {
-                *count += 1;
-            }
-        }
-    }
-
-    /// `idf(t)` of §9.2 for the term with index `term`.
-    pub(crate) fn idf(&self, term: usize) -> f64 {
-        if self.documents == 0 {
-            return 1.0;
-        }
-        let n = self.documents as f64;
-        let df = self.document_frequency[term] as f64;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
-    }
-
-    /// The sum of [`CorpusStats::idf`] over a candidate's matched terms (§9.1), in their
-    /// order: the one place both the Markdown and the JSONL ranking add it up.
-    pub(crate) fn idf_sum(&self, matched_terms: &[usize]) -> f64 {
-        matched_terms.iter().map(|&term| self.idf(term)).sum()
-    }
-}
-
-/// `decay(age)` of §9.3: a 30-day half-life in whole-day buckets.
-pub(crate) fn decay(age_ms: f64) -> f64 {
-    if !age_ms.is_finite() || age_ms <= 0.0 {
-        return 1.0;
-    }
-    2f64.powf(-(age_ms / DAY_MS).floor() / 30.0)
-}
-
-/// The rank of §9.1. It orders results and never appears in output.
-pub(crate) fn rank(kind: MatchKind, idf_sum: f64, structural_boost: f64, decay: f64) -> f64 {
-    kind.tier() * 1_000_000.0 + ((idf_sum + structural_boost) * decay).min(999_999.0)
-}
-
 /// Parses a JSONL `ts` with JavaScript `Date.parse` rules ([`js_date_parse`]): the ECMAScript
 /// date-time string format, date-only forms UTC, date-times without an offset local time by
 /// `clock.local_offset_ms`. Anything else (the open point of §9.3) is `None`: no decay.
@@ -98,6 +40,8 @@ pub(crate) fn parse_ts(text: &str, clock: &Clock<'_>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const DAY_MS: f64 = 86_400_000.0;
 
     fn utc_clock() -> Clock<'static> {
         Clock {
@@ -170,26 +114,5 @@ mod tests {
     #[test]
     fn days_past_the_month_roll_over() {
         assert_eq!(parse("2026-02-31"), parse("2026-03-03"));
-    }
-
-    #[test]
-    fn decay_buckets() {
-        assert_eq!(decay(f64::NAN), 1.0);
-        assert_eq!(decay(-5.0), 1.0);
-        assert_eq!(decay(DAY_MS - 1.0), 1.0);
-        assert_eq!(decay(30.0 * DAY_MS), 0.5);
-        assert_eq!(decay(60.5 * DAY_MS), 0.25);
-    }
-
-    #[test]
-    fn idf_and_rank() {
-        let mut stats = CorpusStats::new(1);
-        assert_eq!(stats.idf(0), 1.0);
-        stats.add(&[true]);
-        stats.add(&[false]);
-        let expected = (1.0f64 + 1.5 / 1.5).ln();
-        assert_eq!(stats.idf(0), expected);
-        assert_eq!(rank(MatchKind::Phrase, 2.0, 1.0, 0.5), 4_000_001.5);
-        assert_eq!(rank(MatchKind::Inflected, 1e9, 0.0, 1.0), 1_999_999.0);
     }
 }

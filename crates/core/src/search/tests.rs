@@ -113,6 +113,11 @@ impl<'a> Ask<'a> {
         self
     }
 
+    fn workers(mut self, workers: usize) -> Ask<'a> {
+        self.workers = workers;
+        self
+    }
+
     fn limits(mut self, files: u64, bytes: u64, entries: u64) -> Ask<'a> {
         self.limits = Counts {
             files,
@@ -272,9 +277,9 @@ fn every_shared_scope_finds_its_files() {
         sources(&outcome, Scope::Memory),
         [
             "memory/events.jsonl",
+            "memory/signals/2026-08-11.jsonl",
             "memory/daily/2026-08-12.md",
             "memory/inbox/idea.md",
-            "memory/signals/2026-08-11.jsonl"
         ]
     );
     assert_eq!(sources(&outcome, Scope::Vault), ["vault/wiki/harbour.md"]);
@@ -469,7 +474,7 @@ fn recency_decays_in_day_buckets() {
 }
 
 #[test]
-fn limit_applies_per_scope() {
+fn limit_bounds_the_merged_list() {
     let folder = Folder::new();
     for index in 0..5 {
         folder.write(&format!("context/{index}.md"), "needle\n");
@@ -478,12 +483,14 @@ fn limit_applies_per_scope() {
     let mut ask = Ask::new("needle");
     ask.limit = 2;
     let outcome = ask.run(&folder.root()).unwrap();
-    assert_eq!(sources(&outcome, Scope::Context).len(), 2);
-    assert_eq!(sources(&outcome, Scope::Vault).len(), 2);
+    // Equal scores fall back to declared scope order, then file name (contract 03 §9.4).
+    let ranked: Vec<&str> = outcome.ranked().map(|(_, hit)| hit.source()).collect();
+    assert_eq!(ranked, ["context/0.md", "context/1.md"]);
+    assert!(sources(&outcome, Scope::Vault).is_empty());
 }
 
 #[test]
-fn memory_interleaves_jsonl_daily_and_inbox() {
+fn memory_entries_and_notes_share_one_order() {
     let folder = Folder::new();
     folder
         .write("memory/events.jsonl", "{\"summary\":\"needle\"}\n")
@@ -503,11 +510,13 @@ fn memory_interleaves_jsonl_daily_and_inbox() {
     let outcome = ask.run(&folder.root()).unwrap();
     assert_eq!(
         sources(&outcome, Scope::Memory),
+        // One relevance order: the entries hold the term in their summary, the notes in the
+        // body only; `limit` bounds the merged list (contract 03 §9.4, §10.7).
         [
             "memory/events.jsonl",
-            "memory/daily/a.md",
-            "memory/inbox/c.md",
             "memory/events-archive.000001.jsonl",
+            "memory/events-archive.000002.jsonl",
+            "memory/daily/a.md",
             "memory/daily/b.md",
         ]
     );
@@ -1152,6 +1161,53 @@ mod properties {
                     prop_assert!(source.starts_with(prefix), "{source} in {:?}", group.scope);
                 }
             }
+        }
+
+        /// The one relevance order (contract 03 §9.4) is a function of the folder and the
+        /// query: any number of workers gives the same merged list, and every result of every
+        /// group appears in it exactly once.
+        #[test]
+        fn merged_order_is_independent_of_scheduling(
+            query in prop::sample::select(vec!["harbour", "harbour ferry", "ferry app", "the harbour notes", "tides"]),
+            workers in 1_usize..6,
+        ) {
+            let folder = rich_folder();
+            let one = Ask::new(query).workers(1).run(&folder.root()).unwrap();
+            let many = Ask::new(query).workers(workers).run(&folder.root()).unwrap();
+            prop_assert_eq!(&one, &many);
+            let mut seen = one.order.clone();
+            seen.sort_unstable();
+            let all: Vec<(usize, usize)> = one
+                .groups
+                .iter()
+                .enumerate()
+                .flat_map(|(group, results)| (0..results.results.len()).map(move |at| (group, at)))
+                .collect();
+            prop_assert_eq!(seen, all);
+        }
+
+        /// Adding notes unrelated to the query never moves a note whose title is the query
+        /// below a note that only mentions it in passing (contract 03 §9.1).
+        #[test]
+        fn unrelated_notes_never_bury_an_exact_title(
+            noise in prop::collection::vec("[a-z]{3,9}( [a-z]{3,9}){0,12}", 0..12),
+            mentions in 1_usize..4,
+        ) {
+            let folder = Folder::new();
+            folder.write("vault/eviction.md", "# Pod eviction\nDrain the node first.\n");
+            for index in 0..mentions {
+                folder.write(
+                    &format!("context/mention-{index}.md"),
+                    "# Car service\nBrakes, tyres, and one pod eviction aside.\nMore about the car.\n",
+                );
+            }
+            for (index, words) in noise.iter().enumerate() {
+                let words = words.replace("pod", "pad").replace("eviction", "evection");
+                folder.write(&format!("vault/noise-{index}.md"), &format!("# Noise {index}\n{words}\n"));
+            }
+            let outcome = Ask::new("pod eviction").run(&folder.root()).unwrap();
+            let first = outcome.ranked().next().map(|(_, hit)| hit.source().to_owned());
+            prop_assert_eq!(first.as_deref(), Some("vault/eviction.md"));
         }
     }
 }

@@ -6,69 +6,108 @@
 
 use super::*;
 
+/// A result of one admitted scope before the request-wide order (§9.4): its hit, what its
+/// score is computed from, and its tie-break inside the scope.
+pub(super) struct Pending {
+    pub(super) group: usize,
+    pub(super) hit: SearchHit,
+    pub(super) features: Features,
+    /// The statistics class of §9.2 (Markdown file, memory entry, session).
+    pub(super) class: usize,
+    pub(super) age_ms: f64,
+    /// The cross-family dedupe of memory entries (§10.6 step 4).
+    pub(super) family: Option<(Family, String)>,
+}
+
 impl Engine<'_> {
+    /// Executes one admitted scope: its candidates go to `pending` (with `group` = the index of
+    /// its group), and every document it searched is counted in `stats`.
     pub(super) fn execute(
         &mut self,
         work: ScopeWork,
         project: Option<&ProjectIdentity>,
-    ) -> Result<Group, SearchError> {
-        let _ = project;
-        let limit = self.request.limit;
-        let scope = work.scope;
-        let results = match scope {
-            Scope::Sessions => work.session_results,
-            Scope::Memory => {
-                let mut lists: Vec<Vec<SearchHit>> = vec![
-                    jsonl::rank_sources(
-                        &work.memory_sources,
-                        &self.query,
-                        &self.request.clock,
-                        project,
-                        limit,
-                    )
-                    .into_iter()
-                    .map(SearchHit::Memory)
-                    .collect(),
-                ];
-                for corpus in work.corpora {
-                    lists.push(
-                        self.execute_corpus(corpus)?
-                            .into_iter()
-                            .map(SearchHit::Markdown)
-                            .collect(),
-                    );
+        group: usize,
+        stats: &mut Stats,
+        pending: &mut Vec<Pending>,
+    ) -> Result<(), SearchError> {
+        match work.scope {
+            Scope::Sessions => {
+                let model = &self.query.relevance;
+                for hit in work.session_results {
+                    let SearchHit::Session(session) = &hit else {
+                        continue;
+                    };
+                    let mut collector = model.collector();
+                    let title =
+                        fold(&lowercase(session.title.as_str().unwrap_or_default())).into_owned();
+                    collector.piece(&title, Field::Title);
+                    let mut length = title.len();
+                    for snippet in &session.matches {
+                        let content = fold(&lowercase(&snippet.content)).into_owned();
+                        length += content.len();
+                        collector.piece(&content, Field::Body);
+                    }
+                    collector.add_length(length);
+                    let features = collector.finish();
+                    stats.add(2, length as u64, Some(&features));
+                    pending.push(Pending {
+                        group,
+                        hit,
+                        features,
+                        class: 2,
+                        age_ms: f64::NAN,
+                        family: None,
+                    });
                 }
-                jsonl::round_robin(lists, limit)
+            }
+            Scope::Memory => {
+                let entries = jsonl::candidates(
+                    &work.memory_sources,
+                    &self.query,
+                    &self.request.clock,
+                    project,
+                    stats,
+                );
+                for entry in entries {
+                    pending.push(Pending {
+                        group,
+                        hit: SearchHit::Memory(entry.hit),
+                        features: entry.features,
+                        class: 1,
+                        age_ms: entry.age_ms,
+                        family: entry.record_id.map(|id| (entry.family, id)),
+                    });
+                }
+                for corpus in work.corpora {
+                    self.execute_corpus(corpus, group, stats, pending)?;
+                }
             }
             _ => {
-                let mut results = Vec::new();
                 for corpus in work.corpora {
-                    results.extend(
-                        self.execute_corpus(corpus)?
-                            .into_iter()
-                            .map(SearchHit::Markdown),
-                    );
+                    self.execute_corpus(corpus, group, stats, pending)?;
                 }
-                results
             }
-        };
-        Ok(Group { scope, results })
+        }
+        Ok(())
     }
 
-    /// Reads, matches and ranks one Markdown corpus (§8, §9).
+    /// Reads and matches one Markdown corpus (§8); its candidates go to `pending`.
     pub(super) fn execute_corpus(
         &mut self,
         corpus: Corpus,
-    ) -> Result<Vec<MarkdownHit>, SearchError> {
+        group: usize,
+        stats: &mut Stats,
+        pending: &mut Vec<Pending>,
+    ) -> Result<(), SearchError> {
         let reader = self.root_for(corpus.root).map_err(fatal)?;
         let query = &self.query;
         let prefix = corpus.prefix.as_str();
-        let pending: Vec<&CorpusFile> = corpus
+        let waiting: Vec<&CorpusFile> = corpus
             .files
             .iter()
             .filter(|file| file.analysis.is_none())
             .collect();
-        let mut late = parallel_map(&pending, self.request.workers, |file, buffer| {
+        let mut late = parallel_map(&waiting, self.request.workers, |file, buffer| {
             read_and_analyze(reader, file, prefix, query, buffer)
         })
         .into_iter();
@@ -82,16 +121,23 @@ impl Engine<'_> {
                     .unwrap_or(Err(ScopeFailure::Fatal(EvidenceError::ReadFailed.into()))),
             })
             .collect();
-        let mut stats = CorpusStats::new(self.query.terms.len());
-        let mut candidates = Vec::new();
         let mut charged = Counts::default();
+        let now = self.request.clock.now_ms;
+        let mut found = Vec::new();
         for (file, analysis) in files.iter().zip(analyses) {
             let analysis = analysis.map_err(fatal)?;
             charged.files += 1;
             charged.bytes += file.identity.size;
-            stats.add(&analysis.token_hits);
+            stats.add(
+                0,
+                analysis.length,
+                analysis
+                    .candidate
+                    .as_ref()
+                    .map(|candidate| &candidate.features),
+            );
             if let Some(candidate) = analysis.candidate {
-                candidates.push(candidate);
+                found.push(candidate);
             }
         }
         if !charged.fits_in(self.ledger.remaining()) {
@@ -107,30 +153,70 @@ impl Engine<'_> {
             self.searched_files
                 .push((corpus.root, file.rel, file.identity));
         }
-        let now = self.request.clock.now_ms;
-        let mut ranked: Vec<(f64, MarkdownHit)> = candidates
-            .into_iter()
-            .map(|candidate| {
-                let idf_sum = stats.idf_sum(&candidate.matched_terms);
-                let value = rank(
-                    candidate.kind,
-                    idf_sum,
-                    candidate.structural_boost,
-                    decay(now - candidate.mtime_ms),
-                );
-                (value, candidate.hit)
-            })
-            .collect();
-        // Stable: equal ranks and equally collating names keep enumeration order.
-        ranked.sort_by(|(rank_a, a), (rank_b, b)| {
-            rank_b
-                .partial_cmp(rank_a)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| collate(&a.file, &b.file))
-        });
-        ranked.truncate(self.request.limit);
-        Ok(ranked.into_iter().map(|(_, hit)| hit).collect())
+        for candidate in found {
+            pending.push(Pending {
+                group,
+                hit: SearchHit::Markdown(candidate.hit),
+                features: candidate.features,
+                class: 0,
+                age_ms: now - candidate.mtime_ms,
+                family: None,
+            });
+        }
+        Ok(())
     }
+}
+
+/// The one relevance order of a request (contract 03 §9.4): every pending result scored on the
+/// request-wide statistics, sorted by score, then declared scope order, then the scope's own
+/// tie-break (file name by collation for notes, `ts` descending for memory entries), then
+/// enumeration order; memory entries whose `record_id` the other family already showed are
+/// dropped (§10.6 step 4); the first `limit` are kept. Returns `(group, hit)` in that order.
+pub(super) fn merge(
+    pending: Vec<Pending>,
+    query: &Query,
+    stats: &Stats,
+    limit: usize,
+) -> Vec<(usize, SearchHit)> {
+    let model = &query.relevance;
+    let mut scored: Vec<(f64, Pending)> = pending
+        .into_iter()
+        .map(|item| {
+            let score = model.score(&item.features, stats, item.class, item.age_ms);
+            (score, item)
+        })
+        .collect();
+    // Stable: the push order (declared scopes, enumeration) is the last tie-break.
+    scored.sort_by(|(score_a, a), (score_b, b)| {
+        score_b
+            .partial_cmp(score_a)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.group.cmp(&b.group))
+            .then_with(|| match (&a.hit, &b.hit) {
+                (SearchHit::Markdown(a), SearchHit::Markdown(b)) => collate(&a.file, &b.file),
+                (SearchHit::Memory(a), SearchHit::Memory(b)) => jsonl::compare_ts_descending(
+                    a.entry.get("ts").and_then(Value::as_str),
+                    b.entry.get("ts").and_then(Value::as_str),
+                ),
+                _ => std::cmp::Ordering::Equal,
+            })
+    });
+    let mut shown: HashMap<String, Vec<Family>> = HashMap::new();
+    let mut out = Vec::new();
+    for (_, item) in scored {
+        if out.len() == limit {
+            break;
+        }
+        if let Some((family, id)) = &item.family {
+            let families = shown.entry(id.clone()).or_default();
+            if families.iter().any(|seen| seen != family) {
+                continue;
+            }
+            families.push(*family);
+        }
+        out.push((item.group, item.hit));
+    }
+    out
 }
 
 /// Reads an enumerated file, which must still be the object enumeration saw (§4.8 rules 2–3).

@@ -41,13 +41,13 @@ use crate::search::error::{
     EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
     observed_path_error,
 };
-use crate::search::hit::{MarkdownHit, SearchHit};
+use crate::search::hit::SearchHit;
 use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
 use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
 use crate::search::matcher::Query;
-use crate::search::matcher::lowercase_into;
+use crate::search::matcher::{lowercase, lowercase_into};
 use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
-use crate::search::rank::{CorpusStats, decay, rank};
+use crate::search::relevance::{Features, Field, Stats, fold};
 use crate::search::sessions::{UnsafeSessionPath, search_sessions};
 use crate::search::walk::{
     Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
@@ -58,7 +58,7 @@ use crate::search::{
 };
 use crate::text::{collate, utf16_cmp};
 
-use self::execute::{mtime_ms, read_checked};
+use self::execute::{merge, mtime_ms, read_checked};
 use self::parallel::parallel_map;
 
 /// Runs one request.
@@ -89,6 +89,7 @@ pub(crate) fn run_cached(
     if request.memory == MemoryMode::Off {
         return Ok(SearchOutcome {
             groups: Vec::new(),
+            order: Vec::new(),
             scope: ScopeMeta {
                 requested: request.scope,
                 project: None,
@@ -114,6 +115,7 @@ pub(crate) fn run_cached(
             engine.revalidate()?;
             return Ok(SearchOutcome {
                 groups: Vec::new(),
+                order: Vec::new(),
                 scope: meta(request, project.as_ref()),
                 omissions: vec![Omission {
                     scope: scope.as_str(),
@@ -133,6 +135,7 @@ pub(crate) fn run_cached(
     }
     Ok(SearchOutcome {
         groups: outcome.groups,
+        order: outcome.order,
         scope: meta(request, project.as_ref()),
         omissions: cap_omissions(outcome.omissions),
         memory: request.memory,
@@ -346,6 +349,7 @@ impl Meter {
 
 struct SearchResultParts {
     groups: Vec<Group>,
+    order: Vec<(usize, usize)>,
     omissions: Vec<Omission>,
 }
 
@@ -525,13 +529,27 @@ impl<'r> Engine<'r> {
         // 4. Final allocation.
         let admitted = self.admit(candidates, &mut omissions);
 
-        // 5. Execution, in declared order.
+        // 5. Execution, in declared order, then the one relevance order over every scope.
         let mut groups = Vec::new();
-        for work in admitted {
-            let results = self.execute(work, project)?;
-            groups.push(results);
+        let mut stats = Stats::new(self.query.relevance.term_count());
+        let mut pending = Vec::new();
+        for (index, work) in admitted.into_iter().enumerate() {
+            groups.push(Group {
+                scope: work.scope,
+                results: Vec::new(),
+            });
+            self.execute(work, project, index, &mut stats, &mut pending)?;
         }
-        Ok(SearchResultParts { groups, omissions })
+        let mut order = Vec::new();
+        for (group, hit) in merge(pending, &self.query, &stats, self.request.limit) {
+            order.push((group, groups[group].results.len()));
+            groups[group].results.push(hit);
+        }
+        Ok(SearchResultParts {
+            groups,
+            order,
+            omissions,
+        })
     }
 
     /// Runs one metered phase over `works` in declared order, each scope with its fair share

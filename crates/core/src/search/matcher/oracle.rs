@@ -1,17 +1,15 @@
 //! The term-by-term matcher that linear matching replaced, kept only as a test oracle: every
-//! term is searched on its own over the whole haystack, exactly as contract 03 §6, §7 and §9.2
+//! term is searched on its own over the whole haystack, exactly as contract 03 §6, and §7
 //! read. Quadratic in the worst case, so it never runs outside tests.
 
 use memchr::memmem::Finder;
 
-use super::{MatchKind, count_non_overlapping, fold, is_token_byte};
+use super::{MatchKind, count_non_overlapping, fold};
 use crate::search::unicode::is_letter_or_number;
 
 pub(super) struct OracleTerm {
     finder: Finder<'static>,
     stem: Option<Finder<'static>>,
-    tokenlike: bool,
-    len: usize,
 }
 
 pub(super) struct OracleQuery {
@@ -31,8 +29,6 @@ impl OracleQuery {
                 .map(|text| OracleTerm {
                     finder: Finder::new(text.as_bytes()).into_owned(),
                     stem: fold(text).map(|stem| Finder::new(stem.as_bytes()).into_owned()),
-                    tokenlike: !text.is_empty() && text.bytes().all(is_token_byte),
-                    len: text.len(),
                 })
                 .collect(),
         }
@@ -74,44 +70,6 @@ impl OracleQuery {
             .map(|term| term.finder.find(lower.as_bytes()).is_some())
             .collect()
     }
-
-    pub(super) fn token_hits(&self, lower: &str) -> Vec<bool> {
-        self.terms
-            .iter()
-            .map(|term| is_token_of(term, lower))
-            .collect()
-    }
-
-    /// The first line (of `lines`, already lowercase) containing each term, in term order.
-    pub(super) fn first_lines(&self, lines: &[&str]) -> Vec<Option<usize>> {
-        self.terms
-            .iter()
-            .map(|term| {
-                lines
-                    .iter()
-                    .position(|line| term.finder.find(line.as_bytes()).is_some())
-            })
-            .collect()
-    }
-}
-
-fn is_token_of(term: &OracleTerm, lower: &str) -> bool {
-    if !term.tokenlike {
-        return false;
-    }
-    let bytes = lower.as_bytes();
-    let mut from = 0;
-    while let Some(found) = term.finder.find(&bytes[from..]) {
-        let start = from + found;
-        let end = start + term.len;
-        let before_ok = start == 0 || !is_token_byte(bytes[start - 1]);
-        let after_ok = end == bytes.len() || !is_token_byte(bytes[end]);
-        if before_ok && after_ok {
-            return true;
-        }
-        from = start + 1;
-    }
-    false
 }
 
 fn inflection_hit(term: &OracleTerm, lower: &str) -> bool {

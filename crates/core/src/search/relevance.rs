@@ -1,0 +1,664 @@
+//! The lexical relevance model of contract 03 §9: how query and document text are normalised
+//! for matching (§5.1), which document tokens a query term matches (§6.1), the per-document
+//! features one tokenisation pass collects, the request-wide statistics, and the one BM25F
+//! score that orders Markdown files, memory entries and sessions on a single scale (§9.1).
+//!
+//! Matching never changes what is displayed: the normalised forms live only inside this
+//! module. Pure and bounded: one pass per haystack, work linear in its length and in the number
+//! of distinct query terms (at most [`MAX_TERMS`]), no I/O, no clock (the age is an input).
+
+use std::borrow::Cow;
+
+use aho_corasick::AhoCorasick;
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+
+/// At most this many distinct terms of a query take part in relevance (a 500-code-point query
+/// could hold 250); later ones are ignored, which keeps per-token work bounded.
+pub(crate) const MAX_TERMS: usize = 32;
+
+/// The document fields of §9.1, in the order of [`FIELD_WEIGHTS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Title = 0,
+    Heading = 1,
+    Path = 2,
+    Description = 3,
+    Body = 4,
+}
+
+const FIELDS: usize = 5;
+
+/// How much one occurrence in each field weighs against one in the body (contract 03 §9.1).
+const FIELD_WEIGHTS: [f64; FIELDS] = [3.0, 1.5, 2.0, 2.0, 1.0];
+
+/// BM25 saturation and body-length normalisation.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+
+/// How a document token matched a query term (§6.1), with its weight in the term frequency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Quality {
+    /// The token starts with the term but is a longer word: counts as body, never in a title or
+    /// heading (§6.1 rule 4).
+    Prefix,
+    /// Same Snowball stem (English or Italian) after folding.
+    Stem,
+    /// The same folded token.
+    Exact,
+}
+
+impl Quality {
+    fn weight(self) -> f64 {
+        match self {
+            Quality::Exact => 1.0,
+            Quality::Stem => 0.85,
+            Quality::Prefix => 0.4,
+        }
+    }
+}
+
+/// Common English and Italian function words (§5.1): ignored unless the query has nothing else.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+    "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in",
+    "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the",
+    "their", "them", "then", "there", "these", "this", "to", "was", "we", "were", "what", "when",
+    "where", "which", "who", "why", "will", "with", "would", "you", "your", "il", "lo", "la", "le",
+    "gli", "un", "una", "uno", "di", "da", "del", "della", "dei", "delle", "che", "e", "ed", "per",
+    "con", "su", "come", "non", "si", "sono", "nel", "nella", "al", "alla",
+];
+
+/// Whether `token` (folded) is a stop word.
+pub(crate) fn is_stop_word(token: &str) -> bool {
+    STOP_WORDS.contains(&token)
+}
+
+/// Accent and compatibility folding of already lowercased text (§5.1): canonical decomposition
+/// with combining marks removed, and the few letters that do not decompose spelled out
+/// (`ß` → `ss`, `æ` → `ae`, `ø` → `o`, …). Line breaks map one to one, so line numbers of the
+/// folded text are those of the original. ASCII text is returned as it is.
+pub(crate) fn fold(lower: &str) -> Cow<'_, str> {
+    if lower.is_ascii() {
+        return Cow::Borrowed(lower);
+    }
+    let mut out = String::with_capacity(lower.len());
+    for c in lower.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        match c {
+            'ß' => out.push_str("ss"),
+            'æ' => out.push_str("ae"),
+            'œ' => out.push_str("oe"),
+            'ø' => out.push('o'),
+            'ł' => out.push('l'),
+            'đ' | 'ð' => out.push('d'),
+            'þ' => out.push_str("th"),
+            'ı' => out.push('i'),
+            _ => decompose_canonical(c, |part| {
+                if !is_combining_mark(part) {
+                    out.push(part);
+                }
+            }),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Scripts written without spaces, and pictographic symbols (arrows, dingbats, emoji): each of
+/// these characters is a token of its own (§5.1).
+fn is_ideographic(c: char) -> bool {
+    matches!(c as u32,
+        0x2190..=0x2BFF
+            | 0x3040..=0x30FF
+            | 0x3400..=0x4DBF
+            | 0x4E00..=0x9FFF
+            | 0xF900..=0xFAFF
+            | 0x1F000..=0x1FAFF
+            | 0x20000..=0x2FFFF)
+}
+
+/// Calls `each(start, token)` for every token of folded text, in order: maximal runs of
+/// alphanumeric characters, each ideographic or pictographic character alone (§5.1).
+pub(crate) fn for_each_token<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
+    let bytes = text.as_bytes();
+    let mut start: Option<usize> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if byte.is_ascii() {
+            if byte.is_ascii_alphanumeric() {
+                start.get_or_insert(at);
+            } else if let Some(from) = start.take() {
+                each(from, &text[from..at]);
+            }
+            at += 1;
+            continue;
+        }
+        let c = text[at..].chars().next().unwrap_or(' ');
+        let width = c.len_utf8();
+        if is_ideographic(c) {
+            if let Some(from) = start.take() {
+                each(from, &text[from..at]);
+            }
+            each(at, &text[at..at + width]);
+        } else if c.is_alphanumeric() {
+            start.get_or_insert(at);
+        } else if let Some(from) = start.take() {
+            each(from, &text[from..at]);
+        }
+        at += width;
+    }
+    if let Some(from) = start {
+        each(from, &text[from..]);
+    }
+}
+
+/// The two Snowball stemmers of §5.1.
+struct Stemmers {
+    english: Stemmer,
+    italian: Stemmer,
+}
+
+impl Stemmers {
+    fn new() -> Stemmers {
+        Stemmers {
+            english: Stemmer::create(Algorithm::English),
+            italian: Stemmer::create(Algorithm::Italian),
+        }
+    }
+}
+
+impl std::fmt::Debug for Stemmers {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Stemmers")
+    }
+}
+
+/// One distinct query term after normalisation.
+#[derive(Debug)]
+struct QueryTerm {
+    text: String,
+    /// Short terms (one or two characters) match whole tokens or token prefixes only (§6.1).
+    short: bool,
+    english: String,
+    italian: String,
+    /// Every token whose stem can equal one of the term's stems starts with this.
+    gate: String,
+    /// For a query word that joins several tokens (`EPIPE-4712`, `会議`), its tokens: such a
+    /// term matches only where they occur exactly and consecutively (§5.1).
+    parts: Vec<String>,
+}
+
+/// The query side of the model: distinct normalised terms, their order for phrase detection,
+/// and the automaton that rules a document out in one scan.
+#[derive(Debug)]
+pub(crate) struct Relevance {
+    terms: Vec<QueryTerm>,
+    /// The query's terms in order (distinct indices, consecutive repeats collapsed).
+    sequence: Vec<usize>,
+    /// The gates of all terms, to rule out a document without tokenising it.
+    gates: Option<AhoCorasick>,
+    stemmers: Stemmers,
+}
+
+/// Match facts of one piece of text (a line, a field value): which terms it holds and how.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct LineFacts {
+    /// Bit `i`: term `i` matched somewhere in the piece.
+    pub(crate) terms: u64,
+    /// Bit `i`: term `i` matched as the exact token.
+    pub(crate) exact: u64,
+    /// The query's terms occur in order, next to each other (one gap allowed).
+    pub(crate) phrase: bool,
+}
+
+/// The wire kind of a piece of text (§8.2): `phrase` when the terms occur in order together,
+/// `terms` when all occur, `partial` when some do, `inflected` when every hit is a stem or
+/// prefix match; `None` when no term matched.
+pub(crate) fn kind_of(
+    facts: &LineFacts,
+    term_count: usize,
+) -> Option<crate::search::matcher::MatchKind> {
+    use crate::search::matcher::MatchKind;
+    if facts.terms == 0 {
+        return None;
+    }
+    if facts.exact == 0 {
+        return Some(MatchKind::Inflected);
+    }
+    let all = all_bits(term_count);
+    if facts.phrase || (term_count == 1 && facts.terms & all == all) {
+        return Some(MatchKind::Phrase);
+    }
+    if term_count >= 2 && facts.terms & all == all {
+        return Some(MatchKind::Terms);
+    }
+    Some(MatchKind::Partial)
+}
+
+fn all_bits(count: usize) -> u64 {
+    if count >= 64 {
+        u64::MAX
+    } else {
+        (1_u64 << count) - 1
+    }
+}
+
+/// What one document contributes to the request statistics and, when it matched, the features
+/// its score is computed from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Features {
+    /// Weighted term frequency per distinct term and field (prefix matches counted in the body).
+    tf: Vec<[f64; FIELDS]>,
+    /// Bytes of the document's text, for length normalisation.
+    pub(crate) length: u64,
+    /// The terms occur in order, next to each other, somewhere.
+    phrase: bool,
+    /// The smallest window (in tokens) holding every term, when all occur.
+    span: Option<u32>,
+    /// Every term matched the title (exactly or by stem).
+    title_covers: bool,
+}
+
+impl Features {
+    /// For each distinct term, whether the document holds it (its document frequency share).
+    pub(crate) fn holds(&self, term: usize) -> bool {
+        self.tf
+            .get(term)
+            .is_some_and(|fields| fields.iter().any(|&tf| tf > 0.0))
+    }
+}
+
+/// Collects [`Features`] over the pieces of one document, in document order.
+#[derive(Debug)]
+pub(crate) struct Collector<'a> {
+    model: &'a Relevance,
+    features: Features,
+    position: u32,
+    last_seen: Vec<Option<u32>>,
+    title_terms: u64,
+}
+
+impl Relevance {
+    /// Normalises the phrase of §5 (already trimmed, lowercased, whitespace-collapsed).
+    pub(crate) fn new(phrase: &str) -> Relevance {
+        let stemmers = Stemmers::new();
+        // Each space-separated query word gives one term: its token, or, when it joins several
+        // tokens, all of them as one compound term (§5.1).
+        let mut words: Vec<Vec<String>> = Vec::new();
+        for word in phrase.split(' ') {
+            let folded = fold(word);
+            let mut tokens: Vec<String> = Vec::new();
+            for_each_token(&folded, |_, token| tokens.push(token.to_owned()));
+            if !tokens.is_empty() {
+                words.push(tokens);
+            }
+        }
+        let is_stop = |word: &Vec<String>| word.len() == 1 && is_stop_word(&word[0]);
+        // Stop words are ignored unless the query has nothing else (§5.1).
+        let content: Vec<Vec<String>> = words
+            .iter()
+            .filter(|word| !is_stop(word))
+            .cloned()
+            .collect();
+        let kept = if content.is_empty() { words } else { content };
+        let mut terms: Vec<QueryTerm> = Vec::new();
+        let mut sequence: Vec<usize> = Vec::new();
+        for word in kept {
+            let text = word.join(" ");
+            let index = match terms.iter().position(|term| term.text == text) {
+                Some(index) => index,
+                None if terms.len() < MAX_TERMS => {
+                    terms.push(QueryTerm::new(word, &stemmers));
+                    terms.len() - 1
+                }
+                None => continue,
+            };
+            if sequence.last() != Some(&index) {
+                sequence.push(index);
+            }
+        }
+        let gates = if terms.is_empty() {
+            None
+        } else {
+            AhoCorasick::new(terms.iter().map(|term| term.gate.as_str())).ok()
+        };
+        Relevance {
+            terms,
+            sequence,
+            gates,
+            stemmers,
+        }
+    }
+
+    /// The number of distinct terms.
+    pub(crate) fn term_count(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Whether folded text can hold a match at all: a matching token contains its term's gate.
+    pub(crate) fn may_match(&self, folded: &str) -> bool {
+        self.gates
+            .as_ref()
+            .is_some_and(|gates| gates.is_match(folded.as_bytes()))
+    }
+
+    /// A collector for one document.
+    pub(crate) fn collector(&self) -> Collector<'_> {
+        Collector {
+            model: self,
+            features: Features {
+                tf: vec![[0.0; FIELDS]; self.terms.len()],
+                ..Features::default()
+            },
+            position: 0,
+            last_seen: vec![None; self.terms.len()],
+            title_terms: 0,
+        }
+    }
+
+    /// How `token` (folded) matches each term: calls `each(term, quality)` per matching term.
+    fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
+        let mut stems: Option<(String, String)> = None;
+        for (index, term) in self.terms.iter().enumerate() {
+            if !term.parts.is_empty() {
+                continue;
+            }
+            if token.as_bytes().first() != term.text.as_bytes().first()
+                && token.as_bytes().first() != term.gate.as_bytes().first()
+            {
+                continue;
+            }
+            if token == term.text {
+                each(index, Quality::Exact);
+                continue;
+            }
+            if term.short {
+                if token.starts_with(term.text.as_str()) {
+                    each(index, Quality::Prefix);
+                }
+                continue;
+            }
+            if !token.starts_with(term.gate.as_str()) {
+                continue;
+            }
+            let (english, italian) = stems.get_or_insert_with(|| {
+                (
+                    self.stemmers.english.stem(token).into_owned(),
+                    self.stemmers.italian.stem(token).into_owned(),
+                )
+            });
+            if *english == term.english || *italian == term.italian {
+                each(index, Quality::Stem);
+            } else if term.text.chars().count() >= 4 && token.starts_with(term.text.as_str()) {
+                each(index, Quality::Prefix);
+            }
+        }
+    }
+
+    /// The match facts of one piece of folded text, without feeding a document.
+    pub(crate) fn facts(&self, folded: &str) -> LineFacts {
+        let mut collector = self.collector();
+        collector.piece(folded, Field::Body)
+    }
+
+    /// The score of one document (§9.1) from its features, the request statistics and the
+    /// recency prior of its age in milliseconds (`NaN` when unknown).
+    pub(crate) fn score(
+        &self,
+        features: &Features,
+        stats: &Stats,
+        class: usize,
+        age_ms: f64,
+    ) -> f64 {
+        let average = stats.average_length(class);
+        let norm = 1.0 - B + B * (length_class(features.length) / average.max(1.0));
+        let mut score = 0.0;
+        let mut idf_total = 0.0;
+        for (term, fields) in features.tf.iter().enumerate() {
+            let idf = stats.idf(term);
+            idf_total += idf;
+            let mut tf = 0.0;
+            for (field, &value) in fields.iter().enumerate() {
+                let weighted = value * FIELD_WEIGHTS[field];
+                tf += if field == Field::Body as usize {
+                    weighted / norm
+                } else {
+                    weighted
+                };
+            }
+            if tf > 0.0 {
+                score += idf * tf * (K1 + 1.0) / (tf + K1);
+            }
+        }
+        if score == 0.0 {
+            return 0.0;
+        }
+        // Phrase, then proximity, then the title holding every term (§9.1).
+        let terms = self.terms.len();
+        if terms >= 2 {
+            if features.phrase {
+                score += 0.6 * idf_total;
+            } else if let Some(span) = features.span
+                && (span as usize) < 3 * terms
+            {
+                score += 0.3 * idf_total;
+            }
+        }
+        if features.title_covers {
+            score += 0.5 * idf_total;
+        }
+        score * recency(age_ms)
+    }
+}
+
+/// A document length rounded to its nearest power of two (§9.1): length normalisation tells a
+/// short note from a long one, not two notes a few hundred bytes apart.
+fn length_class(length: u64) -> f64 {
+    if length == 0 {
+        return 0.0;
+    }
+    2f64.powf((length as f64).log2().round())
+}
+
+/// The recency prior of §9.3: at most +8 % for today, fading with a 60-day half-life; unknown
+/// or future ages get none. Bounded, so it only reorders near-equal matches.
+pub(crate) fn recency(age_ms: f64) -> f64 {
+    if !age_ms.is_finite() {
+        return 1.0;
+    }
+    let days = (age_ms / 86_400_000.0).max(0.0).floor();
+    1.0 + 0.08 * 2f64.powf(-days / 60.0)
+}
+
+impl QueryTerm {
+    fn new(mut word: Vec<String>, stemmers: &Stemmers) -> QueryTerm {
+        if word.len() > 1 {
+            return QueryTerm {
+                text: word.join(" "),
+                short: false,
+                english: String::new(),
+                italian: String::new(),
+                gate: word[0].clone(),
+                parts: word,
+            };
+        }
+        let text = word.pop().unwrap_or_default();
+        let text = text.as_str();
+        let short = text.chars().count() <= 2;
+        let english = stemmers.english.stem(text).into_owned();
+        let italian = stemmers.italian.stem(text).into_owned();
+        let gate = if short {
+            text.to_owned()
+        } else {
+            // A stem keeps its word's start except possibly its last character (`happy` →
+            // `happi`), so a token with the same stem starts with the stem minus one character.
+            let shortest = [text, english.as_str(), italian.as_str()]
+                .into_iter()
+                .min_by_key(|stem| stem.chars().count())
+                .unwrap_or(text);
+            let count = shortest.chars().count();
+            let keep = count.saturating_sub(1).max(count.min(3));
+            shortest.chars().take(keep).collect()
+        };
+        QueryTerm {
+            text: text.to_owned(),
+            short,
+            english,
+            italian,
+            gate,
+            parts: Vec::new(),
+        }
+    }
+}
+
+impl Collector<'_> {
+    /// Feeds one piece of folded text that belongs to `field`, in document order, and returns
+    /// its match facts. Pieces are separate for phrase detection only by their positions.
+    pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
+        let mut facts = LineFacts::default();
+        let model = self.model;
+        let mut piece_chain: Vec<Option<u32>> = vec![None; model.sequence.len()];
+        // How many parts of each compound term the tokens just read complete.
+        let mut progress: Vec<usize> = vec![0; model.terms.len()];
+        let mut hits: Vec<(usize, Quality)> = Vec::new();
+        for_each_token(folded, |_, token| {
+            let position = self.position;
+            self.position += 1;
+            hits.clear();
+            model.match_token(token, |term, quality| hits.push((term, quality)));
+            for (term, query_term) in model.terms.iter().enumerate() {
+                let parts = &query_term.parts;
+                if parts.is_empty() {
+                    continue;
+                }
+                progress[term] = if parts[progress[term]] == token {
+                    progress[term] + 1
+                } else {
+                    usize::from(parts[0] == token)
+                };
+                if progress[term] == parts.len() {
+                    hits.push((term, Quality::Exact));
+                    progress[term] = 0;
+                }
+            }
+            for &(term, quality) in &hits {
+                let bit = 1_u64 << (term % 64);
+                facts.terms |= bit;
+                if quality == Quality::Exact {
+                    facts.exact |= bit;
+                }
+                let target = if quality == Quality::Prefix {
+                    Field::Body
+                } else {
+                    field
+                };
+                self.features.tf[term][target as usize] += quality.weight();
+                if field == Field::Title && quality != Quality::Prefix {
+                    self.title_terms |= bit;
+                }
+                self.last_seen[term] = Some(position);
+                for (step, &wanted) in model.sequence.iter().enumerate() {
+                    if wanted != term {
+                        continue;
+                    }
+                    let linked = step == 0
+                        || piece_chain[step - 1]
+                            .is_some_and(|end| position > end && position - end <= 2);
+                    if linked {
+                        piece_chain[step] = Some(position);
+                    }
+                }
+            }
+            if model.sequence.len() >= 2 && piece_chain.last().copied().flatten() == Some(position)
+            {
+                facts.phrase = true;
+                self.features.phrase = true;
+            }
+            if !hits.is_empty() && self.last_seen.iter().all(Option::is_some) {
+                let first = self
+                    .last_seen
+                    .iter()
+                    .flatten()
+                    .min()
+                    .copied()
+                    .unwrap_or(position);
+                let span = position - first + 1;
+                if self.features.span.is_none_or(|best| span < best) {
+                    self.features.span = Some(span);
+                }
+            }
+        });
+        facts
+    }
+
+    /// Adds the bytes of a piece that counts towards the document length.
+    pub(crate) fn add_length(&mut self, bytes: usize) {
+        self.features.length += bytes as u64;
+    }
+
+    /// The document's features.
+    pub(crate) fn finish(mut self) -> Features {
+        let all = all_bits(self.model.terms.len());
+        self.features.title_covers = !self.model.terms.is_empty() && self.title_terms & all == all;
+        self.features
+    }
+}
+
+/// Request-wide statistics (§9.2): the number of documents, each distinct term's document
+/// frequency, and the average length per document class, over every corpus searched, so
+/// scores from different scopes are comparable.
+#[derive(Debug, Clone)]
+pub(crate) struct Stats {
+    documents: u64,
+    frequency: Vec<u64>,
+    lengths: [(u64, u64); CLASSES],
+}
+
+/// Document classes for length normalisation: Markdown files, memory entries, sessions.
+pub(crate) const CLASSES: usize = 3;
+
+impl Stats {
+    pub(crate) fn new(terms: usize) -> Stats {
+        Stats {
+            documents: 0,
+            frequency: vec![0; terms],
+            lengths: [(0, 0); CLASSES],
+        }
+    }
+
+    /// Counts one document of `class` with `length` bytes; `features` when it matched.
+    pub(crate) fn add(&mut self, class: usize, length: u64, features: Option<&Features>) {
+        self.documents += 1;
+        self.lengths[class].0 += 1;
+        self.lengths[class].1 += length;
+        if let Some(features) = features {
+            for (term, count) in self.frequency.iter_mut().enumerate() {
+                if features.holds(term) {
+                    *count += 1;
+                }
+            }
+        }
+    }
+
+    fn idf(&self, term: usize) -> f64 {
+        let n = self.documents as f64;
+        let df = self.frequency.get(term).copied().unwrap_or(0) as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    fn average_length(&self, class: usize) -> f64 {
+        let (count, total) = self.lengths[class];
+        if count == 0 {
+            1.0
+        } else {
+            total as f64 / count as f64
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

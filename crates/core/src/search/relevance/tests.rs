@@ -1,0 +1,178 @@
+//! One test per normalisation and ranking rule of contract 03 §5.1, §6.1 and §9.1.
+
+use super::*;
+use crate::search::matcher::MatchKind;
+
+/// Which terms (by bit) the folded form of `text` holds for `query`.
+fn terms_in(query: &str, text: &str) -> u64 {
+    let model = Relevance::new(&query.to_lowercase());
+    model.facts(&fold(&text.to_lowercase())).terms
+}
+
+fn kind(query: &str, text: &str) -> Option<MatchKind> {
+    let model = Relevance::new(&query.to_lowercase());
+    kind_of(
+        &model.facts(&fold(&text.to_lowercase())),
+        model.term_count(),
+    )
+}
+
+/// Scores documents given as `(title, body)` in one corpus, all the same age.
+fn scores(query: &str, documents: &[(&str, &str)]) -> Vec<f64> {
+    let model = Relevance::new(query);
+    let mut stats = Stats::new(model.term_count());
+    let features: Vec<Features> = documents
+        .iter()
+        .map(|(title, body)| {
+            let mut collector = model.collector();
+            collector.piece(&fold(&title.to_lowercase()), Field::Title);
+            collector.piece(&fold(&body.to_lowercase()), Field::Body);
+            collector.add_length(title.len() + body.len());
+            let features = collector.finish();
+            stats.add(0, (title.len() + body.len()) as u64, Some(&features));
+            features
+        })
+        .collect();
+    features
+        .iter()
+        .map(|features| model.score(features, &stats, 0, f64::NAN))
+        .collect()
+}
+
+#[test]
+fn accents_fold_both_ways() {
+    assert_eq!(terms_in("jurgen muller", "Notes from Jürgen Müller"), 0b11);
+    assert_eq!(terms_in("Jürgen", "jurgen"), 0b1);
+    assert_eq!(terms_in("strasse", "Hauptstraße"), 0);
+    assert_eq!(terms_in("strasse", "Straße 5"), 0b1);
+    assert_eq!(fold("caffè\nnaïve"), "caffe\nnaive");
+}
+
+#[test]
+fn snowball_stems_in_english_and_italian() {
+    assert_eq!(terms_in("deployments", "we deploy on friday"), 0b1);
+    assert_eq!(terms_in("rotate", "key rotation policy"), 0b1);
+    assert_eq!(terms_in("fatture", "la fattura di marzo"), 0b1);
+    assert_eq!(kind("deployments", "we deploy"), Some(MatchKind::Inflected));
+    assert_eq!(terms_in("rotate", "rotten apples"), 0);
+}
+
+#[test]
+fn stop_words_are_ignored_unless_alone() {
+    let model = Relevance::new("how do i rotate the api keys");
+    assert_eq!(model.term_count(), 3);
+    // Only stop words: they are the query.
+    assert_eq!(Relevance::new("the of").term_count(), 2);
+    assert_eq!(terms_in("remodeling the kitchen", "kitchen remodel"), 0b11);
+}
+
+#[test]
+fn short_terms_never_match_inside_words() {
+    assert_eq!(terms_in("i", "Chickpea curry"), 0);
+    assert_eq!(terms_in("ab test", "about the rest"), 0b1);
+    assert_eq!(kind("ab", "about"), Some(MatchKind::Inflected));
+    assert_eq!(kind("ab", "the ab split"), Some(MatchKind::Phrase));
+    assert_eq!(terms_in("ran", "Random notes"), 0);
+    // Ideographs are tokens of their own.
+    assert_eq!(kind("会議", "今日の会議"), Some(MatchKind::Phrase));
+}
+
+#[test]
+fn prefix_matches_earn_no_title_weight() {
+    let scores = scores(
+        "kube",
+        &[("Kubernetes cluster", "x"), ("Notes", "kube config")],
+    );
+    assert!(scores[1] > scores[0], "{scores:?}");
+}
+
+#[test]
+fn phrase_then_proximity_then_scattered() {
+    let filler = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod";
+    let near = format!("{filler} api and the key {filler}");
+    let phrase = format!("{filler} api key {filler}");
+    let far = format!("api {filler} {filler} key");
+    let documents = [
+        ("a", far.as_str()),
+        ("b", near.as_str()),
+        ("c", phrase.as_str()),
+    ];
+    let scores = scores("api key", &documents);
+    assert!(scores[2] > scores[1], "{scores:?}");
+    assert!(scores[1] > scores[0], "{scores:?}");
+    assert_eq!(kind("api key", "the api key"), Some(MatchKind::Phrase));
+    assert_eq!(kind("api key", "key of the api"), Some(MatchKind::Terms));
+    assert_eq!(kind("api key", "api"), Some(MatchKind::Partial));
+}
+
+#[test]
+fn exact_title_beats_a_passing_mention() {
+    let body = "several paragraphs about other things and one pod eviction mention";
+    let scores = scores(
+        "pod eviction",
+        &[
+            ("Car service", body),
+            ("Notes on pod eviction", "drain the node first"),
+        ],
+    );
+    assert!(scores[1] > scores[0] * 1.1, "{scores:?}");
+}
+
+#[test]
+fn recency_is_bounded() {
+    assert_eq!(recency(f64::NAN), 1.0);
+    assert!((recency(0.0) - 1.08).abs() < 1e-12);
+    assert!(recency(-5.0) <= 1.08);
+    assert!(recency(3650.0 * 86_400_000.0) < 1.0001);
+}
+
+#[test]
+fn a_typo_keeps_the_note_matching_the_other_terms() {
+    let scores = scores(
+        "kubernets pod eviction",
+        &[
+            ("Pod eviction", "why pods get evicted"),
+            ("Groceries", "milk"),
+        ],
+    );
+    assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
+}
+
+#[test]
+fn questions_find_the_note() {
+    let scores = scores(
+        "how do I rotate the api keys",
+        &[
+            ("Chickpea curry", "how I cook it: the recipe I use"),
+            ("API key rotation", "rotate keys every 90 days"),
+        ],
+    );
+    assert!(scores[1] > scores[0], "{scores:?}");
+}
+
+#[test]
+fn tokens_split_on_punctuation_and_keep_ideographs_apart() {
+    let mut tokens = Vec::new();
+    for_each_token("epipe-4712, c++ 東京x", |_, token| tokens.push(token));
+    assert_eq!(tokens, ["epipe", "4712", "c", "東", "京", "x"]);
+    assert_eq!(kind("🎉", "party 🎉"), Some(MatchKind::Phrase));
+    assert_eq!(
+        kind("EPIPE-4712", "saw EPIPE-4712 twice"),
+        Some(MatchKind::Phrase)
+    );
+}
+
+#[test]
+fn joined_words_match_only_as_a_whole() {
+    let query = "controlled-peregrine-benchmark-needle";
+    assert_eq!(terms_in(query, "common-benchmark-marker-needle"), 0);
+    assert_eq!(
+        terms_in(query, "x controlled-peregrine-benchmark-needle y"),
+        0b1
+    );
+    assert_eq!(
+        terms_in(query, "controlled peregrine benchmark needle"),
+        0b1
+    );
+    assert_eq!(terms_in("会議", "会 and 議"), 0);
+}
