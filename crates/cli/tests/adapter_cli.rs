@@ -61,7 +61,15 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    // The home holds no aios.json: first the path-free line saying so (contract 05 §1.4).
     let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
+    );
+    assert!(!line.contains(&*home.path().to_string_lossy()));
+    line.clear();
     stderr.read_line(&mut line).unwrap();
     assert_eq!(
         line,
@@ -87,8 +95,24 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(stdout, "");
 
+    // With a pipe as stdin: only the missing-folder line; once the folder exists, nothing.
     let piped = Command::new(ADAPTER)
         .env("HOME", home.path())
+        .env_remove("DOTAIOS_PATH")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(piped.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&piped.stderr),
+        format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
+    );
+    assert!(piped.stdout.is_empty());
+    std::fs::create_dir(home.path().join("aios")).unwrap();
+    std::fs::write(home.path().join("aios/aios.json"), "{}\n").unwrap();
+    let piped = Command::new(ADAPTER)
+        .env("HOME", home.path())
+        .env_remove("DOTAIOS_PATH")
         .stdin(Stdio::null())
         .output()
         .unwrap();

@@ -597,14 +597,30 @@ fn c38_c39_option_errors() {
     );
     let output = fixture.command().args(["mcp", "--path"]).output().unwrap();
     assert_refused(&output, "--path requires a value");
-    // An unknown subcommand is refused only after the folder check.
+    // A mistyped subcommand is refused before the folder check, with the closest one, on
+    // stderr alone (contract 06 §1.2, §3.1).
     let missing = fixture
         .command()
-        .args(["mcp", "frobnicate", "--path"])
+        .args(["mcp", "instal", "--path"])
         .arg(fixture.root().join("nowhere"))
         .output()
         .unwrap();
-    assert!(texts(&missing).1.starts_with("No AIOS folder found at "));
+    assert_refused(
+        &missing,
+        "Unknown mcp command: instal. Did you mean install? Try `dotaios mcp --help`.",
+    );
+    assert!(missing.stdout.is_empty());
+}
+
+/// `dotaios mcp help` prints what `dotaios mcp --help` prints (contract 06 §3.1).
+#[test]
+fn mcp_help_word_is_the_help_flag() {
+    let fixture = Fixture::new();
+    let word = fixture.command().args(["mcp", "help"]).output().unwrap();
+    let flag = fixture.command().args(["mcp", "--help"]).output().unwrap();
+    assert_eq!(code(&word), Some(0));
+    assert_eq!(word.stdout, flag.stdout);
+    assert!(texts(&word).0.starts_with("Usage:\n  dotaios mcp status"));
 }
 
 #[test]
