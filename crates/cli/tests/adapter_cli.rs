@@ -96,28 +96,26 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
     assert_eq!(stdout, "");
 
     // With a pipe as stdin: only the missing-folder line; once the folder exists, nothing.
-    let piped = Command::new(ADAPTER)
-        .env("HOME", home.path())
-        .env_remove("DOTAIOS_PATH")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(piped.status.code(), Some(0));
+    let piped = || {
+        Command::new(ADAPTER)
+            .env("HOME", home.path())
+            .env_remove("DOTAIOS_PATH")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let first = piped();
+    assert_eq!(first.status.code(), Some(0));
     assert_eq!(
-        String::from_utf8_lossy(&piped.stderr),
+        String::from_utf8_lossy(&first.stderr),
         format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
     );
-    assert!(piped.stdout.is_empty());
+    assert!(first.stdout.is_empty());
     std::fs::create_dir(home.path().join("aios")).unwrap();
     std::fs::write(home.path().join("aios/aios.json"), "{}\n").unwrap();
-    let piped = Command::new(ADAPTER)
-        .env("HOME", home.path())
-        .env_remove("DOTAIOS_PATH")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(piped.status.code(), Some(0));
-    assert!(piped.stderr.is_empty() && piped.stdout.is_empty());
+    let again = piped();
+    assert_eq!(again.status.code(), Some(0));
+    assert!(again.stderr.is_empty() && again.stdout.is_empty());
 }
 
 /// Item 61 (contract 05 §14): `dotaios mcp serve` runs the same code as `dotaios-mcp`.
