@@ -1,14 +1,17 @@
 """Inspects every artifact in dist/ without running it (scripts/release-check.sh).
 
-    check_dist.py DIST VERSION "TOOL TOOL TOOL"
+    check_dist.py DIST VERSION TOOLS_JSON
 
 Checks that each archive, wheel, npm package and .mcpb bundle targets the platform its name
 says: the binaries inside are ELF x86-64 or Mach-O of the right CPU with a verified ad-hoc
 signature (packaging/macho.py); wheel tags, npm `os`/`cpu`, bundle `compatibility.platforms`
 agree; the launcher pins every platform package at VERSION and lists the SHA-256 of every
-binary it may run; the bundle's tools are the ones the adapter listed (third argument);
-server.json is valid against the registry schema kept in packaging/registry/ and names VERSION;
-SHA256SUMS covers every file. Needs `jsonschema` (installed by scripts/release.sh). Prints one
+binary it may run; every artifact carries LICENSE-MIT and LICENSE-APACHE equal to the
+repository's, and the wheel and npm manifests name the licence and the repository; bundles exist
+for macOS only, and their tools (names and descriptions) are exactly the ones an installed
+adapter listed (TOOLS_JSON, from `mcp_roundtrip.py --tools-json`); server.json is valid against
+the registry schema kept in packaging/registry/, names VERSION, and lists every bundle with its
+SHA-256; SHA256SUMS covers every file. Needs `jsonschema` (installed by scripts/release.sh). Prints one
 line per artifact with its size and SHA-256; exits 1 on the first failure.
 """
 
@@ -33,10 +36,26 @@ PLATFORMS = {
 }
 BINARIES = ("dotaios", "dotaios-mcp")
 EM_X86_64 = 62
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LICENSES = {name: open(os.path.join(ROOT, name), "rb").read() for name in ("LICENSE-MIT", "LICENSE-APACHE")}
+REPOSITORY = "https://github.com/dotaios/dotaios-rs"
+# Claude Desktop, the only client that opens .mcpb bundles, has no Linux build.
+BUNDLE_OSES = ("darwin",)
 
 
 class Bad(Exception):
     pass
+
+
+def check_licenses(read, prefix, where):
+    """Both licence texts at `prefix`, byte for byte the repository's; `read(name)` reads a member."""
+    for name, text in LICENSES.items():
+        try:
+            data = read(prefix + name)
+        except KeyError:
+            raise Bad(f"{where}: {prefix}{name} missing") from None
+        if data != text:
+            raise Bad(f"{where}: {prefix}{name} differs from the repository's")
 
 
 def binary_kind(data, arch, where):
@@ -59,6 +78,7 @@ def binary_kind(data, arch, where):
 
 def check_archive(path, version, target, arch):
     with tarfile.open(path) as tar:
+        check_licenses(lambda m: tar.extractfile(m).read(), f"dotaios-{version}-{target}/", path)
         for name in BINARIES:
             member = tar.getmember(f"dotaios-{version}-{target}/{name}")
             if not member.mode & 0o100:
@@ -74,19 +94,30 @@ def check_wheel(path, version, tag, arch):
         cpu_tag = "_x86_64" if arch in (None, "x86_64") else "_arm64"
         if not tags or not all(t.startswith(os_tag) and t.endswith(cpu_tag) for t in tags):
             raise Bad(f"{path}: wheel tags {tags} are not for *{tag}")
+        info_dir = f"dotaios_rs-{version}.dist-info/"
+        check_licenses(wheel.read, info_dir + "licenses/", path)
+        metadata = wheel.read(info_dir + "METADATA").decode().split("\n\n", 1)[0].splitlines()
+        for line in ("License-Expression: MIT OR Apache-2.0", f"Project-URL: Repository, {REPOSITORY}"):
+            if line not in metadata:
+                raise Bad(f"{path}: METADATA lacks {line!r}")
         for name in BINARIES:
             info = wheel.getinfo(f"dotaios_rs-{version}.data/scripts/{name}")
             binary_kind(wheel.read(info), arch, f"{path}:{name}")
 
 
-def npm_manifest(tar):
-    return json.load(tar.extractfile("package/package.json"))
+def npm_manifest(tar, path):
+    manifest = json.load(tar.extractfile("package/package.json"))
+    check_licenses(lambda m: tar.extractfile(m).read(), "package/", path)
+    url = manifest.get("repository", {}).get("url", "")
+    if manifest.get("license") != "MIT OR Apache-2.0" or REPOSITORY not in url:
+        raise Bad(f"{path}: package.json license/repository {manifest.get('license')} {url!r}")
+    return manifest
 
 
 def check_npm(dist, version):
     launcher_path = os.path.join(dist, "npm", f"dotaios-rs-{version}.tgz")
     with tarfile.open(launcher_path) as tar:
-        launcher = npm_manifest(tar)
+        launcher = npm_manifest(tar, launcher_path)
         checksums = json.load(tar.extractfile("package/checksums.json"))
         names = tar.getnames()
     want = {f"dotaios-rs-{os_}-{cpu}": version for os_, cpu, _, _ in PLATFORMS.values()}
@@ -100,7 +131,7 @@ def check_npm(dist, version):
         name = f"dotaios-rs-{os_}-{cpu}"
         path = os.path.join(dist, "npm", f"{name}-{version}.tgz")
         with tarfile.open(path) as tar:
-            manifest = npm_manifest(tar)
+            manifest = npm_manifest(tar, path)
             if (manifest["name"], manifest["version"], manifest["os"], manifest["cpu"]) != (
                 name, version, [os_], [cpu]):
                 raise Bad(f"{path}: package.json {manifest}")
@@ -121,8 +152,9 @@ def check_mcpb(path, version, os_, arch, tools):
         manifest = json.loads(bundle.read("manifest.json"))
         if manifest["version"] != version or manifest["compatibility"]["platforms"] != [os_]:
             raise Bad(f"{path}: version/platforms {manifest['version']} {manifest['compatibility']}")
-        if sorted(tool["name"] for tool in manifest["tools"]) != sorted(tools):
+        if manifest["tools"] != tools:
             raise Bad(f"{path}: tools {manifest['tools']} are not the adapter's {tools}")
+        check_licenses(bundle.read, "", path)
         server = manifest["server"]
         if server["type"] != "binary" or server["mcp_config"]["args"][0] != "--path":
             raise Bad(f"{path}: server {server}")
@@ -132,28 +164,48 @@ def check_mcpb(path, version, os_, arch, tools):
         binary_kind(bundle.read(info), arch, f"{path}:{server['entry_point']}")
 
 
-def check_server_json(dist, version, schema_path):
+def check_server_json(dist, version, schema_path, bundles):
+    """server.json: valid against the stored schema, at VERSION, naming the npm and PyPI packages
+    and exactly the bundles in `bundles` by download address and SHA-256."""
     path = os.path.join(dist, "server.json")
     document = json.load(open(path))
     schema = json.load(open(schema_path))
-    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator = validator_class(schema, format_checker=jsonschema.FormatChecker())
     errors = sorted(validator.iter_errors(document), key=str)
     if errors:
         raise Bad(f"{path}: {errors[0].message}")
-    versions = {document["version_detail"]["version"]}
-    versions |= {package["version"] for package in document["packages"]}
+    if document.get("$schema") != schema["$id"]:
+        raise Bad(f"{path}: $schema {document.get('$schema')} is not the stored schema {schema['$id']}")
+    versions = {document["version"]} | {package["version"] for package in document["packages"]}
     if versions != {version}:
         raise Bad(f"{path}: versions {versions} are not {version}")
-    registries = sorted(package["registry_name"] for package in document["packages"])
-    if registries != ["npm", "pypi"] or any(p["name"] != "dotaios-rs" for p in document["packages"]):
-        raise Bad(f"{path}: packages {document['packages']}")
+    if document["repository"]["url"] != REPOSITORY:
+        raise Bad(f"{path}: repository {document['repository']}")
+    registries = {}
+    for package in document["packages"]:
+        registries.setdefault(package["registryType"], []).append(package)
+    for kind in ("npm", "pypi"):
+        if [p["identifier"] for p in registries.get(kind, [])] != ["dotaios-rs"]:
+            raise Bad(f"{path}: {kind} packages {registries.get(kind)}")
+    listed = {}
+    for package in registries.get("mcpb", []):
+        name = package["identifier"].rsplit("/", 1)[-1]
+        if package["identifier"] != f"{REPOSITORY}/releases/download/v{version}/{name}":
+            raise Bad(f"{path}: bundle address {package['identifier']}")
+        listed[name] = package.get("fileSha256")
+    want = {os.path.basename(b): hashlib.sha256(open(b, "rb").read()).hexdigest() for b in bundles}
+    if listed != want:
+        raise Bad(f"{path}: bundles {listed} are not the built ones {want}")
+    if set(registries) != {"npm", "pypi", "mcpb"}:
+        raise Bad(f"{path}: registry types {sorted(registries)}")
     return path
 
 
 def main(argv):
-    dist, version, tools = argv[0], argv[1], argv[2].split()
+    dist, version, tools = argv[0], argv[1], json.load(open(argv[2]))
     schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "registry", "server.schema.json")
-    checked = []
+    checked, bundles = [], []
     for target, (os_, cpu, tag, arch) in PLATFORMS.items():
         archive = os.path.join(dist, "bin", f"dotaios-{version}-{target}.tar.gz")
         check_archive(archive, version, target, arch)
@@ -162,11 +214,17 @@ def main(argv):
             raise Bad(f"want one wheel for *{tag}, found {wheels}")
         wheel = os.path.join(dist, "pypi", wheels[0])
         check_wheel(wheel, version, tag, arch)
-        bundle = os.path.join(dist, "mcpb", f"dotaios-rs-{version}-{os_}-{cpu}.mcpb")
-        check_mcpb(bundle, version, os_, arch, tools)
-        checked += [archive, wheel, bundle]
+        checked += [archive, wheel]
+        if os_ in BUNDLE_OSES:
+            bundle = os.path.join(dist, "mcpb", f"dotaios-rs-{version}-{os_}-{cpu}.mcpb")
+            check_mcpb(bundle, version, os_, arch, tools)
+            bundles.append(bundle)
+    present = sorted(os.path.join(dist, "mcpb", f) for f in os.listdir(os.path.join(dist, "mcpb")))
+    if present != sorted(bundles):
+        raise Bad(f"bundles in dist/mcpb are {present}, want {sorted(bundles)}")
+    checked += bundles
     checked += check_npm(dist, version)
-    checked.append(check_server_json(dist, version, schema))
+    checked.append(check_server_json(dist, version, schema, bundles))
     sums = {}
     for line in open(os.path.join(dist, "SHA256SUMS")):
         digest, name = line.split()

@@ -1,12 +1,14 @@
 """A real MCP stdio round trip against an installed adapter (scripts/release-check.sh).
 
-    mcp_roundtrip.py FOLDER COMMAND [ARG...]
+    mcp_roundtrip.py [--tools-json] FOLDER COMMAND [ARG...]
 
 Starts `COMMAND ARG... --path FOLDER`, then as a client would: `initialize`, the `initialized`
 notification, `tools/list`, and `tools/call` of every listed tool that needs no arguments plus
 `search_aios` with a query. Fails unless the server names itself `dotaios-mcp`, lists exactly the
 three tools, and answers every call with a non-error text result. Prints the tool names on one
-line (the caller compares them with the bundle manifest). Standard library only.
+line (the caller compares them with the bundle manifest); with `--tools-json`, prints instead the
+listed tools' names and descriptions as a JSON array, which scripts/release.sh writes into the
+bundle manifests so that they say what the server says. Standard library only.
 """
 
 import json
@@ -18,6 +20,9 @@ TIMEOUT = 60
 
 
 def main(argv):
+    tools_json = argv[:1] == ["--tools-json"]
+    if tools_json:
+        argv = argv[1:]
     folder, command = argv[0], argv[1:]
     lines = [
         {
@@ -67,7 +72,8 @@ def main(argv):
     info = result(1)["serverInfo"]
     if info.get("name") != "dotaios-mcp":
         raise SystemExit(f"mcp: serverInfo {info!r}")
-    names = [tool["name"] for tool in result(2)["tools"]]
+    tools = result(2)["tools"]
+    names = [tool["name"] for tool in tools]
     if sorted(names) != sorted(TOOLS):
         raise SystemExit(f"mcp: tools/list gave {names}")
     for ident in (3, 4):
@@ -75,7 +81,11 @@ def main(argv):
         text = call["content"][0]["text"]
         if call.get("isError") or not text:
             raise SystemExit(f"mcp: tools/call {ident} gave {call!r}")
-    print(" ".join(sorted(names)))
+    if tools_json:
+        listed = [{"name": t["name"], "description": t["description"]} for t in tools]
+        print(json.dumps(listed, indent=2))
+    else:
+        print(" ".join(sorted(names)))
 
 
 if __name__ == "__main__":

@@ -2,14 +2,16 @@
 # The release check run by .ci/run (docs/releasing.md): builds every artifact with
 # scripts/release.sh, then
 # - runs the Linux ones here: the wheel installed into a fresh venv, the npm tarballs installed
-#   offline into a temporary prefix (`npm install ./….tgz`), the .mcpb bundle unpacked and its
-#   server started as its manifest says; each gives `--version`, `mcp status --path
+#   offline into a temporary prefix (`npm install ./….tgz`), the Linux .mcpb bundle (packed into
+#   the work directory only: dist/ has macOS bundles alone) unpacked and its server started as its
+#   manifest says; each gives `--version`, `mcp status --path
 #   examples/aios` and a real MCP round trip (initialize, tools/list, tools/call), and
 #   `mcp install` prints the version-pinned launcher of its install;
 # - checks the launcher's refusals: no platform package, and a binary whose checksum differs;
 # - inspects the macOS ones without running them (no macOS here): Mach-O CPU type, MH_EXECUTE,
 #   a verified ad-hoc code signature, and package metadata for the right platform;
-# - validates the bundles' manifests and server.json (packaging/check_dist.py).
+# - checks licences and metadata in every artifact, validates the bundles' manifests (their
+#   tools as the installed adapter lists them) and server.json (packaging/check_dist.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -88,9 +90,10 @@ fi
 log "ok: npm launcher refuses a changed binary and names the missing platform package"
 
 # --- the Linux .mcpb bundle, started as its manifest says -------------------------------------
+[ ! -e "$DIST/mcpb/dotaios-rs-$VERSION-linux-x64.mcpb" ] || fail "a Linux bundle is in dist/"
 mkdir -p "$SCRATCH/mcpb"
 "$TARGET_DIR/release-tools/npm/node_modules/.bin/mcpb" unpack \
-    "$DIST/mcpb/dotaios-rs-$VERSION-linux-x64.mcpb" "$SCRATCH/mcpb" >/dev/null
+    "$TARGET_DIR/release-work/mcpb/dotaios-rs-$VERSION-linux-x64.mcpb" "$SCRATCH/mcpb" >/dev/null
 mapfile -t COMMAND < <("$PY" -c '
 import json, sys
 config = json.load(open(sys.argv[1] + "/manifest.json"))["server"]["mcp_config"]
@@ -101,5 +104,8 @@ TOOLS=$("$PY" packaging/mcp_roundtrip.py "$AIOS" "${COMMAND[@]}") || fail "bundl
 log "ok: linux .mcpb bundle serves over stdio ($TOOLS)"
 
 # --- every artifact inspected, macOS ones included ---------------------------------------------
-"$PY" packaging/check_dist.py "$DIST" "$VERSION" "$TOOLS"
+# The bundles must describe the tools as the installed adapter does (names and descriptions).
+"$PY" packaging/mcp_roundtrip.py --tools-json "$AIOS" "$SCRATCH/venv/bin/dotaios-mcp" \
+    >"$SCRATCH/tools.json" || fail "tools/list of the wheel's adapter"
+"$PY" packaging/check_dist.py "$DIST" "$VERSION" "$SCRATCH/tools.json"
 log "ok: all artifacts checked in $(($(date +%s) - START)) s"

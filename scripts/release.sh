@@ -2,10 +2,12 @@
 # Builds every release artifact into dist/ (docs/releasing.md): the `dotaios` and `dotaios-mcp`
 # binaries for x86_64-unknown-linux-gnu, aarch64-apple-darwin and x86_64-apple-darwin, as
 # tar.gz archives, PyPI wheels (maturin, `bindings = "bin"`), npm packages (the `dotaios-rs`
-# launcher plus one package per platform), one .mcpb bundle per platform, server.json for the
-# MCP registry, and SHA256SUMS over all of them.
+# launcher plus one package per platform), one .mcpb bundle per macOS platform (Claude Desktop,
+# the bundles' client, has no Linux build), server.json for the MCP registry, and SHA256SUMS over
+# all of them. LICENSE-MIT and LICENSE-APACHE go into every artifact.
 #
-# Inputs are pinned: `--locked` builds, the PyPI tools below at exact versions in a venv under
+# Inputs are pinned: the Linux compiler is the toolchain rust-toolchain.toml names (checked
+# below), `--locked` builds, the PyPI tools below at exact versions in a venv under
 # the target directory, `@anthropic-ai/mcpb` at an exact version, Debian's rustc-web (its
 # standard library source builds std for the macOS targets with -Zbuild-std). Nothing is
 # downloaded at run time except from the package registries. Builds go to CARGO_TARGET_DIR
@@ -32,6 +34,22 @@ SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || 
 export SOURCE_DATE_EPOCH
 
 log() { echo "release: $*" >&2; }
+LICENSES=(LICENSE-MIT LICENSE-APACHE)
+
+# The Linux binaries repeat byte for byte only with the same compiler: the one rust-toolchain.toml
+# pins (rustup applies it to every cargo and rustc run below this directory).
+check_toolchain() {
+    local want have
+    want=$(sed -n 's/^channel = "\(.*\)"$/\1/p' rust-toolchain.toml)
+    have=$(rustc --version)
+    case $have in
+    "rustc $want "*) log "Linux compiler: $have (rust-toolchain.toml: $want)" ;;
+    *)
+        log "rustc is '$have', but rust-toolchain.toml pins $want (install it: rustup toolchain install $want)"
+        exit 1
+        ;;
+    esac
+}
 
 # --- tools -------------------------------------------------------------------------------------
 setup_tools() {
@@ -65,27 +83,42 @@ setup_tools() {
     mkdir -p "$TOOLS/debian-rust"
     ln -sf /usr/bin/cargo "$TOOLS/debian-rust/cargo"
     ln -sf /usr/bin/rustc "$TOOLS/debian-rust/rustc"
+    log "macOS compiler: $(/usr/bin/rustc --version) (Debian rustc-web $(dpkg-query -W -f '${Version}' rustc-web))"
 }
 
 # --- binaries and wheels -----------------------------------------------------------------------
 # maturin builds the binaries (through cargo-zigbuild) and packs the wheel in one step; the
 # archives, npm packages and bundles take the same binaries from the target directory.
+# maturin is left to print cargo's progress: a first build of a target takes several minutes.
+# The wheel's licence files come from the repository root (pyproject.toml `license-files`).
 build_linux() {
-    log "build $LINUX"
+    log "build $LINUX (cargo's progress follows; a first build takes several minutes)"
+    cp "${LICENSES[@]}" packaging/pypi/
     (cd packaging/pypi && PATH="$TOOLS/venv/bin:$PATH" CARGO_TARGET_DIR="$TARGET_DIR" \
-        maturin build --quiet --release --locked --zig --target "$LINUX" \
+        maturin build --release --locked --zig --target "$LINUX" \
         --compatibility manylinux2014 --out "$DIST/pypi")
     BIN_DIR[$LINUX]=$TARGET_DIR/$LINUX/release
 }
 
+# The deployment target is given, so that nothing asks for `xcrun` (no macOS SDK here): the
+# oldest macOS each target supports (docs/releasing.md).
+macos_deployment_target() {
+    case $1 in
+    aarch64-apple-darwin) echo 11.0 ;;
+    x86_64-apple-darwin) echo 10.12 ;;
+    esac
+}
+
 build_macos() {
     local target=$1
-    log "build $target"
+    log "build $target (cargo's progress follows; a first build takes several minutes)"
+    cp "${LICENSES[@]}" packaging/pypi/
     # Both macOS targets share one target directory, apart from the rustup toolchain's.
     (cd packaging/pypi && PATH="$TOOLS/debian-rust:$TOOLS/venv/bin:$PATH" \
         CARGO=/usr/bin/cargo RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+        MACOSX_DEPLOYMENT_TARGET="$(macos_deployment_target "$target")" \
         CARGO_UNSTABLE_BUILD_STD=std,panic_abort CARGO_TARGET_DIR="$TARGET_DIR/release-macos" \
-        maturin build --quiet --release --locked --zig --target "$target" --out "$DIST/pypi")
+        maturin build --release --locked --zig --target "$target" --out "$DIST/pypi")
     BIN_DIR[$target]=$TARGET_DIR/release-macos/$target/release
 }
 
@@ -105,12 +138,14 @@ pack_npm() {
     local launcher=$WORK/npm/dotaios-rs
     mkdir -p "$launcher"
     cp -r packaging/npm/launcher/. "$launcher/"
+    cp "${LICENSES[@]}" "$launcher/"
     local checksums="{}" optional="{}"
     for target in "$LINUX" "${MACOS[@]}"; do
         read -r os cpu <<<"$(npm_platform "$target")"
         local name="dotaios-rs-$os-$cpu" dir="$WORK/npm/dotaios-rs-$os-$cpu"
         mkdir -p "$dir/bin"
         install -m 0755 "${BIN_DIR[$target]}/dotaios" "${BIN_DIR[$target]}/dotaios-mcp" "$dir/bin/"
+        cp "${LICENSES[@]}" "$dir/"
         python3 packaging/npm/platform_package.py "$name" "$VERSION" "$os" "$cpu" "$target" \
             >"$dir/package.json"
         printf '# %s\n\nThe `dotaios` and `dotaios-mcp` binaries for %s (%s), installed by the\n`dotaios-rs` package as its optional dependency. Install `dotaios-rs`, not this package.\n' \
@@ -142,24 +177,27 @@ print(json.dumps(manifest, indent=2))' packaging/npm/launcher/package.json "$VER
 }
 
 # --- MCP bundles -------------------------------------------------------------------------------
+# Claude Desktop, the client that opens bundles, exists for macOS (and Windows) only, so dist/ gets
+# the macOS bundles; the Linux one is packed into the work directory alone, for release-check.sh
+# to start its server as the manifest says (the bundle layout is the same on every platform).
+# Each manifest lists the tools the Linux adapter itself lists, with its descriptions.
 pack_mcpb() {
     log "mcpb bundles"
     rm -rf "$WORK/mcpb"
-    mkdir -p "$DIST/mcpb"
+    mkdir -p "$DIST/mcpb" "$WORK/mcpb"
+    python3 packaging/mcp_roundtrip.py --tools-json "$ROOT/examples/aios" \
+        "${BIN_DIR[$LINUX]}/dotaios-mcp" >"$WORK/mcpb/tools.json"
     for target in "$LINUX" "${MACOS[@]}"; do
         read -r os cpu <<<"$(npm_platform "$target")"
-        local dir="$WORK/mcpb/$os-$cpu"
+        local dir="$WORK/mcpb/$os-$cpu" out="$DIST/mcpb"
+        [ "$target" != "$LINUX" ] || out="$WORK/mcpb"
         mkdir -p "$dir/server"
         install -m 0755 "${BIN_DIR[$target]}/dotaios-mcp" "$dir/server/"
-        python3 -c '
-import json, sys
-manifest = json.load(open(sys.argv[1]))
-manifest["version"] = sys.argv[2]
-manifest["compatibility"]["platforms"] = [sys.argv[3]]
-print(json.dumps(manifest, indent=2))' packaging/mcpb/manifest.json "$VERSION" "$os" \
-            >"$dir/manifest.json"
+        cp "${LICENSES[@]}" "$dir/"
+        python3 packaging/mcpb/manifest.py packaging/mcpb/manifest.json "$VERSION" "$os" \
+            "$WORK/mcpb/tools.json" >"$dir/manifest.json"
         "$TOOLS/npm/node_modules/.bin/mcpb" validate "$dir/manifest.json" >/dev/null
-        "$TOOLS/npm/node_modules/.bin/mcpb" pack "$dir" "$DIST/mcpb/dotaios-rs-$VERSION-$os-$cpu.mcpb" \
+        "$TOOLS/npm/node_modules/.bin/mcpb" pack "$dir" "$out/dotaios-rs-$VERSION-$os-$cpu.mcpb" \
             >/dev/null
     done
 }
@@ -173,7 +211,7 @@ pack_archives() {
         rm -rf "${WORK:?}/$name"
         mkdir -p "$WORK/$name"
         install -m 0755 "${BIN_DIR[$target]}/dotaios" "${BIN_DIR[$target]}/dotaios-mcp" "$WORK/$name/"
-        cp README.md "$WORK/$name/"
+        cp README.md "${LICENSES[@]}" "$WORK/$name/"
         # Fixed owner and time, sorted names: the archive depends only on its files.
         tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$WORK" -cf - "$name" |
             gzip -n -9 >"$DIST/bin/$name.tar.gz"
@@ -181,6 +219,7 @@ pack_archives() {
 }
 
 main() {
+    check_toolchain
     setup_tools
     rm -rf "$DIST"
     mkdir -p "$DIST"
@@ -195,7 +234,7 @@ main() {
     pack_archives
     pack_npm
     pack_mcpb
-    cp packaging/registry/server.json "$DIST/server.json"
+    python3 packaging/registry/server_json.py packaging/registry/server.json "$VERSION" "$DIST"
     (cd "$DIST" && find . -type f ! -name SHA256SUMS -printf '%P\n' | sort |
         xargs sha256sum >SHA256SUMS)
     log "done: $DIST"

@@ -17,9 +17,11 @@ print(
             "description": f"dotaios and dotaios-mcp binaries for {os_name}-{cpu} ({target}); "
             "install dotaios-rs instead.",
             "license": "MIT OR Apache-2.0",
+            "repository": {"type": "git", "url": "git+https://github.com/dotaios/dotaios-rs.git"},
+            "homepage": "https://github.com/dotaios/dotaios-rs#readme",
             "os": [os_name],
             "cpu": [cpu],
-            "files": ["bin/dotaios", "bin/dotaios-mcp"],
+            "files": ["bin/dotaios", "bin/dotaios-mcp", "LICENSE-MIT", "LICENSE-APACHE"],
             "preferUnplugged": True,
         },
         indent=2,

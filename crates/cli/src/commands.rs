@@ -135,16 +135,33 @@ fn help(rest: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     dispatch(&argv, env)
 }
 
-/// Contract 06 §1.1: the unknown name (with the closest command, §1.2) on stderr, the full
-/// top-level help on stdout, exit 1.
+/// The flags the dispatcher knows in the first position (contract 06 §1.1), for suggestions.
+const GLOBAL_FLAGS: [&str; 2] = ["--help", "--version"];
+
+/// Contract 06 §1.1: one line on stderr and nothing on stdout, exit 1, so the suggestion is
+/// the last thing on the screen. A first argument that looks like an option is an unknown
+/// option, matched against the global flags; any other is an unknown command, matched against
+/// the commands (§1.2). Without a close match the line points to the help.
 fn unknown_command(command: &OsStr) -> ExitCode {
     let name = command.to_string_lossy();
-    err_line(&format!(
-        "Unknown command: {name}{}",
-        did_you_mean(&name, command_names(), "")
-    ));
-    out(&top_level_help());
+    let line = if name.starts_with('-') {
+        let hint = did_you_mean(&name, GLOBAL_FLAGS, "--");
+        format!("Unknown option: {name}{}", or_see_help(hint))
+    } else {
+        let hint = did_you_mean(&name, command_names(), "");
+        format!("Unknown command: {name}{}", or_see_help(hint))
+    };
+    err_line(&line);
     ExitCode::from(1)
+}
+
+/// The suggestion, or a pointer to the top-level help when nothing is close.
+fn or_see_help(hint: String) -> String {
+    if hint.is_empty() {
+        ". Run dotaios --help to see the commands.".to_owned()
+    } else {
+        hint
+    }
 }
 
 /// The AIOS folder a command works on (contract 01 §1): `--path`, else `~/aios`, made absolute

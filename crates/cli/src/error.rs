@@ -189,9 +189,15 @@ pub(crate) enum CliError {
     /// (contract 06 §4). Exit 1.
     #[error("MCP adapter check failed.")]
     AdapterCheckFailed,
-    /// `mcp` with a subcommand it does not know. Exit 1.
-    #[error("Unknown mcp command: {0}. Try `dotaios mcp --help`.")]
-    UnknownMcpCommand(String),
+    /// `mcp` with a subcommand it does not know, with the closest one when near (`hint` is
+    /// [`crate::args::did_you_mean`]'s `. Did you mean …?` or empty). Exit 1.
+    #[error("Unknown mcp command: {name}.{} Try `dotaios mcp --help`.", .hint.trim_start_matches('.'))]
+    UnknownMcpCommand {
+        /// The word given.
+        name: String,
+        /// The suggestion, or empty.
+        hint: String,
+    },
 }
 
 impl CliError {

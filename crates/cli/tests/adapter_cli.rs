@@ -61,7 +61,15 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
         .spawn()
         .unwrap();
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    // The home holds no aios.json: first the path-free line saying so (contract 05 §1.4).
     let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
+    );
+    assert!(!line.contains(&*home.path().to_string_lossy()));
+    line.clear();
     stderr.read_line(&mut line).unwrap();
     assert_eq!(
         line,
@@ -87,13 +95,27 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
     std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
     assert_eq!(stdout, "");
 
-    let piped = Command::new(ADAPTER)
-        .env("HOME", home.path())
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert_eq!(piped.status.code(), Some(0));
-    assert!(piped.stderr.is_empty() && piped.stdout.is_empty());
+    // With a pipe as stdin: only the missing-folder line; once the folder exists, nothing.
+    let piped = || {
+        Command::new(ADAPTER)
+            .env("HOME", home.path())
+            .env_remove("DOTAIOS_PATH")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let first = piped();
+    assert_eq!(first.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&first.stderr),
+        format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
+    );
+    assert!(first.stdout.is_empty());
+    std::fs::create_dir(home.path().join("aios")).unwrap();
+    std::fs::write(home.path().join("aios/aios.json"), "{}\n").unwrap();
+    let again = piped();
+    assert_eq!(again.status.code(), Some(0));
+    assert!(again.stderr.is_empty() && again.stdout.is_empty());
 }
 
 /// Item 61 (contract 05 §14): `dotaios mcp serve` runs the same code as `dotaios-mcp`.

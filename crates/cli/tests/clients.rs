@@ -83,11 +83,16 @@ impl Fixture {
 
     /// `dotaios <args…> --path <aios> --launcher <adapter>`, not started yet.
     fn adapter_command(&self, args: &[&str]) -> Command {
+        self.adapter_command_at(&self.aios(), args)
+    }
+
+    /// [`Fixture::adapter_command`] with `folder` as the AIOS folder.
+    fn adapter_command_at(&self, folder: &Path, args: &[&str]) -> Command {
         let mut command = self.command();
         command
             .args(args)
             .arg("--path")
-            .arg(self.aios())
+            .arg(folder)
             .arg("--launcher")
             .arg(adapter());
         command
@@ -386,10 +391,19 @@ fn every_agent_output_has_the_exact_layout() {
         let format = if agent == "codex" { "TOML" } else { "JSON" };
         let target = line_value(&stdout, "Suggested target: ").to_owned();
         let evidence = line_value(&stdout, "Evidence: ").to_owned();
+        let how = if agent == "claude" {
+            format!(
+                "For Claude Code, run its own command (it rewrites ~/.claude.json itself):\n  claude mcp add --scope user dotaios -- {} --path {aios}\nOr merge the fragment into the existing client config, then restart that client.\n",
+                adapter_text()
+            )
+        } else {
+            "Merge the fragment into the existing client config, then restart that client.\n"
+                .to_owned()
+        };
         assert_eq!(
             stdout,
             format!(
-                "DotAIOS MCP dry run\nAgent: {agent}\nAIOS path: {aios}\nLauncher: {}\nSuggested target: {target}\nFormat: {format}\nEvidence: {evidence}\n\nMCP server config fragment:\n{fragment}\n\nDotAIOS does not edit MCP client config automatically yet.\nMerge the fragment into the existing client config, then restart that client.\n",
+                "DotAIOS MCP dry run\nAgent: {agent}\nAIOS path: {aios}\nLauncher: {}\nSuggested target: {target}\nFormat: {format}\nEvidence: {evidence}\n\nMCP server config fragment:\n{fragment}\n\nDotAIOS does not edit MCP client config automatically yet.\n{how}{EVIDENCE_EXPLANATION}\n",
                 adapter_text()
             )
         );
@@ -597,14 +611,93 @@ fn c38_c39_option_errors() {
     );
     let output = fixture.command().args(["mcp", "--path"]).output().unwrap();
     assert_refused(&output, "--path requires a value");
-    // An unknown subcommand is refused only after the folder check.
+    // A mistyped subcommand is refused before the folder check, with the closest one, on
+    // stderr alone (contract 06 §1.2, §3.1).
     let missing = fixture
         .command()
-        .args(["mcp", "frobnicate", "--path"])
+        .args(["mcp", "instal", "--path"])
         .arg(fixture.root().join("nowhere"))
         .output()
         .unwrap();
-    assert!(texts(&missing).1.starts_with("No AIOS folder found at "));
+    assert_refused(
+        &missing,
+        "Unknown mcp command: instal. Did you mean install? Try `dotaios mcp --help`.",
+    );
+    assert!(missing.stdout.is_empty());
+}
+
+/// The sentence `mcp install` prints after the fragment to explain the `Evidence:` line.
+const EVIDENCE_EXPLANATION: &str = "Evidence: the furthest a real run of this client got with such a fragment (configured, discoverable, invoked, produced: its tool results reached the model); see docs/compatibility.md.";
+
+/// The `claude mcp add` line works as printed: run by a shell with a stand-in `claude` that
+/// records its arguments, it passes exactly the fragment's command and args, also for a folder
+/// whose path needs quoting (contract 06 §5.4).
+#[test]
+fn claude_mcp_add_line_runs_as_printed() {
+    let fixture = Fixture::new();
+    let odd = fixture.root().join("it's my aios");
+    std::fs::create_dir_all(&odd).unwrap();
+    std::fs::write(odd.join("aios.json"), "{}\n").unwrap();
+    let output = fixture
+        .adapter_command_at(&odd, &["mcp", "install", "--dry-run"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(code(&output), Some(0), "{stderr}");
+    let line = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("  claude mcp add "))
+        .expect(&stdout);
+    let bin = fixture.root().join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("claude");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let ran = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("claude mcp add {line}"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .output()
+        .unwrap();
+    let args: Vec<String> = String::from_utf8(ran.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let fragment: serde_json::Value = serde_json::from_str(fragment_of(&stdout)).unwrap();
+    let entry = &fragment["mcpServers"]["dotaios"];
+    let mut want = vec![
+        "mcp".to_owned(),
+        "add".into(),
+        "--scope".into(),
+        "user".into(),
+        "dotaios".into(),
+        "--".into(),
+        entry["command"].as_str().unwrap().to_owned(),
+    ];
+    want.extend(
+        entry["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned()),
+    );
+    assert_eq!(args, want);
+}
+
+/// `dotaios mcp help` prints what `dotaios mcp --help` prints (contract 06 §3.1).
+#[test]
+fn mcp_help_word_is_the_help_flag() {
+    let fixture = Fixture::new();
+    let word = fixture.command().args(["mcp", "help"]).output().unwrap();
+    let flag = fixture.command().args(["mcp", "--help"]).output().unwrap();
+    assert_eq!(code(&word), Some(0));
+    assert_eq!(word.stdout, flag.stdout);
+    assert!(texts(&word).0.starts_with("Usage:\n  dotaios mcp status"));
 }
 
 #[test]

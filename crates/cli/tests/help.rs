@@ -44,7 +44,7 @@ fn top_level_help_lists_exactly_the_dispatched_commands() {
 }
 
 #[test]
-fn unknown_command_is_one_stderr_line_help_on_stdout_and_exit_1() {
+fn unknown_command_is_one_stderr_line_nothing_on_stdout_and_exit_1() {
     let temp = sample_copy();
     let output = dotaios(&temp.path().join("home"))
         .arg("frobnicate")
@@ -53,11 +53,9 @@ fn unknown_command_is_one_stderr_line_help_on_stdout_and_exit_1() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "Unknown command: frobnicate\n"
+        "Unknown command: frobnicate. Run dotaios --help to see the commands.\n"
     );
-    assert!(
-        String::from_utf8_lossy(&output.stdout).starts_with("DotAIOS — local AIOS folder tools")
-    );
+    assert!(output.stdout.is_empty());
     let version = dotaios(&temp.path().join("home"))
         .arg("-v")
         .output()
@@ -248,9 +246,32 @@ fn unknown_command_suggests_the_closest() {
         String::from_utf8_lossy(&output.stderr),
         "Unknown command: serach. Did you mean search?\n"
     );
-    assert!(
-        String::from_utf8_lossy(&output.stdout).starts_with("DotAIOS — local AIOS folder tools")
-    );
+    assert!(output.stdout.is_empty());
+}
+
+/// Contract 06 §1.1: a mistyped global flag gets the closest one, on stderr alone.
+#[test]
+fn unknown_global_flag_suggests_the_closest() {
+    let temp = sample_copy();
+    for (given, line) in [
+        (
+            "--verison",
+            "Unknown option: --verison. Did you mean --version?",
+        ),
+        ("--hlep", "Unknown option: --hlep. Did you mean --help?"),
+        (
+            "-x",
+            "Unknown option: -x. Run dotaios --help to see the commands.",
+        ),
+    ] {
+        let output = dotaios(&temp.path().join("home"))
+            .arg(given)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{given}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), format!("{line}\n"));
+        assert!(output.stdout.is_empty(), "{given}");
+    }
 }
 
 /// Contract 03 §17.1 (changed 2026-12): a mistyped option is refused, not searched for; after

@@ -651,5 +651,8 @@ fn help_and_the_absent_resolve_command() {
         .output()
         .unwrap();
     assert_eq!(status(&output), Some(1));
-    assert_eq!(texts(&output).1, "Unknown command: resolve\n");
+    assert_eq!(
+        texts(&output).1,
+        "Unknown command: resolve. Run dotaios --help to see the commands.\n"
+    );
 }

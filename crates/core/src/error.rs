@@ -22,6 +22,11 @@ pub const BUDGET_UNSTABLE_CODE: &str = "DOTAIOS_BUDGET_UNSTABLE";
 /// The public text of every internal failure (contract 05 §6.10, the adapter's `-32603`).
 pub const INTERNAL_FAILURE_MESSAGE: &str = "DotAIOS request failed safely.";
 
+/// The adapter's answer when the folder holds no `aios.json` (contract 05 §6.7), also its one
+/// start-up line on stderr then (§1.4). Path-free, unlike the CLI's line (contract 06 §1.3), and
+/// it names what creates the folder, since an agent reads it.
+pub const NO_FOLDER_MESSAGE: &str = "No AIOS folder found at the configured path. Create it with `dotaios init` (give it the adapter's --path, if any), or point --path at an existing AIOS folder.";
+
 /// The tools' text for a project selector that matches more than one project (contract 05
 /// §6.8; `search_aios`, `read_working_context` and `resolve_skill` alike).
 pub const PROJECT_AMBIGUOUS_MESSAGE: &str = "project selector is ambiguous; use its stable id";

@@ -10,14 +10,11 @@
 use std::borrow::Cow;
 
 use dotaios_core::context::READ_FAILED_MESSAGE;
-use dotaios_core::error::{INTERNAL_FAILURE_MESSAGE, PublicError};
+use dotaios_core::error::{INTERNAL_FAILURE_MESSAGE, NO_FOLDER_MESSAGE, PublicError};
 use serde_json::{Value, json};
 
 use crate::echo::bounded;
 use crate::lifecycle::SUPPORTED_VERSIONS;
-
-/// The folder check's answer (contract 05 §6.7): path-free, unlike the CLI's line.
-pub(crate) const NO_FOLDER_MESSAGE: &str = "No AIOS folder found at the configured path";
 
 /// A JSON-RPC error answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

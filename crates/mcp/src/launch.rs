@@ -3,9 +3,11 @@
 //! `dotaios mcp serve` both enter here.
 //!
 //! **Invariant:** before serving, only `--help` and `--version` write to stdout, and stderr
-//! carries only a start-up failure (its message and a newline) or, when stdin is a terminal,
-//! the one line saying that the adapter waits for a client. After start-up nothing is written
-//! to stderr, and the folder path is never printed.
+//! carries only a start-up failure (its message and a newline), the one line saying that the
+//! folder has no `aios.json` (so a client's log shows why every tool call will fail, though the
+//! client sees the server connect), and, when stdin is a terminal, the one line saying that the
+//! adapter waits for a client. After start-up nothing is written to stderr, and the folder path
+//! is never printed.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::ffi::{OsStr, OsString};
@@ -14,10 +16,12 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use dotaios_core::error::NO_FOLDER_MESSAGE;
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 use dotaios_core::text::did_you_mean;
 
 use crate::server::Server;
+use crate::tools::require_folder;
 use crate::transport;
 
 /// Which entry point started the adapter; only the usage line differs.
@@ -80,6 +84,15 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
         cwd: &env.cwd,
     });
     install_silent_panic_hook();
+    // Contract 05 §1.4: a warning only; the folder may be created while the adapter runs, and
+    // every tool call checks it again (§6.7).
+    if require_folder(&folder).is_err() {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "{}: {NO_FOLDER_MESSAGE}",
+            program(invocation)
+        );
+    }
     if io::stdin().is_terminal() {
         // Someone started the adapter by hand: say what it is waiting for, on stderr so
         // that stdout stays the protocol stream.

@@ -8,6 +8,7 @@ mod support;
 use std::ffi::OsStr;
 use std::process::Command;
 
+use dotaios_core::error::NO_FOLDER_MESSAGE;
 use serde_json::{Value, json};
 use support::*;
 
@@ -489,7 +490,7 @@ fn raw(input: &[u8]) -> Transcript {
 fn item_54_non_requests_are_ignored() {
     let transcript = raw(b"null\n42\n\"x\"\n[1,2]\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
     assert!(transcript.status.success());
-    assert_eq!(transcript.stderr, "");
+    assert_eq!(transcript.stderr, missing_folder_line());
     assert_eq!(
         transcript.stdout,
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n"
@@ -552,7 +553,10 @@ fn item_58_framing() {
     assert_eq!(transcript.responses[2]["id"], 3);
     let empty = raw(b"");
     assert!(empty.status.success());
-    assert_eq!((empty.stdout.as_str(), empty.stderr.as_str()), ("", ""));
+    assert_eq!(
+        (empty.stdout.as_str(), empty.stderr),
+        ("", missing_folder_line())
+    );
 }
 
 /// Item 59.
@@ -619,10 +623,7 @@ fn item_60_environment_locates_the_folder() {
             .env("HOME", home.path()),
         format!("{line}\n").as_bytes(),
     );
-    assert_eq!(
-        error_of(&transcript.responses[0]).1,
-        "No AIOS folder found at the configured path"
-    );
+    assert_eq!(error_of(&transcript.responses[0]).1, NO_FOLDER_MESSAGE);
     std::fs::rename(&fixture.aios, home.path().join("aios")).unwrap();
     let transcript = run_raw(
         Command::new(adapter())
@@ -758,10 +759,7 @@ fn item_63_errors_carry_no_path() {
     );
     transcript.assert_clean(&fixture);
     for response in &transcript.responses {
-        assert_eq!(
-            error_of(response),
-            (-32602, "No AIOS folder found at the configured path".into())
-        );
+        assert_eq!(error_of(response), (-32602, NO_FOLDER_MESSAGE.into()));
     }
     assert!(!fixture.aios.exists());
 }

@@ -46,7 +46,7 @@ Usage:
         ),
         OptionSpec::flag("--json", "Print status as JSON (status only)"),
     ],
-    words: &["status", "install", "config", "serve"],
+    words: &["status", "install", "config", "serve", "help"],
     footer: "\nDotAIOS does not mutate MCP client config automatically yet. This command prints the exact local stdio config to copy into a client.\n",
 };
 
@@ -62,7 +62,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             .collect();
         return Ok(serve(&rest, env));
     }
-    if Scanner::wants_help(args) {
+    // `dotaios mcp help` is `dotaios mcp --help`, as `dotaios help mcp` is (contract 06 §3.1).
+    let help_word = subcommand.is_some_and(|index| args[index] == "help");
+    if help_word || Scanner::wants_help(args) {
         out(&SPEC.help());
         out("\n");
         return Ok(ExitCode::SUCCESS);

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
 use super::checked_folder;
-use crate::args::{Item, Scanner, unhandled};
+use crate::args::{Item, Scanner, did_you_mean, unhandled};
 use crate::{CliError, Env};
 
 /// A client the `install` fragments target, in the order of every listing.
@@ -127,16 +127,22 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
         });
     }
 
-    let path_given = path_flag.is_some();
-    let folder = checked_folder(path_flag.as_deref(), env)?;
+    // A mistyped subcommand is a usage error, reported before the folder is looked at
+    // (contract 06 §1.2, §3.1 step 8), with the closest subcommand when one is near.
     let subcommand = match subcommand_name.and_then(OsStr::to_str) {
         None | Some("status") => Subcommand::Status,
         Some("install" | "config") => Subcommand::Install,
         _ => {
             let name = subcommand_name.unwrap_or_default().to_string_lossy();
-            return Err(CliError::UnknownMcpCommand(name.into_owned()));
+            let hint = did_you_mean(&name, super::mcp::SPEC.words.iter().copied(), "");
+            return Err(CliError::UnknownMcpCommand {
+                name: name.into_owned(),
+                hint,
+            });
         }
     };
+    let path_given = path_flag.is_some();
+    let folder = checked_folder(path_flag.as_deref(), env)?;
     let home_root = env.home_or_root();
     let home = home_flag.map(|raw| absolutize(&expand_tilde(&raw, &home_root), &env.cwd));
     Ok((
@@ -216,19 +222,23 @@ mod tests {
             error_of(&["install", "--json"], &env),
             "Unknown option: --json"
         );
-        let missing = temp.path().join("home/aios");
+        // A mistyped subcommand is a usage error: refused before the folder check, with the
+        // closest subcommand when one is near.
         assert_eq!(
             error_of(&["frobnicate"], &env),
+            "Unknown mcp command: frobnicate. Try `dotaios mcp --help`."
+        );
+        assert_eq!(
+            error_of(&["instal", "--agent", "codex"], &env),
+            "Unknown mcp command: instal. Did you mean install? Try `dotaios mcp --help`."
+        );
+        let missing = temp.path().join("home/aios");
+        assert_eq!(
+            error_of(&["status"], &env),
             format!(
                 "No AIOS folder found at {}. Run dotaios init first, or pass --path.",
                 missing.display()
             )
-        );
-        std::fs::create_dir_all(&missing).unwrap();
-        std::fs::write(missing.join("aios.json"), "{}\n").unwrap();
-        assert_eq!(
-            error_of(&["frobnicate"], &env),
-            "Unknown mcp command: frobnicate. Try `dotaios mcp --help`."
         );
     }
 

@@ -40,6 +40,9 @@ fn row<'a>(table: &'a str, agent: &str) -> Option<Row<'a>> {
     })
 }
 
+/// The sentence after the fragment that says what the `Evidence:` line means (§5.5).
+pub(crate) const EXPLANATION: &str = "Evidence: the furthest a real run of this client got with such a fragment (configured, discoverable, invoked, produced: its tool results reached the model); see docs/compatibility.md.";
+
 /// The line for `agent`, e.g. `Evidence: produced with Claude Code 2.1.197` or
 /// `Evidence: configured only (not tested with a real Cursor)`.
 pub(crate) fn line(agent: Agent) -> String {

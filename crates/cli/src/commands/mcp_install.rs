@@ -58,7 +58,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     let target = target_path(options.agent, &home, options.home.is_none());
     let (format, fragment) = fragment_with(options.agent, &command, &prefix, folder_text);
 
-    let lines = [
+    let mut lines = vec![
         if options.dry_run {
             "DotAIOS MCP dry run".to_owned()
         } else {
@@ -81,10 +81,50 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         fragment,
         String::new(),
         "DotAIOS does not edit MCP client config automatically yet.".to_owned(),
-        "Merge the fragment into the existing client config, then restart that client.".to_owned(),
     ];
+    // Claude Code rewrites ~/.claude.json itself, so its own command comes first (§5.4).
+    if options.agent == Agent::Claude {
+        let words: Vec<&str> = std::iter::once(command.as_str())
+            .chain(prefix.iter().map(String::as_str))
+            .chain(["--path", folder_text])
+            .collect();
+        lines.push(
+            "For Claude Code, run its own command (it rewrites ~/.claude.json itself):".to_owned(),
+        );
+        lines.push(format!(
+            "  claude mcp add --scope user dotaios -- {}",
+            shell_words(&words)
+        ));
+        lines.push(
+            "Or merge the fragment into the existing client config, then restart that client."
+                .to_owned(),
+        );
+    } else {
+        lines.push(
+            "Merge the fragment into the existing client config, then restart that client."
+                .to_owned(),
+        );
+    }
+    lines.push(mcp_evidence::EXPLANATION.to_owned());
     out(&lines_text(&lines));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `words` as one POSIX shell command line: a word of only safe characters as it is, any other
+/// in single quotes (a `'` inside written `'\''`), so the printed line runs as shown.
+fn shell_words(words: &[&str]) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
+    words
+        .iter()
+        .map(|word| {
+            if !word.is_empty() && word.chars().all(safe) {
+                (*word).to_owned()
+            } else {
+                format!("'{}'", word.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A path that goes into a client configuration must be UTF-8 text (§2.3).

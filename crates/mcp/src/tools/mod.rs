@@ -157,7 +157,7 @@ fn finish_result(mut writer: JsonWriter, era: Era, is_error: bool) -> String {
 /// §6.7: an existence-only check of `aios.json` directly inside the folder, following a
 /// symlink at that name (like `fs.existsSync`). Every real read later goes through the
 /// contained reader, which refuses links below the root.
-fn require_folder(folder: &Path) -> Result<(), RpcError> {
+pub(crate) fn require_folder(folder: &Path) -> Result<(), RpcError> {
     let exists = std::fs::metadata(folder.join("aios.json")).is_ok();
     if exists {
         Ok(())
@@ -170,6 +170,7 @@ fn require_folder(folder: &Path) -> Result<(), RpcError> {
 mod tests {
     use super::*;
     use crate::json::parse;
+    use dotaios_core::error::NO_FOLDER_MESSAGE;
 
     fn call_with(params: &str) -> Result<String, RpcError> {
         let params = parse(params).unwrap();
@@ -261,15 +262,15 @@ mod tests {
     fn missing_folder_after_validation() {
         assert_eq!(
             message(r#"{"name":"read_working_context"}"#),
-            "No AIOS folder found at the configured path"
+            NO_FOLDER_MESSAGE
         );
         assert_eq!(
             message(r#"{"name":"search_aios","arguments":{"query":"x"}}"#),
-            "No AIOS folder found at the configured path"
+            NO_FOLDER_MESSAGE
         );
         assert_eq!(
             message(r#"{"name":"resolve_skill","arguments":{"intent":"x"}}"#),
-            "No AIOS folder found at the configured path"
+            NO_FOLDER_MESSAGE
         );
         assert_eq!(
             message(r#"{"name":"read_working_context","arguments":{"budget":20}}"#),

@@ -95,9 +95,24 @@ impl Transcript {
     /// Exit 0, empty stderr, and no temporary path anywhere on stdout.
     pub fn assert_clean(&self, fixture: &Fixture) {
         assert!(self.status.success(), "exit status {:?}", self.status);
-        assert_eq!(self.stderr, "", "stderr must stay empty");
+        // The one start-up line for a folder without aios.json (contract 05 §1.4), else nothing.
+        let expected = if fixture.aios.join("aios.json").exists() {
+            String::new()
+        } else {
+            missing_folder_line()
+        };
+        assert_eq!(
+            self.stderr, expected,
+            "stderr carries only the start-up line"
+        );
         assert_no_path(&self.stdout, fixture);
     }
+}
+
+/// The adapter's one start-up line on stderr when its folder has no `aios.json` (contract 05
+/// §1.4).
+pub fn missing_folder_line() -> String {
+    format!("dotaios-mcp: {}\n", dotaios_core::error::NO_FOLDER_MESSAGE)
 }
 
 /// The text contains neither the temporary root nor the AIOS path.
