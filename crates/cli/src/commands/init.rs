@@ -225,9 +225,11 @@ mod tests {
 
     #[test]
     fn options_parse_and_reject_unknowns() {
-        let options = parse(&os(&["-y", "--path", "a", "--path", "b", "--force"])).unwrap();
+        let options = parse(&os(&["-y", "--path", "b", "--force"])).unwrap();
         assert!(options.yes && options.force && !options.overwrite);
         assert_eq!(options.path, Some(OsString::from("b")));
+        // A value-taking option given twice is refused (contract 06 §1.2).
+        assert!(parse(&os(&["--path", "a", "--path", "b"])).is_err());
         for (args, message) in [
             (vec!["--bogus"], "Unknown option: --bogus"),
             (
