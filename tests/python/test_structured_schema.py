@@ -17,6 +17,7 @@ unknown tools, non-object arguments and internal failures produce one.
 
 import datetime
 import json
+import pathlib
 import random
 import subprocess
 
@@ -38,6 +39,12 @@ OFF_NOTICE = (
 )
 TOOLS = ["read_working_context", "search_aios", "resolve_skill"]
 
+
+
+NO_FOLDER_LINE = (
+    b"dotaios-mcp: No AIOS folder found at the configured path. Create it with `dotaios init` "
+    b"(give it the adapter's --path, if any), or point --path at an existing AIOS folder.\n"
+)
 
 def write(folder, relative, text):
     path = folder / relative
@@ -223,7 +230,10 @@ def run(folder, calls, era):
                       "params": {**params_meta, "name": tool, "arguments": arguments}})
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     ran = subprocess.run([str(ADAPTER), "--path", str(folder)], input=text.encode(), capture_output=True, timeout=600)
-    assert ran.returncode == 0 and ran.stderr == b""
+    # A folder without aios.json gets the adapter's one start-up line (contract 05 §1.3);
+    # otherwise stderr stays empty.
+    expected_stderr = b"" if (pathlib.Path(folder) / "aios.json").exists() else NO_FOLDER_LINE
+    assert ran.returncode == 0 and ran.stderr == expected_stderr
     answers = {}
     # Split at line feeds only: U+2028 is written raw inside strings (contract 05 §10.2), and
     # `str.splitlines` would break there.
@@ -327,5 +337,5 @@ def test_input_errors_read_as_messages(tmp_path):
         "budget must be an integer from 256 to 32000",
         "limit must be an integer from 1 to 20",
         "Unknown tool argument",
-        "No AIOS folder found at the configured path",
+        NO_FOLDER_LINE.decode().removeprefix("dotaios-mcp: ").rstrip("\n"),
     ]
