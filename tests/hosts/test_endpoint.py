@@ -63,6 +63,35 @@ class EndpointTest(unittest.TestCase):
         self.assertTrue(summary["call_sent"] and summary["result_seen"] and summary["marker_seen"])
         self.assertEqual(summary["tools_offered"], ["mcp__dotaios__search_aios", "Read"])
 
+    def test_chat_completions_stream_as_kimi_code_sends_it(self):
+        # The shape Kimi Code 2.1.0 sends: `stream_options`, `thinking`, an assistant turn with
+        # `tool_calls` and no `content`, the result as a string with a timing line first.
+        script = self.start("mcp__dotaios__search_aios")
+        tools = [{"type": "function", "function": {"name": n, "parameters": {}}}
+                 for n in ["Bash", "mcp__dotaios__search_aios"]]
+        first = {"model": "scripted", "stream": True, "stream_options": {"include_usage": True},
+                 "thinking": {"type": "disabled"}, "tools": tools,
+                 "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "search"}]}
+        status, text = self.post("/v1/chat/completions", first)
+        self.assertEqual(status, 200)
+        chunks = [json.loads(line[len("data: "):]) for line in text.split("\n")
+                  if line.startswith("data: {")]
+        call = chunks[0]["choices"][0]["delta"]["tool_calls"][0]
+        self.assertEqual((call["index"], call["function"]["name"]), (0, "mcp__dotaios__search_aios"))
+        self.assertEqual(json.loads(call["function"]["arguments"]), {"query": "nodal corrections"})
+        self.assertEqual(chunks[1]["choices"][0]["finish_reason"], "tool_calls")
+        self.assertTrue(text.endswith("data: [DONE]\n\n"))
+        second = dict(first, messages=first["messages"] + [
+            {"role": "assistant", "tool_calls": [{"id": call["id"], "type": "function",
+                                                  "function": call["function"]}]},
+            {"role": "tool", "tool_call_id": call["id"], "content": "Wall time: 0.02 seconds\n" + RESULT},
+        ])
+        status, text = self.post("/v1/chat/completions", second)
+        self.assertNotIn("tool_calls", text)
+        summary = script.summary()
+        self.assertTrue(summary["call_sent"] and summary["result_seen"] and summary["marker_seen"])
+        self.assertEqual(summary["tools_offered"], ["Bash", "mcp__dotaios__search_aios"])
+
     def test_a_result_without_the_marker_is_not_produced(self):
         script = self.start("dotaios_search_aios")
         tools = [{"type": "function", "function": {"name": "dotaios_search_aios"}}]

@@ -33,6 +33,39 @@ esac
 """
 
 
+class KimiListingTest(unittest.TestCase):
+    """Kimi Code's listing: the `mcp.tools_discovered` records of its own session logs."""
+
+    def home_with(self, lines: list[str]) -> Path:
+        home = Path(tempfile.mkdtemp(prefix="dotaios-kimi-home-"))
+        self.addCleanup(lambda: subprocess.run(["rm", "-rf", str(home)]))
+        wire = home / "sessions/wd_work_1/session_1/agents/main/wire.jsonl"
+        wire.parent.mkdir(parents=True)
+        wire.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return home
+
+    def test_each_discovered_server_is_one_line_with_its_tools(self):
+        tools = [{"name": name, "inputSchema": {}} for name in ["read_working_context", "search_aios"]]
+        home = self.home_with([
+            json.dumps({"type": "turn.started", "serverName": "dotaios"}),
+            json.dumps({"type": "tool.result", "output": "mcp.tools_discovered", "serverName": "x"}),
+            "{not json",
+            json.dumps({"type": "mcp.tools_discovered", "serverName": "other", "tools": []}),
+            json.dumps({"type": "mcp.tools_discovered", "serverName": "dotaios", "tools": tools}),
+        ])
+        sys.path.insert(0, str(HERE))
+        import run_host
+        self.assertEqual(run_host.kimi_listing(home),
+                         "other: \ndotaios: read_working_context, search_aios\n")
+
+    def test_no_session_record_lists_nothing(self):
+        sys.path.insert(0, str(HERE))
+        import run_host
+        home = self.home_with([json.dumps({"type": "turn.started", "serverName": "dotaios"})])
+        self.assertEqual(run_host.kimi_listing(home), "")
+        self.assertEqual(run_host.kimi_listing(home / "missing"), "")
+
+
 @unittest.skipUnless(BIN_DIR, "DOTAIOS_BIN_DIR is not set")
 class RunHostTest(unittest.TestCase):
     def run_with(self, body: str, timeout: float) -> tuple[dict, float, str]:

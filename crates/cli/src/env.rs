@@ -13,6 +13,9 @@ pub(crate) struct Env {
     pub(crate) cwd: PathBuf,
     /// `DOTAIOS_PATH`, read only by the adapter surfaces (`mcp serve`), never by other commands.
     pub(crate) dotaios_path: Option<OsString>,
+    /// `KIMI_CODE_HOME` when set and non-empty: Kimi Code's own home, which holds its
+    /// `mcp.json`; read only by `mcp install --agent kimi` for its target hint (contract 06 §5.2).
+    pub(crate) kimi_code_home: Option<OsString>,
 }
 
 impl Env {
@@ -29,6 +32,7 @@ impl Env {
             home,
             cwd,
             dotaios_path,
+            kimi_code_home: std::env::var_os("KIMI_CODE_HOME").filter(|value| !value.is_empty()),
         }
     }
 

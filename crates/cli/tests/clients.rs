@@ -68,6 +68,7 @@ impl Fixture {
     fn command(&self) -> Command {
         let mut command = support::dotaios(&self.home());
         command.env_remove("XDG_CONFIG_HOME");
+        command.env_remove("KIMI_CODE_HOME");
         command
     }
 
@@ -362,7 +363,10 @@ fn install_states_the_recorded_evidence_for_the_pinned_client() {
         ),
         (
             "kimi",
-            "configured only (not tested with a real Kimi Code)".to_owned(),
+            format!(
+                "produced with Kimi Code {}",
+                pinned("@moonshot-ai/kimi-code")
+            ),
         ),
         (
             "opencode",
@@ -1540,6 +1544,59 @@ fn connect_follows_xdg_config_home() {
             .0
             .contains("  ~/.config/opencode/opencode.json  — MCP server entry")
     );
+}
+
+#[test]
+fn kimi_target_follows_kimi_code_home_without_home_flag() {
+    let fixture = Fixture::new();
+    let target = |kimi_code_home: &str, extra: &[&str]| {
+        let mut args = vec!["mcp", "install", "--dry-run", "--agent", "kimi"];
+        args.extend_from_slice(extra);
+        let output = fixture
+            .adapter_command(&args)
+            .env("KIMI_CODE_HOME", kimi_code_home)
+            .current_dir(fixture.root())
+            .output()
+            .unwrap();
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(code(&output), Some(0), "{stderr}");
+        line_value(&stdout, "Suggested target: ").to_owned()
+    };
+    // Kimi Code reads `$KIMI_CODE_HOME/mcp.json` (contract 06 §5.2); a relative value is
+    // resolved against the working directory, as Kimi Code resolves it.
+    let kimi = fixture.root().join("kimi-home");
+    assert_eq!(
+        target(kimi.to_str().unwrap(), &[]),
+        kimi.join("mcp.json").to_str().unwrap()
+    );
+    assert_eq!(
+        target("relative/kimi", &[]),
+        fixture
+            .root()
+            .join("relative/kimi/mcp.json")
+            .to_str()
+            .unwrap()
+    );
+    // Empty means unset; an explicit --home names another user's home, so the variable of
+    // this one does not apply.
+    let default = fixture.home().join(".kimi-code/mcp.json");
+    assert_eq!(target("", &[]), default.to_str().unwrap());
+    let other = fixture.root().join("other");
+    assert_eq!(
+        target(kimi.to_str().unwrap(), &["--home", other.to_str().unwrap()]),
+        other.join(".kimi-code/mcp.json").to_str().unwrap()
+    );
+    // Only the kimi hint reads it.
+    let claude = fixture
+        .adapter_command(&["mcp", "install", "--dry-run", "--agent", "claude"])
+        .env("KIMI_CODE_HOME", &kimi)
+        .output()
+        .unwrap();
+    assert_eq!(
+        line_value(&texts(&claude).0, "Suggested target: "),
+        fixture.home().join(".claude.json").to_str().unwrap()
+    );
+    assert!(!kimi.exists(), "install must never create anything");
 }
 
 #[test]

@@ -120,7 +120,7 @@ mod tests {
                 agent.as_str()
             );
         }
-        for agent in [Agent::Cursor, Agent::Antigravity, Agent::Kimi] {
+        for agent in [Agent::Cursor, Agent::Antigravity] {
             assert!(line(agent).starts_with("Evidence: configured only (not tested with a real "));
         }
     }

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use dotaios_core::folder::location::absolutize;
 use dotaios_core::text::{push_json_string, to_json_pretty};
 use serde_json::json;
 
@@ -55,7 +56,20 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         .join(" ");
     let folder_text = utf8_path(&options.folder)?;
     let home = options.home.clone().unwrap_or_else(|| env.home_or_root());
-    let target = target_path(options.agent, &home, options.home.is_none());
+    // Client variables describe the current user, so they apply only without `--home`.
+    let kimi_code_home = match options.home {
+        Some(_) => None,
+        None => env
+            .kimi_code_home
+            .as_deref()
+            .map(|dir| absolutize(Path::new(dir), &env.cwd)),
+    };
+    let target = target_path(
+        options.agent,
+        &home,
+        options.home.is_none(),
+        kimi_code_home.as_deref(),
+    );
     let (format, fragment) = fragment_with(options.agent, &command, &prefix, folder_text);
 
     let mut lines = vec![
@@ -133,18 +147,27 @@ pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
         .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
 }
 
-/// The suggested target file below `home` (§5.2). Client-specific variables (`CODEX_HOME`,
-/// `CLAUDE_CONFIG_DIR`, `KIMI_CODE_HOME`, `OPENCODE_CONFIG`) are ignored, as in the reference;
-/// OpenCode's hint follows `XDG_CONFIG_HOME` when no `--home` was given, so that it names the
-/// file `connect opencode` writes (see `docs/decisions.md`).
-fn target_path(agent: Agent, home: &Path, home_is_default: bool) -> PathBuf {
+/// The suggested target file below `home` (§5.2). `CODEX_HOME`, `CLAUDE_CONFIG_DIR` and
+/// `OPENCODE_CONFIG` are ignored, as in the reference. Without `--home`, Kimi Code's hint is
+/// `kimi_code_home/mcp.json` (`$KIMI_CODE_HOME`, absolute), the file Kimi Code reads, and
+/// OpenCode's follows `XDG_CONFIG_HOME`, so that it names the file `connect opencode` writes
+/// (see `docs/decisions.md`).
+fn target_path(
+    agent: Agent,
+    home: &Path,
+    home_is_default: bool,
+    kimi_code_home: Option<&Path>,
+) -> PathBuf {
     match agent {
         Agent::Claude => home.join(".claude.json"),
         Agent::Codex => home.join(".codex/config.toml"),
         Agent::Cursor => home.join(".cursor/mcp.json"),
         Agent::Gemini => home.join(".gemini/settings.json"),
         Agent::Antigravity => home.join(".gemini/config/mcp_config.json"),
-        Agent::Kimi => home.join(".kimi-code/mcp.json"),
+        Agent::Kimi => kimi_code_home.map_or_else(
+            || home.join(".kimi-code/mcp.json"),
+            |dir| dir.join("mcp.json"),
+        ),
         Agent::OpenCode => {
             let config_home = if home_is_default {
                 super::connect::xdg_config_home()
