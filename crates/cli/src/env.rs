@@ -13,6 +13,8 @@ pub(crate) struct Env {
     pub(crate) cwd: PathBuf,
     /// `DOTAIOS_PATH`, read only by the adapter surfaces (`mcp serve`), never by other commands.
     pub(crate) dotaios_path: Option<OsString>,
+    /// `DOTAIOS_SEARCH_CACHE`, read only by `mcp serve` (contract 03 §19.2).
+    pub(crate) search_cache: Option<OsString>,
 }
 
 impl Env {
@@ -24,11 +26,13 @@ impl Env {
             home,
             cwd,
             dotaios_path,
+            search_cache,
         } = dotaios_mcp::Environment::capture();
         Env {
             home,
             cwd,
             dotaios_path,
+            search_cache,
         }
     }
 
