@@ -280,6 +280,17 @@ pub(crate) struct Collector<'a> {
     position: u32,
     last_seen: Vec<Option<u32>>,
     title_terms: u64,
+    /// The per-piece buffers, kept between pieces: a note of millions of one-character lines
+    /// is millions of pieces, and three allocations each were most of its cost.
+    scratch: PieceScratch,
+}
+
+/// What [`Collector::piece`] clears and fills for every piece.
+#[derive(Debug, Default)]
+struct PieceScratch {
+    chain: Vec<Option<u32>>,
+    progress: Vec<usize>,
+    hits: Vec<(usize, Quality)>,
 }
 
 impl Relevance {
@@ -357,6 +368,7 @@ impl Relevance {
             position: 0,
             last_seen: vec![None; self.terms.len()],
             title_terms: 0,
+            scratch: PieceScratch::default(),
         }
     }
 
@@ -521,10 +533,17 @@ impl Collector<'_> {
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
         let mut facts = LineFacts::default();
         let model = self.model;
-        let mut piece_chain: Vec<Option<u32>> = vec![None; model.sequence.len()];
+        let PieceScratch {
+            chain: mut piece_chain,
+            mut progress,
+            mut hits,
+        } = std::mem::take(&mut self.scratch);
+        piece_chain.clear();
+        piece_chain.resize(model.sequence.len(), None);
         // How many parts of each compound term the tokens just read complete.
-        let mut progress: Vec<usize> = vec![0; model.terms.len()];
-        let mut hits: Vec<(usize, Quality)> = Vec::new();
+        progress.clear();
+        progress.resize(model.terms.len(), 0);
+        hits.clear();
         for_each_token(folded, |_, token| {
             let position = self.position;
             self.position += 1;
@@ -592,6 +611,11 @@ impl Collector<'_> {
                 }
             }
         });
+        self.scratch = PieceScratch {
+            chain: piece_chain,
+            progress,
+            hits,
+        };
         facts
     }
 
