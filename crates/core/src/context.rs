@@ -275,7 +275,7 @@ pub fn project_working_context(
             events: EVENTS_SHOWN,
             infer_project: scope.is_none(),
         },
-        &admit,
+        admit,
     );
 
     let active = active_project(

@@ -187,18 +187,17 @@ fn select_sessions(
     let mut shown = FirstInOrder::new(request.sessions, session_order);
     let mut stats: HashMap<String, ProjectStats> = HashMap::new();
     for session in admit_sessions(session_rows(text), request.time_zone, admit) {
-        if request.infer_project {
-            if let Some(Value::String(name)) = member(&session.row, "project") {
-                if !name.is_empty() {
-                    let entry = stats.entry(name.clone()).or_insert(ProjectStats {
-                        count: 0,
-                        latest: String::new(),
-                    });
-                    entry.count += 1;
-                    if utf16_cmp(&session.captured_at, &entry.latest) == Ordering::Greater {
-                        entry.latest.clone_from(&session.captured_at);
-                    }
-                }
+        if let (true, Some(Value::String(name))) =
+            (request.infer_project, member(&session.row, "project"))
+            && !name.is_empty()
+        {
+            let entry = stats.entry(name.clone()).or_insert(ProjectStats {
+                count: 0,
+                latest: String::new(),
+            });
+            entry.count += 1;
+            if utf16_cmp(&session.captured_at, &entry.latest) == Ordering::Greater {
+                entry.latest.clone_from(&session.captured_at);
             }
         }
         shown.push(session);
@@ -246,8 +245,12 @@ fn select_sessions(
     (shown, inferred)
 }
 
+/// The selection the unit tests below drive: keyed pairs ordered by [`tests::by_key`].
 #[cfg(test)]
-impl FirstInOrder<(u8, usize), fn(&(u8, usize), &(u8, usize)) -> Ordering> {
+type KeyedFirst = FirstInOrder<(u8, usize), fn(&(u8, usize), &(u8, usize)) -> Ordering>;
+
+#[cfg(test)]
+impl KeyedFirst {
     fn held(&self) -> usize {
         self.items.len()
     }
@@ -450,14 +453,13 @@ mod tests {
         }
     }
 
-    fn by_key(a: &(u8, usize), b: &(u8, usize)) -> Ordering {
+    pub(super) fn by_key(a: &(u8, usize), b: &(u8, usize)) -> Ordering {
         a.0.cmp(&b.0).then(a.1.cmp(&b.1))
     }
 
     #[test]
     fn streamed_selection_holds_at_most_twice_the_count() {
-        let mut first: FirstInOrder<(u8, usize), fn(&(u8, usize), &(u8, usize)) -> Ordering> =
-            FirstInOrder::new(8, by_key);
+        let mut first: KeyedFirst = FirstInOrder::new(8, by_key);
         let mut most = 0;
         for position in 0..100_000_usize {
             first.push(((position % 251) as u8, position));
@@ -482,7 +484,7 @@ mod tests {
             let mut sorted = items.clone();
             sorted.sort_by_key(|(key, _)| *key);
             sorted.truncate(count);
-            let mut first: FirstInOrder<(u8, usize), fn(&(u8, usize), &(u8, usize)) -> Ordering> =
+            let mut first: KeyedFirst =
                 FirstInOrder::new(count, by_key);
             for item in items {
                 first.push(item);
