@@ -1080,6 +1080,29 @@ impl McpServer {
     }
 }
 
+/// Spawns `binary --path <folder>` and completes the MCP handshake (2025-06-18) within
+/// `answer_deadline`; the client, ready for calls.
+pub(crate) fn initialized_server(
+    binary: &Path,
+    folder: &Path,
+    max_line_bytes: u64,
+    answer_deadline: Duration,
+) -> Result<Client, String> {
+    let mut command = Command::new(binary);
+    command.arg("--path").arg(folder);
+    let mut client = Client::spawn(&mut command, max_line_bytes)
+        .map_err(|error| format!("cannot start {}: {error}", binary.display()))?;
+    client
+        .initialize(
+            "2025-06-18",
+            "dotaios-bench",
+            "1",
+            Instant::now() + answer_deadline,
+        )
+        .map_err(|error| format!("dotaios-mcp: {error}"))?;
+    Ok(client)
+}
+
 /// A server's lifetime peak RSS in bytes, and the server reaped: on Linux its `VmHWM`, read
 /// before stdin is closed; elsewhere (no `/proc`) the `ru_maxrss` of `wait4` once stdin is
 /// closed. Either is the server's own peak, not the harness's.

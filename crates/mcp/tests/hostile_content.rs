@@ -52,6 +52,25 @@ fn nested_flow(units: usize) -> String {
     format!("nest: [{}]\n", vec![unit; units].join(","))
 }
 
+/// `count` skills and `count` projects, each with `nest` in its frontmatter.
+fn write_skills_and_projects(fixture: &Fixture, count: usize, nest: &str) {
+    for index in 0..count {
+        fixture.write(
+            &format!("skills/skill-{index:03}/SKILL.md"),
+            format!(
+                "---\nname: skill-{index:03}\ndescription: Plan the day {index}.\n{nest}---\n# Skill\n"
+            ),
+        );
+        fixture.write(
+            &format!("projects/p{index:03}/README.md"),
+            format!(
+                "---\nid: p{index:03}\nproject: p{index:03}\nname: P{index:03}\nstatus: active\n\
+                 domain: build\n{nest}---\n# P{index:03}\n"
+            ),
+        );
+    }
+}
+
 /// F1: notes of one character per line. Every line matches; the answer still names each note
 /// once with its few snippets.
 #[test]
@@ -200,21 +219,7 @@ fn f3_frontmatter_past_the_request_allowance_fails_safely_and_ping_follows() {
     let documents = 40;
     assert!(units * 65 < MAX_DOCUMENT_EVENTS);
     let nest = nested_flow(units);
-    for index in 0..documents {
-        fixture.write(
-            &format!("skills/skill-{index:03}/SKILL.md"),
-            format!(
-                "---\nname: skill-{index:03}\ndescription: Plan the day {index}.\n{nest}---\n# Skill\n"
-            ),
-        );
-        fixture.write(
-            &format!("projects/p{index:03}/README.md"),
-            format!(
-                "---\nid: p{index:03}\nproject: p{index:03}\nname: P{index:03}\nstatus: active\n\
-                 domain: build\n{nest}---\n# P{index:03}\n"
-            ),
-        );
-    }
+    write_skills_and_projects(&fixture, documents, &nest);
     let answers = answered_then_ping(
         &fixture,
         vec![
@@ -234,21 +239,7 @@ fn f3_frontmatter_past_the_request_allowance_fails_safely_and_ping_follows() {
     // The same documents, fewer of them: within the allowance, so both calls succeed. This
     // is what makes the failures above the allowance's, not the documents'.
     let within = Fixture::init();
-    for index in 0..2 {
-        within.write(
-            &format!("skills/skill-{index:03}/SKILL.md"),
-            format!(
-                "---\nname: skill-{index:03}\ndescription: Plan the day {index}.\n{nest}---\n# Skill\n"
-            ),
-        );
-        within.write(
-            &format!("projects/p{index:03}/README.md"),
-            format!(
-                "---\nid: p{index:03}\nproject: p{index:03}\nname: P{index:03}\nstatus: active\n\
-                 domain: build\n{nest}---\n# P{index:03}\n"
-            ),
-        );
-    }
+    write_skills_and_projects(&within, 2, &nest);
     let answers = answered_then_ping(
         &within,
         vec![

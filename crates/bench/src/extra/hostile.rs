@@ -25,16 +25,14 @@
 //! removed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
-use dotaios_mcp::client::Client;
 use serde_json::{Value, json};
 
 use dotaios_core::folder::frontmatter::MAX_DOCUMENT_EVENTS;
 
 use super::{ANSWER_DEADLINE, MAX_LINE_BYTES, Row, WorstLimit};
-use crate::measure::{Spawner, server_peak};
+use crate::measure::{Spawner, initialized_server, server_peak};
 
 /// Contract 07 §4.1 target h.
 const LIMIT: WorstLimit = WorstLimit {
@@ -76,6 +74,19 @@ impl Drop for Folder {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// A folder whose three memory sources of contract 03 §10 each hold `entries`.
+fn memory_folder(name: &str, entries: String) -> Result<Folder, String> {
+    let folder = Folder::new(name)?;
+    for source in [
+        "memory/events.jsonl",
+        "memory/events-archive.jsonl",
+        "memory/signals/a.jsonl",
+    ] {
+        folder.write(source, entries.as_bytes())?;
+    }
+    Ok(folder)
 }
 
 /// `line` repeated to at most `bytes`.
@@ -170,18 +181,8 @@ fn adapter_row(
 ) -> Result<Row, String> {
     eprintln!("{name} …");
     let failed = |error| format!("{name}: dotaios-mcp: {error}");
-    let mut command = Command::new(binary);
-    command.arg("--path").arg(&folder.0);
-    let mut client = Client::spawn(&mut command, MAX_LINE_BYTES)
-        .map_err(|error| format!("cannot start dotaios-mcp: {error}"))?;
-    client
-        .initialize(
-            "2025-06-18",
-            "dotaios-bench",
-            "1",
-            Instant::now() + ANSWER_DEADLINE,
-        )
-        .map_err(failed)?;
+    let mut client = initialized_server(binary, &folder.0, MAX_LINE_BYTES, ANSWER_DEADLINE)
+        .map_err(|error| format!("{name}: {error}"))?;
     let mut row = Row::worst(name, LIMIT);
     for _ in 0..calls {
         let start = Instant::now();
@@ -221,15 +222,7 @@ pub(super) fn rows(dotaios: &Path, dotaios_mcp: &Path, calls: usize) -> Result<V
     )?);
     drop(notes);
 
-    let memory = Folder::new("memory")?;
-    let entries = repeated("{\"summary\":\"x\"}\n", 4 * MIB);
-    for source in [
-        "memory/events.jsonl",
-        "memory/events-archive.jsonl",
-        "memory/signals/a.jsonl",
-    ] {
-        memory.write(source, &entries)?;
-    }
+    let memory = memory_folder("memory", "{\"summary\":\"x\"}\n".repeat(4 * MIB / 16))?;
     rows.push(adapter_row(
         "hostile F2: search_aios x, memory of 3 × 4 MiB tiny entries",
         dotaios_mcp,
@@ -240,20 +233,12 @@ pub(super) fn rows(dotaios: &Path, dotaios_mcp: &Path, calls: usize) -> Result<V
     )?);
     drop(memory);
 
-    let memory = Folder::new("memory-within")?;
-    // 160,000 entries of 26 bytes and a newline: 4,320,000 bytes would pass the 4 MiB file
-    // cap, so the pad is sized to fit it.
+    // 160,000 entries a source, each padded so that they fill 4 MiB: 480,000 in all, inside
+    // the request's 500,000.
     let per_source = 160_000;
     let pad = (4 * MIB / per_source).saturating_sub("{\"summary\":\"x\",\"p\":\"\"}\n".len());
     let entry = format!("{{\"summary\":\"x\",\"p\":\"{}\"}}\n", "p".repeat(pad));
-    let entries = entry.repeat(per_source).into_bytes();
-    for source in [
-        "memory/events.jsonl",
-        "memory/events-archive.jsonl",
-        "memory/signals/a.jsonl",
-    ] {
-        memory.write(source, &entries)?;
-    }
+    let memory = memory_folder("memory-within", entry.repeat(per_source))?;
     rows.push(adapter_row(
         "hostile F2: search_aios x, memory of 3 × 160,000 entries",
         dotaios_mcp,
