@@ -203,9 +203,6 @@ fn select_sessions(
         shown.push(session);
     }
     let shown = shown.finish();
-    if stats.is_empty() {
-        return (shown, None);
-    }
 
     let rank = |(left_name, left): (&String, &ProjectStats),
                 (right_name, right): (&String, &ProjectStats)| {
@@ -213,12 +210,13 @@ fn select_sessions(
             .then_with(|| right.count.cmp(&left.count))
             .then_with(|| collate(left_name, right_name))
     };
-    let mut entries: Vec<(&String, &ProjectStats)> = stats.iter().collect();
-    entries.sort_by(|left, right| rank(*left, *right));
-    let best = entries[0];
-    let tied: HashSet<&str> = entries
+    // Two linear passes: thousands of distinct projects cost as many collations, not a sort.
+    let Some(best) = stats.iter().min_by(|left, right| rank(*left, *right)) else {
+        return (shown, None);
+    };
+    let tied: HashSet<&str> = stats
         .iter()
-        .take_while(|entry| rank(best, **entry) == Ordering::Equal)
+        .filter(|entry| rank(best, *entry) == Ordering::Equal)
         .map(|(name, _)| name.as_str())
         .collect();
     if tied.len() == 1 {
