@@ -18,7 +18,7 @@
 //! path-free public text.
 //!
 //! Submodules: `sources` (what each mode reads), `parse` (Markdown helpers), `timeline`
-//! (JSONL rows, order, filters), `date` (clock and `Date.parse`), `render` (the grammar),
+//! (JSONL rows, order, filters, and the selection of the shown rows while they are parsed), `date` (clock and `Date.parse`), `render` (the grammar),
 //! `fit` (budget and marker), `envelope` (notices and output texts).
 
 mod date;
