@@ -11,6 +11,11 @@
 //!   repeats of `a`; each must answer in ≤ 2 s. The folder is written below the system temporary
 //!   directory and removed.
 //!
+//! - `hostile …` (contract 07 §4.1 target h, `extra/hostile.rs`): the hostile-content shapes of
+//!   issue 21 (one-character notes, tiny-entry JSONL, nested-flow YAML skills and project
+//!   READMEs), every call on one running `dotaios-mcp` followed by a `ping`, and `doctor --json`;
+//!   the worst call ≤ 2 s and the peak RSS ≤ 128 MiB.
+//!
 //! Each phase is 3 discarded warm-ups then the measured samples; every sample is checked
 //! (exit status 0 and non-empty stdout with empty stderr for `brief`; well-formed, successful
 //! answers with the three tools and a non-empty context for the server) and a wrong sample
@@ -24,6 +29,8 @@ use std::time::{Duration, Instant};
 
 use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Map, Value, json};
+
+mod hostile;
 
 use crate::RunOptions;
 use crate::measure::Spawner;
@@ -50,6 +57,10 @@ const WORST_CASE_WARMUP: usize = 1;
 const WORST_CASE_MEASURED_FULL: usize = 5;
 const WORST_CASE_MEASURED_QUICK: usize = 2;
 
+/// Samples of each hostile row: calls on one server, or `doctor` runs.
+const HOSTILE_CALLS_FULL: usize = 5;
+const HOSTILE_CALLS_QUICK: usize = 2;
+
 /// One measured row.
 struct Row {
     name: &'static str,
@@ -57,9 +68,45 @@ struct Row {
     max_rss: Option<u64>,
     /// The p95 limit in milliseconds, when the issue states one.
     limit_ms: Option<f64>,
+    /// A limit on the worst sample and the peak RSS instead (the hostile rows).
+    worst_limit: Option<WorstLimit>,
+}
+
+/// Every sample within `ms` and the process within `rss_bytes`.
+#[derive(Debug, Clone, Copy)]
+struct WorstLimit {
+    ms: f64,
+    rss_bytes: u64,
 }
 
 impl Row {
+    /// A row judged by its worst sample and peak RSS.
+    fn worst(name: &'static str, limit: WorstLimit) -> Row {
+        Row {
+            name,
+            samples: Vec::new(),
+            max_rss: None,
+            limit_ms: None,
+            worst_limit: Some(limit),
+        }
+    }
+
+    fn max_ms(&self) -> Option<f64> {
+        self.samples.iter().max().map(|ns| *ns as f64 / 1_000_000.0)
+    }
+
+    fn limit_text(&self) -> String {
+        match (self.limit_ms, self.worst_limit) {
+            (_, Some(limit)) => format!(
+                "max ≤ {:.0} ms, RSS ≤ {} MiB",
+                limit.ms,
+                limit.rss_bytes / 1_048_576
+            ),
+            (Some(limit), None) => format!("p95 ≤ {limit:.0} ms"),
+            (None, None) => "—".to_owned(),
+        }
+    }
+
     fn p50(&self) -> Option<f64> {
         percentile(&self.samples, 0.5)
     }
@@ -69,6 +116,11 @@ impl Row {
     }
 
     fn status(&self, quick: bool) -> &'static str {
+        if let (false, Some(limit)) = (quick, self.worst_limit) {
+            let slow = self.max_ms().is_none_or(|max| max > limit.ms);
+            let large = self.max_rss.is_none_or(|rss| rss > limit.rss_bytes);
+            return if slow || large { "miss" } else { "pass" };
+        }
         match (self.limit_ms, self.p95()) {
             _ if quick => "not-evaluated",
             (Some(limit), Some(p95)) if p95 > limit => "miss",
@@ -154,6 +206,7 @@ fn measure_rows(options: &RunOptions, aios: &Path, measured: usize) -> Result<Ve
         samples: Vec::new(),
         max_rss: None,
         limit_ms: None,
+        worst_limit: None,
     };
     eprintln!("brief --compact …");
     for round in 0..WARMUP + measured {
@@ -179,6 +232,7 @@ fn measure_rows(options: &RunOptions, aios: &Path, measured: usize) -> Result<Ve
         samples: Vec::new(),
         max_rss: None,
         limit_ms: Some(MCP_STARTUP_P95_MS),
+        worst_limit: None,
     };
     eprintln!("mcp start-up …");
     for round in 0..WARMUP + measured {
@@ -195,6 +249,16 @@ fn measure_rows(options: &RunOptions, aios: &Path, measured: usize) -> Result<Ve
     };
     let mut rows = vec![brief, startup];
     rows.extend(worst_case_rows(&options.dotaios, worst_measured)?);
+    let hostile_calls = if measured == MEASURED_QUICK {
+        HOSTILE_CALLS_QUICK
+    } else {
+        HOSTILE_CALLS_FULL
+    };
+    rows.extend(hostile::rows(
+        &options.dotaios,
+        &options.dotaios_mcp,
+        hostile_calls,
+    )?);
     Ok(rows)
 }
 
@@ -226,6 +290,7 @@ fn worst_case_rows(dotaios: &Path, measured: usize) -> Result<Vec<Row>, String> 
                 samples: Vec::new(),
                 max_rss: None,
                 limit_ms: Some(WORST_CASE_P95_MS),
+                worst_limit: None,
             };
             for round in 0..WORST_CASE_WARMUP + measured {
                 let run = spawner.run(&argv)?;
@@ -325,8 +390,8 @@ fn ms(value: Option<f64>) -> String {
 
 fn table(rows: &[Row], quick: bool) -> String {
     let mut out = String::from(
-        "| measure | n | p50 ms | p95 ms | max RSS MiB | p95 limit ms | status |\n\
-         |---|---:|---:|---:|---:|---:|---|\n",
+        "| measure | n | p50 ms | p95 ms | max ms | max RSS MiB | limit | status |\n\
+         |---|---:|---:|---:|---:|---:|---|---|\n",
     );
     for row in rows {
         let rss = row.max_rss.map_or_else(
@@ -334,13 +399,14 @@ fn table(rows: &[Row], quick: bool) -> String {
             |bytes| format!("{:.1}", bytes as f64 / 1_048_576.0),
         );
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
             row.name,
             row.samples.len(),
             ms(row.p50()),
             ms(row.p95()),
+            ms(row.max_ms()),
             rss,
-            ms(row.limit_ms),
+            row.limit_text(),
             row.status(quick),
         ));
     }
@@ -354,7 +420,16 @@ fn row_value(row: &Row, quick: bool) -> Value {
     object.insert("p50Ms".into(), json!(row.p50()));
     object.insert("p95Ms".into(), json!(row.p95()));
     object.insert("maxRssBytes".into(), json!(row.max_rss));
+    object.insert("maxMs".into(), json!(row.max_ms()));
     object.insert("p95LimitMs".into(), json!(row.limit_ms));
+    object.insert(
+        "maxLimitMs".into(),
+        json!(row.worst_limit.map(|limit| limit.ms)),
+    );
+    object.insert(
+        "rssLimitBytes".into(),
+        json!(row.worst_limit.map(|limit| limit.rss_bytes)),
+    );
     object.insert("status".into(), Value::from(row.status(quick)));
     Value::Object(object)
 }
@@ -375,6 +450,7 @@ mod tests {
             samples: (1..=20).map(|ms| ms * 1_000_000).collect(),
             max_rss: None,
             limit_ms: Some(18.0),
+            worst_limit: None,
         };
         assert_eq!(row.status(false), "miss");
         assert_eq!(row.status(true), "not-evaluated");
@@ -382,6 +458,21 @@ mod tests {
         assert_eq!(row.status(false), "pass");
         row.limit_ms = None;
         assert_eq!(row.status(false), "reported");
+
+        let limit = WorstLimit {
+            ms: 20.0,
+            rss_bytes: 1 << 20,
+        };
+        let mut row = Row::worst("hostile", limit);
+        row.samples = (1..=20).map(|ms| ms * 1_000_000).collect();
+        row.max_rss = Some(1 << 20);
+        assert_eq!(row.status(false), "pass");
+        assert_eq!(row.status(true), "not-evaluated");
+        row.samples.push(20_000_001);
+        assert_eq!(row.status(false), "miss", "one slow call misses");
+        row.samples.pop();
+        row.max_rss = Some((1 << 20) + 1);
+        assert_eq!(row.status(false), "miss", "a large peak misses");
     }
 
     #[test]

@@ -13,6 +13,8 @@ pub(crate) struct Env {
     pub(crate) cwd: PathBuf,
     /// `DOTAIOS_PATH`, read only by the adapter surfaces (`mcp serve`), never by other commands.
     pub(crate) dotaios_path: Option<OsString>,
+    /// `DOTAIOS_SEARCH_CACHE`, read only by `mcp serve` (contract 03 §19.2).
+    pub(crate) search_cache: Option<OsString>,
     /// `KIMI_CODE_HOME` when set and non-empty: Kimi Code's own home, which holds its
     /// `mcp.json`; read only by `mcp install --agent kimi` for its target hint (contract 06 §5.2).
     pub(crate) kimi_code_home: Option<OsString>,
@@ -27,11 +29,13 @@ impl Env {
             home,
             cwd,
             dotaios_path,
+            search_cache,
         } = dotaios_mcp::Environment::capture();
         Env {
             home,
             cwd,
             dotaios_path,
+            search_cache,
             kimi_code_home: std::env::var_os("KIMI_CODE_HOME").filter(|value| !value.is_empty()),
         }
     }

@@ -18,6 +18,7 @@ fn help_says_what_it_is_and_version_prints_the_version() {
         "This starts the optional read-only DotAIOS stdio adapter",
         "An MCP client",
         "AIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.",
+        "DOTAIOS_SEARCH_CACHE=off",
         "dotaios mcp status",
         "dotaios mcp install --dry-run --agent <agent>",
         "-V, --version",

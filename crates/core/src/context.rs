@@ -18,7 +18,7 @@
 //! path-free public text.
 //!
 //! Submodules: `sources` (what each mode reads), `parse` (Markdown helpers), `timeline`
-//! (JSONL rows, order, filters), `date` (clock and `Date.parse`), `render` (the grammar),
+//! (JSONL rows, order, filters, and the selection of the shown rows while they are parsed), `date` (clock and `Date.parse`), `render` (the grammar),
 //! `fit` (budget and marker), `envelope` (notices and output texts).
 
 mod date;
@@ -37,7 +37,7 @@ use jiff::tz::TimeZone;
 use serde_json::Value;
 
 use self::render::{CandidateTexts, Candidates, ProjectView};
-use self::timeline::{Session, TimelineEntry, TimelineRow};
+use self::timeline::{Selection, SelectionRequest, TimelineTexts};
 use crate::error::PublicError;
 use crate::folder::attribution::attribute;
 use crate::folder::inspection::{Inspection, inspect_migrations};
@@ -254,15 +254,37 @@ pub fn project_working_context(
         )?),
     };
     let admit = |row: &Value| attribute(row, scope.as_ref(), mode);
-    let sessions = timeline::admit_sessions(read.sessions, request.time_zone, admit);
-    let signals = timeline::admit_timeline(read.signals, &dates.today, &dates.yesterday, admit);
-    let events = timeline::admit_timeline(read.events, &dates.today, &dates.yesterday, admit);
-    // The dedupe compares each signal with every admitted event, whatever their order.
-    let signals = timeline::dedupe_update_channels(signals, &events);
+    // `limit` is whole and non-negative; beyond memory it saturates.
+    let limit = if limit >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        limit as usize
+    };
+    let selection = timeline::select(
+        TimelineTexts {
+            session_index: &read.session_index,
+            signal_files: &read.signal_files,
+            event_log: &read.event_log,
+        },
+        &SelectionRequest {
+            today: &dates.today,
+            yesterday: &dates.yesterday,
+            time_zone: request.time_zone,
+            sessions: limit,
+            signals: SIGNALS_SHOWN,
+            events: EVENTS_SHOWN,
+            infer_project: scope.is_none(),
+        },
+        admit,
+    );
 
-    let active = active_project(scope.as_ref(), &sessions, &read.catalog);
+    let active = active_project(
+        scope.as_ref(),
+        selection.inferred_project.as_deref(),
+        &read.catalog,
+    );
     let excerpt_clipped = active.as_ref().is_some_and(|view| view.excerpt_clipped);
-    let texts = candidate_texts(&read.shared, active, sessions, signals, events, limit);
+    let texts = candidate_texts(&read.shared, active, selection);
     let candidates = Candidates::new(mode.receipt(), &dates.today, &texts);
     let mut fitted = fit::fit(&candidates, budget, scope.is_some(), excerpt_clipped);
     if let Some(coverage) = fitted.coverage.as_mut() {
@@ -279,12 +301,13 @@ pub fn project_working_context(
     })
 }
 
-/// Everything one projection read.
+/// Everything one projection read. The JSONL sources stay text, bounded by the ledger; the
+/// selection parses them row by row and keeps only what it can show (`timeline::select`).
 struct Read {
     shared: sources::SharedSources,
-    sessions: Vec<Value>,
-    signals: Vec<TimelineRow>,
-    events: Vec<TimelineRow>,
+    session_index: String,
+    signal_files: Vec<sources::SignalFile>,
+    event_log: String,
     catalog: Vec<ProjectRecord>,
     /// Project mode: slugs of sibling projects left out for an over-cap README.
     oversized: Vec<String>,
@@ -304,18 +327,9 @@ fn read_sources(
         // Project mode never opens the context files, the decision log or the daily notes.
         MemoryMode::Project | MemoryMode::Off => sources::SharedSources::default(),
     };
-    let sessions = timeline::read_sessions(&sources::read_session_index(root, &mut ledger)?);
-    let mut signals = Vec::new();
-    for file in sources::read_signals(root, today, yesterday, &mut ledger)? {
-        signals.extend(timeline::read_signal_file(
-            &file.text, &file.name, &file.date,
-        ));
-    }
-    let events = timeline::read_events(
-        &sources::read_event_log(root, &mut ledger)?,
-        today,
-        yesterday,
-    );
+    let session_index = sources::read_session_index(root, &mut ledger)?;
+    let signal_files = sources::read_signals(root, today, yesterday, &mut ledger)?;
+    let event_log = sources::read_event_log(root, &mut ledger)?;
     // Shared mode renders every project, so an over-cap README fails it; project mode renders
     // only the selected one and omits an over-cap sibling (contract 01 §5.1, §6.1).
     let oversized = match mode {
@@ -330,9 +344,9 @@ fn read_sources(
     }
     Ok(Read {
         shared,
-        sessions,
-        signals,
-        events,
+        session_index,
+        signal_files,
+        event_log,
         catalog: catalog.records,
         oversized: catalog.oversized,
     })
@@ -353,18 +367,18 @@ fn catalog_failure(error: &crate::folder::projects::CatalogError) -> ReadFailure
 /// (open point 1: never another project that shares an alias).
 fn active_project(
     scope: Option<&ProjectScope>,
-    sessions: &[Session],
+    inferred: Option<&str>,
     catalog: &[ProjectRecord],
 ) -> Option<ProjectView> {
     if let Some(scope) = scope {
         return catalog.get(scope.record).map(record_view);
     }
-    match timeline::infer_active_project(sessions) {
+    match inferred {
         Some(inferred) => Some(
             catalog
                 .iter()
                 .find(|record| record.slug == inferred || record.project == inferred)
-                .map_or_else(|| synthetic_view(&inferred), record_view),
+                .map_or_else(|| synthetic_view(inferred), record_view),
         ),
         None => catalog
             .iter()
@@ -404,25 +418,16 @@ fn synthetic_view(project: &str) -> ProjectView {
     }
 }
 
-/// The candidates of contract 02 §6, with the slices of §7.5: only the shown timeline rows are
-/// ordered. The Active Project has already been inferred from every admitted session.
+/// The candidates of contract 02 §6, with the slices of §7.5 already selected. The Active
+/// Project has already been inferred from every admitted session.
 fn candidate_texts(
     shared: &sources::SharedSources,
     active_project: Option<ProjectView>,
-    sessions: Vec<Session>,
-    signals: Vec<TimelineEntry>,
-    events: Vec<TimelineEntry>,
-    limit: f64,
+    selection: Selection,
 ) -> CandidateTexts {
     let today_plan = parse::read_section(&shared.today_note, "Plan");
     let mut plan = parse::compact_lines(today_plan);
     plan.truncate(PLAN_ITEMS);
-    // `limit` is whole and non-negative; beyond memory it saturates.
-    let limit = if limit >= usize::MAX as f64 {
-        usize::MAX
-    } else {
-        limit as usize
-    };
     CandidateTexts {
         identity: parse::compact_header(&parse::strip_frontmatter(&shared.identity)),
         priorities: parse::compact_header(&parse::strip_frontmatter(&shared.priorities)),
@@ -438,8 +443,8 @@ fn candidate_texts(
             .map(str::to_owned)
             .collect(),
         active_project,
-        sessions: timeline::first_sessions(sessions, limit),
-        signals: timeline::first_entries(signals, SIGNALS_SHOWN),
-        events: timeline::first_entries(events, EVENTS_SHOWN),
+        sessions: selection.sessions,
+        signals: selection.signals,
+        events: selection.events,
     }
 }

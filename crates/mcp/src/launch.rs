@@ -42,10 +42,27 @@ pub struct Environment {
     pub cwd: PathBuf,
     /// `DOTAIOS_PATH`, when set and non-empty.
     pub dotaios_path: Option<OsString>,
+    /// `DOTAIOS_SEARCH_CACHE` as set (contract 03 §19.2): `None` when unset or empty. Checked
+    /// by [`run`], which refuses a value other than `on` or `off`.
+    pub search_cache: Option<OsString>,
+}
+
+/// The start-up line for a `DOTAIOS_SEARCH_CACHE` value other than `on` or `off`.
+const SEARCH_CACHE_INVALID: &str = "DOTAIOS_SEARCH_CACHE must be on or off";
+
+/// Whether the server keeps the search content cache of contract 03 §19.2: on unless
+/// `DOTAIOS_SEARCH_CACHE` is `off`. `Err` for any other value, so a mistyped switch is seen at
+/// start-up instead of silently leaving the cache on.
+fn search_cache_enabled(value: Option<&OsStr>) -> Result<bool, &'static str> {
+    match value.map(OsStr::as_encoded_bytes) {
+        None | Some(b"on") => Ok(true),
+        Some(b"off") => Ok(false),
+        Some(_) => Err(SEARCH_CACHE_INVALID),
+    }
 }
 
 impl Environment {
-    /// Reads `HOME`, the working directory and `DOTAIOS_PATH`.
+    /// Reads `HOME`, the working directory, `DOTAIOS_PATH` and `DOTAIOS_SEARCH_CACHE`.
     pub fn capture() -> Environment {
         let home = std::env::var_os("HOME")
             .filter(|home| !home.is_empty())
@@ -55,6 +72,8 @@ impl Environment {
             home,
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
             dotaios_path: std::env::var_os("DOTAIOS_PATH").filter(|value| !value.is_empty()),
+            search_cache: std::env::var_os("DOTAIOS_SEARCH_CACHE")
+                .filter(|value| !value.is_empty()),
         }
     }
 }
@@ -73,6 +92,13 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
         }
         Err(message) => {
             let _ = writeln!(io::stderr().lock(), "{message}");
+            return ExitCode::from(1);
+        }
+    };
+    let cached = match search_cache_enabled(env.search_cache.as_deref()) {
+        Ok(cached) => cached,
+        Err(message) => {
+            let _ = writeln!(io::stderr().lock(), "{}: {message}", program(invocation));
             return ExitCode::from(1);
         }
     };
@@ -102,7 +128,11 @@ pub fn run(args: &[OsString], invocation: Invocation, env: &Environment) -> Exit
             program(invocation)
         );
     }
-    let server = Server::new(folder);
+    let server = if cached {
+        Server::new(folder)
+    } else {
+        Server::without_cache(folder)
+    };
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
     match transport::serve(&server, BufReader::with_capacity(1 << 16, stdin), stdout) {
@@ -122,7 +152,7 @@ fn program(invocation: Invocation) -> &'static str {
 /// and what to run instead. It ends with an empty line.
 pub fn usage(invocation: Invocation) -> String {
     format!(
-        "Usage:\n  {} [options]\n\nOptions:\n  --path <dir>   Use a non-default AIOS folder\n  -V, --version  Show the version\n  -h, --help     Show this help\n\nThis starts the optional read-only DotAIOS stdio adapter: an MCP server that speaks\nJSON-RPC on stdin and stdout. An MCP client (Claude Code, Codex, Cursor, ...) starts it;\nthere is no need to run it by hand.\n\nAIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.\n\nCheck that it answers:   dotaios mcp status\nPrint a client's config: dotaios mcp install --dry-run --agent <agent>\n\n",
+        "Usage:\n  {} [options]\n\nOptions:\n  --path <dir>   Use a non-default AIOS folder\n  -V, --version  Show the version\n  -h, --help     Show this help\n\nThis starts the optional read-only DotAIOS stdio adapter: an MCP server that speaks\nJSON-RPC on stdin and stdout. An MCP client (Claude Code, Codex, Cursor, ...) starts it;\nthere is no need to run it by hand.\n\nAIOS folder: --path if given, else $DOTAIOS_PATH, else ~/aios.\n\nSearch cache: search_aios keeps unchanged file texts in memory between calls and\nre-checks each file's size, times and inode first. A change that leaves all of them\nequal (a write through a shared mmap) is not seen; DOTAIOS_SEARCH_CACHE=off, read at\nstart-up, makes every call read every file.\n\nCheck that it answers:   dotaios mcp status\nPrint a client's config: dotaios mcp install --dry-run --agent <agent>\n\n",
         program(invocation)
     )
 }
@@ -205,6 +235,20 @@ mod tests {
 
     fn serve(path: Option<&str>) -> Result<Parsed, String> {
         Ok(Parsed::Serve(path.map(OsString::from)))
+    }
+
+    #[test]
+    fn the_search_cache_switch() {
+        assert_eq!(search_cache_enabled(None), Ok(true));
+        assert_eq!(search_cache_enabled(Some(OsStr::new("on"))), Ok(true));
+        assert_eq!(search_cache_enabled(Some(OsStr::new("off"))), Ok(false));
+        for bad in ["OFF", "0", "false", " off"] {
+            assert_eq!(
+                search_cache_enabled(Some(OsStr::new(bad))),
+                Err(SEARCH_CACHE_INVALID)
+            );
+        }
+        assert!(usage(Invocation::Adapter).contains("DOTAIOS_SEARCH_CACHE=off"));
     }
 
     #[test]

@@ -104,7 +104,9 @@ impl Server {
     }
 
     /// [`Server::new`] without the search content cache: every `search_aios` call reads
-    /// every file. Answers are byte-identical to a cached server's; tests compare the two.
+    /// every file. What `DOTAIOS_SEARCH_CACHE=off` starts (contract 03 §19.2). Answers are
+    /// byte-identical to a cached server's except after a change no file identity shows;
+    /// tests compare the two.
     pub fn without_cache(folder: PathBuf) -> Server {
         Server {
             cache: None,

@@ -41,18 +41,8 @@ pub(crate) struct Mcp {
 
 impl Mcp {
     pub(crate) fn start(binary: &Path, aios: &Path) -> Result<Mcp, String> {
-        let mut command = Command::new(binary);
-        command.arg("--path").arg(aios);
-        let mut client = Client::spawn(&mut command, MAX_LINE_BYTES)
-            .map_err(|error| format!("cannot start {}: {error}", binary.display()))?;
-        client
-            .initialize(
-                "2025-06-18",
-                "dotaios-bench",
-                "1",
-                Instant::now() + ANSWER_DEADLINE,
-            )
-            .map_err(|error| format!("dotaios-mcp: {error}"))?;
+        let client =
+            crate::measure::initialized_server(binary, aios, MAX_LINE_BYTES, ANSWER_DEADLINE)?;
         Ok(Mcp { client })
     }
 

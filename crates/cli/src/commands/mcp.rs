@@ -80,6 +80,7 @@ fn serve(args: &[OsString], env: &Env) -> ExitCode {
         home: env.home.clone(),
         cwd: env.cwd.clone(),
         dotaios_path: env.dotaios_path.clone(),
+        search_cache: env.search_cache.clone(),
     };
     dotaios_mcp::run(args, dotaios_mcp::Invocation::CliServe, &environment)
 }

@@ -185,6 +185,7 @@ mod tests {
             home: Some(dir.join("home")),
             cwd: dir.to_path_buf(),
             dotaios_path: Some(OsString::from("/ignored")),
+            search_cache: None,
             kimi_code_home: None,
         }
     }

@@ -6,6 +6,12 @@
 //! (contract 01 §4.9). Every ordering key is computed once per row, never inside a comparator,
 //! because collation and the canonical `stableKey` are the expensive parts.
 
+#[cfg(test)]
+mod oracle;
+mod select;
+
+pub(crate) use self::select::{Selection, SelectionRequest, TimelineTexts, select};
+
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -160,12 +166,12 @@ fn crlf_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-/// The parsed rows of `memory/sessions/index.jsonl` (contract 02 §7.1): objects and arrays, as is.
-pub(crate) fn read_sessions(text: &str) -> Vec<Value> {
+/// The parsed rows of `memory/sessions/index.jsonl` (contract 02 §7.1): objects and arrays, as is,
+/// one at a time.
+pub(crate) fn session_rows(text: &str) -> impl Iterator<Item = Value> + '_ {
     crlf_lines(text)
         .filter(|(_, line)| !js_trim(line).is_empty())
         .filter_map(|(_, line)| parse_line(line))
-        .collect()
 }
 
 /// One signal or event as read (contract 02 §7.1–§7.2). Normalisation is kept virtual: the row's
@@ -221,9 +227,13 @@ impl TimelineRow {
 /// An event has no fallback date, so a row whose `ts` does not start with a date of the window
 /// can never be shown; such rows are recognised by [`probe_ts`] and never built. The log is
 /// append-only and can hold years of rows; the window holds two days.
-pub(crate) fn read_events(text: &str, today: &str, yesterday: &str) -> Vec<TimelineRow> {
+pub(crate) fn event_rows<'a>(
+    text: &'a str,
+    today: &'a str,
+    yesterday: &'a str,
+) -> impl Iterator<Item = TimelineRow> + 'a {
     let source: Rc<str> = Rc::from("memory/events.jsonl");
-    let in_window = |line: &str| match probe_ts(line) {
+    let in_window = move |line: &str| match probe_ts(line) {
         // An array has no `ts`, so its date is `null`; scalars are not rows at all.
         Some(TsProbe {
             is_object: false,
@@ -241,28 +251,31 @@ pub(crate) fn read_events(text: &str, today: &str, yesterday: &str) -> Vec<Timel
     };
     crlf_lines(text)
         .filter(|(_, line)| !js_trim(line).is_empty())
-        .filter(|(_, line)| in_window(line))
+        .filter(move |(_, line)| in_window(line))
         .filter_map(|(number, line)| Some((number, parse_line(line)?)))
-        .map(|(number, value)| TimelineRow {
+        .map(move |(number, value)| TimelineRow {
             value,
             fallback_date: None,
             source_path: Rc::clone(&source),
             source_line: number,
         })
-        .collect()
 }
 
 /// The rows of one signal file named `name` whose date is `file_date` (contract 02 §7.1 steps
 /// 4–5): split on `\n` only; `sourceLine` counts parsed values; a parsed value that is not an
 /// object or array becomes an empty object.
-pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<TimelineRow> {
+pub(crate) fn signal_rows<'a>(
+    text: &'a str,
+    name: &str,
+    file_date: &str,
+) -> impl Iterator<Item = TimelineRow> + 'a {
     let source: Rc<str> = Rc::from(format!("memory/signals/{name}"));
     let fallback: Rc<str> = Rc::from(file_date);
     text.split('\n')
         .filter(|line| !js_trim(line).is_empty())
         .filter_map(parse_any)
         .enumerate()
-        .map(|(index, value)| TimelineRow {
+        .map(move |(index, value)| TimelineRow {
             value: if value.is_object() || value.is_array() {
                 value
             } else {
@@ -272,7 +285,6 @@ pub(crate) fn read_signal_file(text: &str, name: &str, file_date: &str) -> Vec<T
             source_path: Rc::clone(&source),
             source_line: index + 1,
         })
-        .collect()
 }
 
 /// Writes `stableKey` of the normalised entry of contract 02 §7.2 (the row's own members, an
@@ -429,17 +441,17 @@ fn session_order(left: &Session, right: &Session) -> Ordering {
         .then_with(|| left.position.cmp(&right.position))
 }
 
-/// The session rows attribution keeps (contract 02 §7.3), in index order. Filtering before
-/// ordering selects the same rows in the same order as ordering first: the filter does not
-/// look at the order.
-pub(crate) fn admit_sessions(
-    rows: Vec<Value>,
-    time_zone: &jiff::tz::TimeZone,
-    admit: impl Fn(&Value) -> Attribution,
-) -> Vec<Session> {
+/// The session rows attribution keeps (contract 02 §7.3), in index order, one at a time.
+/// Filtering before ordering selects the same rows in the same order as ordering first: the
+/// filter does not look at the order.
+pub(crate) fn admit_sessions<'a>(
+    rows: impl IntoIterator<Item = Value> + 'a,
+    time_zone: &'a jiff::tz::TimeZone,
+    admit: impl Fn(&Value) -> Attribution + 'a,
+) -> impl Iterator<Item = Session> + 'a {
     rows.into_iter()
         .enumerate()
-        .filter_map(|(position, row)| {
+        .filter_map(move |(position, row)| {
             let unscoped = match admit(&row) {
                 Attribution::Exclude => return None,
                 Attribution::Keep => false,
@@ -455,7 +467,6 @@ pub(crate) fn admit_sessions(
                 position,
             })
         })
-        .collect()
 }
 
 #[cfg(test)]
@@ -471,11 +482,6 @@ impl Session {
             position: 0,
         }
     }
-}
-
-/// The first `count` sessions in session order.
-pub(crate) fn first_sessions(sessions: Vec<Session>, count: usize) -> Vec<Session> {
-    first_in_order(sessions, count, session_order)
 }
 
 /// The first `count` items of `items` sorted by `order`, which must be a total order (every
@@ -555,11 +561,6 @@ impl TimelineEntry {
     }
 }
 
-/// The first `count` entries in timeline order.
-pub(crate) fn first_entries(entries: Vec<TimelineEntry>, count: usize) -> Vec<TimelineEntry> {
-    first_in_order(entries, count, timeline_order)
-}
-
 /// The timeline summary of contract 02 §7.3 step 3.
 fn timeline_summary(entry: &Value) -> String {
     let chosen = ["summary", "note", "type"]
@@ -570,17 +571,18 @@ fn timeline_summary(entry: &Value) -> String {
 }
 
 /// Keeps the entries of one stream dated `today` or `yesterday`, admitted by attribution, with
-/// a non-empty summary (contract 02 §7.3 steps 1–4), in stream order; [`first_entries`] orders
-/// them. Filtering first keeps the same entries in the same order as ordering first.
-pub(crate) fn admit_timeline(
-    rows: Vec<TimelineRow>,
-    today: &str,
-    yesterday: &str,
-    admit: impl Fn(&Value) -> Attribution,
-) -> Vec<TimelineEntry> {
+/// a non-empty summary (contract 02 §7.3 steps 1–4), in stream order, one at a time; the
+/// selection orders them. Filtering first keeps the same entries in the same order as ordering
+/// first.
+pub(crate) fn admit_timeline<'a>(
+    rows: impl IntoIterator<Item = TimelineRow> + 'a,
+    today: &'a str,
+    yesterday: &'a str,
+    admit: impl Fn(&Value) -> Attribution + 'a,
+) -> impl Iterator<Item = TimelineEntry> + 'a {
     rows.into_iter()
         .enumerate()
-        .filter_map(|(position, row)| {
+        .filter_map(move |(position, row)| {
             let date = row
                 .date()
                 .filter(|date| date == today || date == yesterday)?;
@@ -605,7 +607,6 @@ pub(crate) fn admit_timeline(
                 position,
             })
         })
-        .collect()
 }
 
 /// `timelineKey(e)` of the update-channel dedupe (contract 02 §7.4): `[type, source, project || "",
@@ -629,76 +630,6 @@ fn channel_key(entry: &TimelineEntry) -> String {
 fn is_update_channel(entry: &TimelineEntry) -> bool {
     entry.row.value.get("type").and_then(Value::as_str) == Some("update")
         && entry.row.value.get("source").and_then(Value::as_str) == Some("dotaios update")
-}
-
-/// Drops each signal that repeats an update-channel event (contract 02 §7.4). Events stay.
-pub(crate) fn dedupe_update_channels(
-    signals: Vec<TimelineEntry>,
-    events: &[TimelineEntry],
-) -> Vec<TimelineEntry> {
-    let keys: std::collections::HashSet<String> = events
-        .iter()
-        .filter(|event| is_update_channel(event))
-        .map(channel_key)
-        .collect();
-    if keys.is_empty() {
-        return signals;
-    }
-    signals
-        .into_iter()
-        .filter(|signal| !(is_update_channel(signal) && keys.contains(&channel_key(signal))))
-        .collect()
-}
-
-/// Infers the active project of shared mode from the admitted sessions (contract 02 §8.2): each
-/// distinct string `project` with its count and greatest `captured_at` (UTF-16 order);
-/// ordered by that latest value descending (collation), count descending, name ascending
-/// (collation), and, as the reference's stable sort over its insertion order would, by the
-/// project's first session in session order. Non-string values take no part (contract 02 §18 open
-/// point 2). The sessions need not be ordered.
-pub(crate) fn infer_active_project(sessions: &[Session]) -> Option<String> {
-    struct Stats<'a> {
-        name: &'a str,
-        count: usize,
-        latest: &'a str,
-        first: &'a Session,
-    }
-    let mut stats: Vec<Stats<'_>> = Vec::new();
-    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for session in sessions {
-        let Some(Value::String(name)) = member(&session.row, "project") else {
-            continue;
-        };
-        if name.is_empty() {
-            continue;
-        }
-        let slot = *index.entry(name.as_str()).or_insert_with(|| {
-            stats.push(Stats {
-                name,
-                count: 0,
-                latest: "",
-                first: session,
-            });
-            stats.len() - 1
-        });
-        let entry = &mut stats[slot];
-        entry.count += 1;
-        if utf16_cmp(&session.captured_at, entry.latest) == Ordering::Greater {
-            entry.latest = &session.captured_at;
-        }
-        if session_order(session, entry.first) == Ordering::Less {
-            entry.first = session;
-        }
-    }
-    stats
-        .into_iter()
-        .min_by(|left, right| {
-            collate(right.latest, left.latest)
-                .then_with(|| right.count.cmp(&left.count))
-                .then_with(|| collate(left.name, right.name))
-                .then_with(|| session_order(left.first, right.first))
-        })
-        .map(|stats| stats.name.to_owned())
 }
 
 #[cfg(test)]
@@ -779,7 +710,7 @@ mod tests {
             "{\"t\\u0073\":\"2026-08-28T23:00:00.000Z\"}",
         ]
         .join("\n");
-        let events = read_events(&text, "2026-08-29", "2026-08-28");
+        let events: Vec<TimelineRow> = event_rows(&text, "2026-08-29", "2026-08-28").collect();
         let lines: Vec<usize> = events.iter().map(|row| row.source_line).collect();
         assert_eq!(lines, vec![1, 9]);
         assert_eq!(events[0].date().as_deref(), Some("2026-08-29"));
@@ -818,7 +749,8 @@ mod tests {
     #[test]
     fn signals_count_parsed_values_and_fall_back_to_the_file_date() {
         let text = "{\"summary\":\"No timestamp\"}\r\nbad\n\n7\n{\"ts\":\"2026-08-29T01:00:00Z\",\"date\":\"x\"}";
-        let signals = read_signal_file(text, "laptop-2026-08-28.jsonl", "2026-08-28");
+        let signals: Vec<TimelineRow> =
+            signal_rows(text, "laptop-2026-08-28.jsonl", "2026-08-28").collect();
         assert_eq!(signals.len(), 3);
         assert_eq!(signals[0].date().as_deref(), Some("2026-08-28"));
         assert_eq!(signals[0].timestamp(), "2026-08-28T00:00:00");
@@ -885,7 +817,11 @@ mod tests {
             json!({"id": "none"}),
             json!(["array row"]),
         ];
-        let ordered = first_sessions(admit_sessions(rows, &utc(), keep_all), usize::MAX);
+        let ordered = first_in_order(
+            admit_sessions(rows, &utc(), keep_all).collect(),
+            usize::MAX,
+            session_order,
+        );
         let ids: Vec<String> = ordered
             .iter()
             .map(|s| string_or_empty(member(&s.row, "id")))
@@ -897,7 +833,7 @@ mod tests {
 
     #[test]
     fn timeline_filters_window_attribution_and_summary() {
-        let entries = vec![
+        let entries: Vec<TimelineRow> = vec![
             json!({"ts": "2026-08-29T07:00:00.000Z", "type": "update"}),
             json!({"ts": "2026-08-29T09:30:00.000Z", "summary": "late"}),
             json!({"ts": "2026-08-26T09:00:00.000Z", "summary": "old"}),
@@ -916,9 +852,10 @@ mod tests {
                 Attribution::Keep
             }
         };
-        let kept = first_entries(
-            admit_timeline(entries, "2026-08-29", "2026-08-28", admit),
+        let kept = first_in_order(
+            admit_timeline(entries, "2026-08-29", "2026-08-28", admit).collect(),
             usize::MAX,
+            timeline_order,
         );
         let summaries: Vec<&str> = kept.iter().map(|e| e.summary.as_str()).collect();
         // "  " is truthy, so the summary is the blank string and the row is dropped.
@@ -942,7 +879,7 @@ mod tests {
                 json!({"type": "update", "source": "dotaios update", "summary": "Decided", "project": "p"}),
             ),
         ];
-        let kept = dedupe_update_channels(signals, &events);
+        let kept = oracle::dedupe_update_channels(signals, &events);
         assert_eq!(kept.len(), 3);
         assert_eq!(kept[0].summary, "Other");
     }
@@ -959,10 +896,13 @@ mod tests {
             session(json!(7), "2026-08-30"),
             session(json!(""), "2026-08-30"),
         ];
-        assert_eq!(infer_active_project(&sessions).as_deref(), Some("a"));
+        assert_eq!(
+            oracle::infer_active_project(&sessions).as_deref(),
+            Some("a")
+        );
         let tied = vec![session(json!("b"), "x"), session(json!("a"), "x")];
-        assert_eq!(infer_active_project(&tied).as_deref(), Some("a"));
-        assert_eq!(infer_active_project(&[]), None);
+        assert_eq!(oracle::infer_active_project(&tied).as_deref(), Some("a"));
+        assert_eq!(oracle::infer_active_project(&[]), None);
     }
 
     proptest::proptest! {

@@ -202,7 +202,16 @@ pub(crate) struct Relevance {
     /// The gates of all terms, to rule out a document without tokenising it.
     gates: Option<AhoCorasick>,
     stemmers: Stemmers,
+    /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
+    stem_reach: usize,
 }
+
+/// How many characters longer than every term a token may be and still stem to one of the
+/// terms' stems, with room to spare: a Snowball English or Italian stem keeps all of its word
+/// but suffixes of a few dozen characters at most (and adds at most one), so a longer token
+/// cannot match by stem, and stemming it (a 4 MiB run of one letter is one token) is work with
+/// no possible result.
+const STEM_MARGIN: usize = 256;
 
 /// Match facts of one piece of text (a line, a field value): which terms it holds and how.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -280,6 +289,17 @@ pub(crate) struct Collector<'a> {
     position: u32,
     last_seen: Vec<Option<u32>>,
     title_terms: u64,
+    /// The per-piece buffers, kept between pieces: a note of millions of one-character lines
+    /// is millions of pieces, and three allocations each were most of its cost.
+    scratch: PieceScratch,
+}
+
+/// What [`Collector::piece`] clears and fills for every piece.
+#[derive(Debug, Default)]
+struct PieceScratch {
+    chain: Vec<Option<u32>>,
+    progress: Vec<usize>,
+    hits: Vec<(usize, Quality)>,
 }
 
 impl Relevance {
@@ -326,11 +346,18 @@ impl Relevance {
         } else {
             AhoCorasick::new(terms.iter().map(|term| term.gate.as_str())).ok()
         };
+        let stem_reach = terms
+            .iter()
+            .map(|term| term.text.chars().count())
+            .max()
+            .unwrap_or(0)
+            + STEM_MARGIN;
         Relevance {
             terms,
             sequence,
             gates,
             stemmers,
+            stem_reach,
         }
     }
 
@@ -357,12 +384,14 @@ impl Relevance {
             position: 0,
             last_seen: vec![None; self.terms.len()],
             title_terms: 0,
+            scratch: PieceScratch::default(),
         }
     }
 
     /// How `token` (folded) matches each term: calls `each(term, quality)` per matching term.
     fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
         let mut stems: Option<(String, String)> = None;
+        let stemmable = token.len() <= self.stem_reach || token.chars().count() <= self.stem_reach;
         for (index, term) in self.terms.iter().enumerate() {
             if !term.parts.is_empty() {
                 continue;
@@ -385,13 +414,16 @@ impl Relevance {
             if !token.starts_with(term.gate.as_str()) {
                 continue;
             }
-            let (english, italian) = stems.get_or_insert_with(|| {
-                (
-                    self.stemmers.english.stem(token).into_owned(),
-                    self.stemmers.italian.stem(token).into_owned(),
-                )
-            });
-            if *english == term.english || *italian == term.italian {
+            let stemmed = stemmable && {
+                let (english, italian) = stems.get_or_insert_with(|| {
+                    (
+                        self.stemmers.english.stem(token).into_owned(),
+                        self.stemmers.italian.stem(token).into_owned(),
+                    )
+                });
+                *english == term.english || *italian == term.italian
+            };
+            if stemmed {
                 each(index, Quality::Stem);
             } else if term.text.chars().count() >= 4 && token.starts_with(term.text.as_str()) {
                 each(index, Quality::Prefix);
@@ -521,10 +553,17 @@ impl Collector<'_> {
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
         let mut facts = LineFacts::default();
         let model = self.model;
-        let mut piece_chain: Vec<Option<u32>> = vec![None; model.sequence.len()];
+        let PieceScratch {
+            chain: mut piece_chain,
+            mut progress,
+            mut hits,
+        } = std::mem::take(&mut self.scratch);
+        piece_chain.clear();
+        piece_chain.resize(model.sequence.len(), None);
         // How many parts of each compound term the tokens just read complete.
-        let mut progress: Vec<usize> = vec![0; model.terms.len()];
-        let mut hits: Vec<(usize, Quality)> = Vec::new();
+        progress.clear();
+        progress.resize(model.terms.len(), 0);
+        hits.clear();
         for_each_token(folded, |_, token| {
             let position = self.position;
             self.position += 1;
@@ -592,6 +631,11 @@ impl Collector<'_> {
                 }
             }
         });
+        self.scratch = PieceScratch {
+            chain: piece_chain,
+            progress,
+            hits,
+        };
         facts
     }
 
@@ -662,3 +706,53 @@ impl Stats {
 
 #[cfg(test)]
 mod tests;
+
+/// The premise of [`STEM_MARGIN`]: both stemmers keep all but a few dozen characters of a long
+/// token, however suffix-laden, so a token longer than a term by the margin never stems to it.
+#[cfg(test)]
+mod stem_margin_tests {
+    use super::*;
+
+    #[test]
+    fn long_tokens_keep_all_but_a_few_dozen_characters_of_their_stem() {
+        let stemmers = Stemmers::new();
+        let suffixes = [
+            "a",
+            "s",
+            "ational",
+            "izationally",
+            "fulnesses",
+            "ements",
+            "amento",
+            "azione",
+            "erebbero",
+            "gliela",
+            "issimamente",
+            "y",
+            "ing",
+            "eedly",
+            "'s'",
+        ];
+        for (index, suffix) in suffixes.iter().enumerate() {
+            for repeats in [40, 97, 300] {
+                let token = format!("{}{}", suffix.repeat(repeats), suffixes[index / 2]);
+                let length = token.chars().count();
+                for stem in [stemmers.english.stem(&token), stemmers.italian.stem(&token)] {
+                    assert!(
+                        stem.chars().count() + 64 >= length,
+                        "{token:?} stems to {} characters",
+                        stem.chars().count()
+                    );
+                }
+            }
+        }
+        // Past the reach a token is not stemmed but still matches as a prefix; below it, it
+        // matches by stem.
+        let model = Relevance::new("national");
+        let long = format!("national{}", "x".repeat(STEM_MARGIN + 1));
+        assert!(long.chars().count() > model.stem_reach);
+        assert_eq!(model.facts(&long).terms, 1);
+        assert_eq!(model.facts(&long).exact, 0);
+        assert_eq!(model.facts("nationally").terms, 1);
+    }
+}

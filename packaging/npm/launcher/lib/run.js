@@ -3,6 +3,12 @@
 // dependency, refuses a binary whose SHA-256 differs from the one this launcher was released
 // with (checksums.json, written by scripts/release.sh), and runs it with the same arguments,
 // standard streams and exit status. It never downloads anything and never writes a file.
+//
+// The checksum is an integrity check against a corrupt or mismatched install (a truncated
+// download, a platform package of another version), not a defence against someone who can
+// write the package directory: this file, checksums.json and the binary sit in one npm tree
+// owned by one user, so whoever can swap the binary after it was hashed can as well edit this
+// file before it runs (docs/security.md, "The npm launcher").
 
 const childProcess = require('child_process');
 const crypto = require('crypto');
@@ -45,7 +51,7 @@ function binaryPath(name) {
     fail(`cannot read ${exe}: ${error.code || error.message}; ${OTHER_WAYS}`);
   }
   if (!expected || actual !== expected) {
-    fail(`refusing to run ${exe}: its SHA-256 ${actual} is not the ${expected || 'listed'} checksum this launcher was released with; reinstall dotaios-rs`);
+    fail(`refusing to run ${exe}: its SHA-256 ${actual} is not the ${expected || 'listed'} checksum this launcher was released with, so the install is corrupt or mismatched; reinstall dotaios-rs`);
   }
   return exe;
 }
