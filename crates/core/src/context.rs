@@ -25,6 +25,8 @@ mod date;
 mod envelope;
 mod fit;
 mod parse;
+
+pub(crate) use parse::{strip_frontmatter, unanswered_sections, without_comments};
 mod render;
 mod sources;
 mod timeline;
@@ -424,8 +426,12 @@ fn candidate_texts(
         limit as usize
     };
     CandidateTexts {
-        identity: parse::compact_header(&parse::strip_frontmatter(&shared.identity)),
-        priorities: parse::compact_header(&parse::strip_frontmatter(&shared.priorities)),
+        identity: parse::compact_header(&parse::drop_unanswered(&parse::strip_frontmatter(
+            &shared.identity,
+        ))),
+        priorities: parse::compact_header(&parse::drop_unanswered(&parse::strip_frontmatter(
+            &shared.priorities,
+        ))),
         current_work: parse::current_work(&shared.work),
         decisions: parse::recent_decisions(&shared.decisions)
             .into_iter()
