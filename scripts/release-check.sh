@@ -11,7 +11,9 @@
 # - inspects the macOS ones without running them (no macOS here): Mach-O CPU type, MH_EXECUTE,
 #   a verified ad-hoc code signature, and package metadata for the right platform;
 # - checks licences and metadata in every artifact, validates the bundles' manifests (their
-#   tools as the installed adapter lists them) and server.json (packaging/check_dist.py).
+#   tools as the installed adapter lists them) and server.json (packaging/check_dist.py);
+# - builds the Linux binaries a second time elsewhere and checks they repeat byte for byte
+#   (scripts/release-repeat.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -108,4 +110,5 @@ log "ok: linux .mcpb bundle serves over stdio ($TOOLS)"
 "$PY" packaging/mcp_roundtrip.py --tools-json "$AIOS" "$SCRATCH/venv/bin/dotaios-mcp" \
     >"$SCRATCH/tools.json" || fail "tools/list of the wheel's adapter"
 "$PY" packaging/check_dist.py "$DIST" "$VERSION" "$SCRATCH/tools.json"
+bash scripts/release-repeat.sh
 log "ok: all artifacts checked in $(($(date +%s) - START)) s"

@@ -93,10 +93,7 @@ setup_tools() {
 # The wheel's licence files come from the repository root (pyproject.toml `license-files`).
 build_linux() {
     log "build $LINUX (cargo's progress follows; a first build takes several minutes)"
-    cp "${LICENSES[@]}" packaging/pypi/
-    (cd packaging/pypi && PATH="$TOOLS/venv/bin:$PATH" CARGO_TARGET_DIR="$TARGET_DIR" \
-        maturin build --release --locked --zig --target "$LINUX" \
-        --compatibility manylinux2014 --out "$DIST/pypi")
+    bash scripts/release-linux.sh "$TOOLS" "$TARGET_DIR" "$DIST/pypi"
     BIN_DIR[$LINUX]=$TARGET_DIR/$LINUX/release
 }
 

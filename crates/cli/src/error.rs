@@ -129,13 +129,19 @@ pub(crate) enum CliError {
         .0.display()
     )]
     NonUtf8Path(PathBuf),
-    /// The default launcher lies in a build or temporary directory (contract 06 §2.1).
+    /// The default launcher lies in a build or temporary directory (contract 06 §2.2): `rerun`
+    /// is the same command with `--launcher <path>`; `install` the install command, for a
+    /// launcher that was built rather than installed.
     #[error(
-        "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios ({} installs both binaries), or pass --launcher <path> explicitly.",
-        .0.display(),
-        crate::launcher::INSTALL_COMMAND
+        "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear.{}\nTo use it where it is, run: {rerun}",
+        .path.display(),
+        .install.as_ref().map(|install| format!("\nTo install dotaios and dotaios-mcp side by side, run: {install}")).unwrap_or_default()
     )]
-    DisposableLauncher(PathBuf),
+    DisposableLauncher {
+        path: PathBuf,
+        rerun: String,
+        install: Option<String>,
+    },
     /// No usable `dotaios-mcp` launcher (contract 06 §2).
     #[error(transparent)]
     Launcher(#[from] LauncherError),

@@ -6,8 +6,13 @@
 //! as resolved (absolute, never canonicalised), because that is the text users see and clients
 //! start; canonical paths are only consulted to recognise disposable locations.
 //!
+//! It also owns the install hint every message prints (`install_command`): the path install inside
+//! a clone of the repository, the published crate elsewhere (contract 06 §1.7), so that the
+//! printed command works where it is printed.
+//!
 //! What it must never do: start the launcher, write anything, or refuse an explicit
-//! `--launcher` for its location. It reads only file metadata.
+//! `--launcher` for its location. It reads only file metadata, and one bounded manifest read to
+//! recognise a clone.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -20,9 +25,13 @@ use crate::{CliError, Env};
 /// calls), so there is no `.exe` suffix to add.
 const ADAPTER_NAME: &str = "dotaios-mcp";
 
-/// The one command that installs `dotaios` and `dotaios-mcp` side by side (run in a clone of
-/// the repository); every message that tells the user to install names it.
+/// The command that installs `dotaios` and `dotaios-mcp` side by side from the root of a clone
+/// of the repository (contract 06 §1.7).
 pub(crate) const INSTALL_COMMAND: &str = "cargo install --locked --path crates/cli";
+/// The same from the published crate, for a working directory outside any clone.
+pub(crate) const PUBLISHED_INSTALL_COMMAND: &str = "cargo install --locked dotaios";
+/// A clone's `crates/cli/Cargo.toml` is far smaller; a larger file is not ours.
+const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
 /// The CLI's file name, looked up in `PATH`.
 const CLI_NAME: &str = "dotaios";
 
@@ -94,12 +103,12 @@ pub(crate) enum LauncherError {
     /// The explicit `--launcher` is missing, not a regular file, or not executable.
     #[error("Launcher not found or not executable: {}", .0.display())]
     NotExecutable(PathBuf),
-    /// No directory next to `dotaios` holds an executable adapter.
+    /// No directory next to `dotaios` holds an executable adapter; `install` is the install
+    /// command that works in the working directory ([`install_command`]).
     #[error(
-        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together ({} installs both), or pass --launcher <path>.",
-        INSTALL_COMMAND
+        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together ({install} installs both), or pass --launcher <path>."
     )]
-    NotFound,
+    NotFound { install: String },
 }
 
 /// Resolves the launcher (§2.1): the explicit flag if given, else the adapter next to
@@ -124,7 +133,9 @@ pub(crate) fn resolve(
         .into_iter()
         .map(|dir| dir.join(ADAPTER_NAME))
         .find(|path| is_executable_file(path))
-        .ok_or(LauncherError::NotFound)?;
+        .ok_or_else(|| LauncherError::NotFound {
+            install: install_command(&facts.cwd),
+        })?;
     let disposable = is_disposable(&path, &temp_roots(&facts.temp_dir));
     Ok(Launcher {
         path,
@@ -133,12 +144,74 @@ pub(crate) fn resolve(
     })
 }
 
-/// The §2.2 refusal, for commands that put the launcher into a client configuration.
-pub(crate) fn refuse_disposable(launcher: &Launcher) -> Result<(), CliError> {
+/// The §2.2 refusal, for commands that put the launcher into a client configuration. `rerun`
+/// is the caller's own command line with `--launcher <that path>` added: the first suggestion,
+/// because it works where it is printed (contract 06 §2.2). A launcher in a cargo build
+/// directory was built, not installed, so the install command comes second; one in a
+/// temporary directory was installed there, and installing again would land in the same place.
+pub(crate) fn refuse_disposable(
+    launcher: &Launcher,
+    facts: &ProcessFacts,
+    rerun: impl FnOnce(&Path) -> String,
+) -> Result<(), CliError> {
     if launcher.source == Source::Default && launcher.disposable {
-        return Err(CliError::DisposableLauncher(launcher.path.clone()));
+        let install = is_build_output(&launcher.path).then(|| install_command(&facts.cwd));
+        return Err(CliError::DisposableLauncher {
+            path: launcher.path.clone(),
+            rerun: rerun(&launcher.path),
+            install,
+        });
     }
     Ok(())
+}
+
+/// The install command that works in `cwd` (contract 06 §1.7): [`INSTALL_COMMAND`] at the root
+/// of a clone, the same with the clone's absolute `crates/cli` below it, and
+/// [`PUBLISHED_INSTALL_COMMAND`] outside any clone.
+pub(crate) fn install_command(cwd: &Path) -> String {
+    match cwd.ancestors().find(|dir| is_clone(dir)) {
+        Some(root) if root == cwd => INSTALL_COMMAND.to_owned(),
+        Some(root) => format!(
+            "cargo install --locked --path {}",
+            crate::output::shell_quote(&root.join("crates/cli"))
+        ),
+        None => PUBLISHED_INSTALL_COMMAND.to_owned(),
+    }
+}
+
+/// `dir` is a clone of this repository: a `Cargo.lock`, and a `crates/cli/Cargo.toml` that
+/// declares the `dotaios` package.
+fn is_clone(dir: &Path) -> bool {
+    use std::io::Read;
+    if !dir.join("Cargo.lock").is_file() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(dir.join("crates/cli/Cargo.toml")) else {
+        return false;
+    };
+    let mut text = String::new();
+    if file
+        .take(MAX_MANIFEST_BYTES)
+        .read_to_string(&mut text)
+        .is_err()
+    {
+        return false;
+    }
+    text.lines()
+        .skip_while(|line| line.trim() != "[package]")
+        .take_while(|line| !line.trim().starts_with("[[") && !line.trim().starts_with("[lib"))
+        .any(|line| line.trim() == "name = \"dotaios\"")
+}
+
+/// The first `PATH` directory (made absolute) holding an executable `name`.
+pub(crate) fn find_in_path(name: &str, facts: &ProcessFacts) -> Option<PathBuf> {
+    let path_var = facts.path_var.as_deref()?;
+    std::env::split_paths(path_var)
+        // An empty entry means "the current directory" to a shell; a launcher path must not
+        // depend on where the command happened to run.
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| absolutize(&dir, &facts.cwd))
+        .find(|dir| is_executable_file(&dir.join(name)))
 }
 
 /// The directories that may hold the adapter, in the order of §2.1 step 2: the invocation
@@ -156,17 +229,7 @@ fn default_candidates(facts: &ProcessFacts) -> Vec<PathBuf> {
                 candidates.push(dir.to_path_buf());
             }
         }
-        None => {
-            let from_path = facts.path_var.as_deref().and_then(|path_var| {
-                std::env::split_paths(path_var)
-                    // An empty entry means "the current directory" to a shell; a launcher path
-                    // must not depend on where the command happened to run.
-                    .filter(|dir| !dir.as_os_str().is_empty())
-                    .map(|dir| absolutize(&dir, &facts.cwd))
-                    .find(|dir| is_executable_file(&dir.join(CLI_NAME)))
-            });
-            candidates.extend(from_path);
-        }
+        None => candidates.extend(find_in_path(CLI_NAME, facts)),
     }
     if let Some(dir) = facts.current_exe.as_deref().and_then(Path::parent) {
         candidates.push(dir.to_path_buf());
@@ -223,6 +286,13 @@ pub(crate) fn is_disposable(path: &Path, temp_roots: &[PathBuf]) -> bool {
     forms
         .iter()
         .any(|form| in_cargo_target(form) || temp_roots.iter().any(|root| form.starts_with(root)))
+}
+
+/// Whether `path` (as given, or with every symlink resolved) lies in a cargo build directory:
+/// built there, not installed.
+pub(crate) fn is_build_output(path: &Path) -> bool {
+    in_cargo_target(path)
+        || std::fs::canonicalize(path).is_ok_and(|canonical| in_cargo_target(&canonical))
 }
 
 /// A `CACHEDIR.TAG` in some ancestor (cargo tags every target directory with one, wherever
@@ -350,7 +420,7 @@ mod tests {
         fs::remove_file(temp.path().join("first/dotaios-mcp")).unwrap();
         assert!(matches!(
             resolve(None, &facts),
-            Err(LauncherError::NotFound)
+            Err(LauncherError::NotFound { .. })
         ));
     }
 
@@ -396,6 +466,35 @@ mod tests {
         let elsewhere = temp.path().join("elsewhere/dotaios-mcp");
         executable(&elsewhere);
         assert!(!is_disposable(&elsewhere, &roots));
+    }
+
+    #[test]
+    fn the_install_command_follows_the_working_directory() {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("clone");
+        fs::create_dir_all(root.join("crates/cli/src")).unwrap();
+        fs::write(root.join("Cargo.lock"), "").unwrap();
+        fs::write(
+            root.join("crates/cli/Cargo.toml"),
+            "[package]\nname = \"dotaios\"\n\n[lib]\nname = \"dotaios_cli\"\n",
+        )
+        .unwrap();
+        assert_eq!(install_command(&root), INSTALL_COMMAND);
+        assert_eq!(
+            install_command(&root.join("crates/cli/src")),
+            format!(
+                "cargo install --locked --path {}",
+                root.join("crates/cli").display()
+            )
+        );
+        assert_eq!(install_command(temp.path()), PUBLISHED_INSTALL_COMMAND);
+        // Another workspace's `crates/cli` is not this repository.
+        fs::write(
+            root.join("crates/cli/Cargo.toml"),
+            "[package]\nname = \"other\"\n\n[lib]\nname = \"dotaios\"\n",
+        )
+        .unwrap();
+        assert_eq!(install_command(&root), PUBLISHED_INSTALL_COMMAND);
     }
 
     #[test]

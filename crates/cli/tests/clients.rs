@@ -471,8 +471,13 @@ fn c34_default_launcher_in_the_build_directory_is_refused() {
     assert_eq!(code(&output), Some(1));
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
+        // Built, not installed: the install that works in this working directory (the crate's
+        // own, inside the clone) first, then the same command with the launcher given.
         stderr.starts_with(&format!(
-            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear. Install dotaios (cargo install --locked --path crates/cli installs both binaries), or pass --launcher <path> explicitly.",
+            "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear.\nTo install dotaios and dotaios-mcp side by side, run: cargo install --locked --path {}\nTo use it where it is, run: dotaios mcp install --dry-run --agent claude --path {} --launcher {}\n",
+            adapter().display(),
+            env!("CARGO_MANIFEST_DIR"),
+            fixture.aios().display(),
             adapter().display()
         )),
         "{stderr}"
@@ -1069,7 +1074,10 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     assert_status_failure(
         &text,
         &json,
-        "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path crates/cli, or pass --launcher)",
+        &format!(
+            "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path {}, or pass --launcher)",
+            env!("CARGO_MANIFEST_DIR")
+        ),
         &["launcher_not_found"],
     );
     let report: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -1085,7 +1093,10 @@ fn status_without_any_adapter_reports_launcher_not_found() {
         .unwrap();
     assert_refused(
         &install,
-        "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together (cargo install --locked --path crates/cli installs both), or pass --launcher <path>.",
+        &format!(
+            "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together (cargo install --locked --path {} installs both), or pass --launcher <path>.",
+            env!("CARGO_MANIFEST_DIR")
+        ),
     );
 }
 

@@ -274,3 +274,51 @@ fn fresh_init_warns_that_the_context_is_still_the_template() {
         "{stdout}"
     );
 }
+
+/// A partly answered `init` (contract 02 §6 and `docs/decisions.md`, "init placeholders"): the
+/// sections still holding only `init`'s `<!-- … -->` placeholders never reach the agent, and
+/// doctor names them instead of `[ok] Context filled in`.
+#[test]
+fn unanswered_init_sections_stay_out_of_the_context_and_doctor_names_them() {
+    let temp = sample_copy();
+    fs::remove_dir_all(temp.path().join("aios")).unwrap();
+    let init = run_on(&temp, &["init", "--yes"]);
+    assert_eq!(init.status.code(), Some(0), "{:?}", texts(&init));
+    let answer = |file: &str, from: &str, to: &str| {
+        let path = temp.path().join("aios/context").join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{text}");
+        fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    answer("identity.md", "<!-- Your Name -->", "Ada Lovelace");
+    answer(
+        "priorities.md",
+        "<!-- Add the current bets and near-term priorities. -->",
+        "- Ship the 1.0 release.",
+    );
+    answer(
+        "work.md",
+        "<!-- Add the active work threads agents should keep in mind. -->",
+        "Writing the release notes.",
+    );
+
+    let brief = run_on(&temp, &["brief", "--compact"]);
+    let (context, stderr) = texts(&brief);
+    assert_eq!(brief.status.code(), Some(0), "{stderr}");
+    assert!(!context.contains("<!--"), "{context}");
+    assert!(context.contains("\n- Name: Ada Lovelace\n"), "{context}");
+    assert!(!context.contains("- Role:"), "{context}");
+    assert!(!context.contains("## Background"), "{context}");
+    assert!(!context.contains("## Next Actions"), "{context}");
+    assert!(context.contains("- Ship the 1.0 release."), "{context}");
+    assert!(context.contains("Writing the release notes."), "{context}");
+
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, _) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("[ok] Context filled in"), "{stdout}");
+    assert!(
+        stdout.contains("[warn] Context filled in\n        Sections left empty, not shown to agents: context/identity.md (Background, Skills, Preferences); context/priorities.md (Next Actions, Anti-Priorities); context/work.md (Active Projects, Working Notes)\n"),
+        "{stdout}"
+    );
+}

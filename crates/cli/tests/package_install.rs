@@ -25,9 +25,13 @@ fn install_binaries(bin: &Path) -> PathBuf {
 }
 
 fn mcp_install(exe: &Path, home: &Path, agent: &str) -> Output {
+    mcp_install_with_path(exe, home, agent, "/usr/bin:/bin")
+}
+
+fn mcp_install_with_path(exe: &Path, home: &Path, agent: &str, path: &str) -> Output {
     Command::new(exe)
         .env("HOME", home)
-        .env("PATH", "/usr/bin:/bin")
+        .env("PATH", path)
         .args(["mcp", "install", "--dry-run", "--agent", agent, "--path"])
         .arg(aios())
         .output()
@@ -77,7 +81,14 @@ fn pypi_wheel_prints_pinned_uvx() {
     )))
     .unwrap();
     let exe = install_binaries(&venv.join("bin"));
-    let text = stdout(&mcp_install(&exe, temp.path(), "codex"));
+    // The `uvx` launcher is printed only where `uvx` is found (contract 06 §2.4).
+    let tools = temp.path().join("tools");
+    fs::create_dir_all(&tools).unwrap();
+    fs::write(tools.join("uvx"), "#!/bin/sh\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(tools.join("uvx"), fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:/usr/bin:/bin", tools.display());
+    let text = stdout(&mcp_install_with_path(&exe, temp.path(), "codex", &path));
     let folder = aios();
     assert!(
         text.contains(&format!(

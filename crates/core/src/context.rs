@@ -25,6 +25,8 @@ mod date;
 mod envelope;
 mod fit;
 mod parse;
+
+pub(crate) use parse::{strip_frontmatter, unanswered_sections, without_comments};
 mod render;
 mod sources;
 mod timeline;
@@ -429,8 +431,12 @@ fn candidate_texts(
     let mut plan = parse::compact_lines(today_plan);
     plan.truncate(PLAN_ITEMS);
     CandidateTexts {
-        identity: parse::compact_header(&parse::strip_frontmatter(&shared.identity)),
-        priorities: parse::compact_header(&parse::strip_frontmatter(&shared.priorities)),
+        identity: parse::compact_header(&parse::drop_unanswered(&parse::strip_frontmatter(
+            &shared.identity,
+        ))),
+        priorities: parse::compact_header(&parse::drop_unanswered(&parse::strip_frontmatter(
+            &shared.priorities,
+        ))),
         current_work: parse::current_work(&shared.work),
         decisions: parse::recent_decisions(&shared.decisions)
             .into_iter()

@@ -383,51 +383,63 @@ const CORE_CONTEXT: [&str; 3] = [
     "context/work.md",
 ];
 
-/// Check 13: the three core context files still hold nothing but `init`'s
-/// template. A folder straight from `init` is healthy but tells agents nothing, so doctor
-/// warns instead of saying "Everything looks good". A file counts as unfilled when, past its
-/// frontmatter and with HTML comments removed, only headings and bare list labels
-/// (`- Name:`) remain. Missing or unreadable files are reported by other checks.
+/// Check 13: what the three core context files still leave to `init`'s template. A file
+/// that holds nothing but the template, or sections that hold nothing but its `<!-- … -->`
+/// placeholders, tells agents nothing (the working context leaves such sections out, contract
+/// 02 §6), so doctor warns and names them instead of saying "Everything looks good". A file
+/// counts as unfilled when, past its frontmatter and with HTML comments removed, only headings
+/// and bare list labels (`- Name:`) remain. Missing or unreadable files are reported by other
+/// checks.
 pub fn check_context_filled(root: &Root) -> Check {
     const NAME: &str = "Context filled in";
     let mut ledger = metadata_ledger();
-    let unfilled: Vec<&str> = CORE_CONTEXT
-        .into_iter()
-        .filter(|path| match root.read_text(&rel(path), MIB, &mut ledger) {
-            Ok(Some(file)) => is_unfilled_template(&file.text),
-            _ => false,
-        })
-        .collect();
-    if unfilled.is_empty() {
+    let mut unfilled: Vec<&str> = Vec::new();
+    let mut empty_sections: Vec<String> = Vec::new();
+    for path in CORE_CONTEXT {
+        let Ok(Some(file)) = root.read_text(&rel(path), MIB, &mut ledger) else {
+            continue;
+        };
+        if is_unfilled_template(&file.text) {
+            unfilled.push(path);
+            continue;
+        }
+        let sections =
+            crate::context::unanswered_sections(&crate::context::strip_frontmatter(&file.text));
+        if !sections.is_empty() {
+            empty_sections.push(format!("{path} ({})", sections.join(", ")));
+        }
+    }
+    let mut details = Vec::new();
+    if !unfilled.is_empty() {
+        details.push(format!("Still the init template: {}", unfilled.join(", ")));
+    }
+    if !empty_sections.is_empty() {
+        details.push(format!(
+            "Sections left empty, not shown to agents: {}",
+            empty_sections.join("; ")
+        ));
+    }
+    if details.is_empty() {
         Check::new(NAME, Status::Ok)
     } else {
-        Check::new(NAME, Status::Warn)
-            .detail(format!("Still the init template: {}", unfilled.join(", ")))
+        details
+            .into_iter()
+            .fold(Check::new(NAME, Status::Warn), Check::detail)
             .fix("Fill in these files (who you are, what matters now, what you work on) so agents get real context.")
     }
 }
 
-/// True when `text` has no content of its own (see [`check_context_filled`]). Linear in the
-/// text: one pass to drop comments, one over the lines.
+/// True when `text` has no content of its own (see [`check_context_filled`]).
 fn is_unfilled_template(text: &str) -> bool {
     let body = split_frontmatter(text).map_or(text, |frontmatter| frontmatter.body);
-    let mut visible = String::with_capacity(body.len());
-    let mut rest = body;
-    while let Some(start) = rest.find("<!--") {
-        visible.push_str(&rest[..start]);
-        match rest[start..].find("-->") {
-            Some(end) => rest = &rest[start + end + 3..],
-            None => {
-                rest = "";
-            }
-        }
-    }
-    visible.push_str(rest);
-    visible.lines().map(str::trim).all(|line| {
-        line.is_empty()
-            || line.starts_with('#')
-            || ((line.starts_with("- ") || line.starts_with("* ")) && line.ends_with(':'))
-    })
+    crate::context::without_comments(body)
+        .lines()
+        .map(str::trim)
+        .all(|line| {
+            line.is_empty()
+                || line.starts_with('#')
+                || ((line.starts_with("- ") || line.starts_with("* ")) && line.ends_with(':'))
+        })
 }
 
 /// A short, path-free description of a contained read error for detail lines.

@@ -15,7 +15,7 @@ use super::checked_folder;
 use super::mcp_install::utf8_path;
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
-use crate::output::{lines_text, out};
+use crate::output::{lines_text, out, shell_quote};
 use crate::writers::connect as writer;
 use crate::{CliError, Env};
 
@@ -68,7 +68,16 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let folder = checked_folder(options.path.as_deref(), env)?;
     let facts = ProcessFacts::capture(env);
     let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
-    launcher::refuse_disposable(&launcher)?;
+    launcher::refuse_disposable(&launcher, &facts, |path| {
+        let mut command = String::from("dotaios connect opencode");
+        if options.dry_run {
+            command.push_str(" --dry-run");
+        }
+        if options.path.is_some() {
+            command.push_str(&format!(" --path {}", shell_quote(&folder)));
+        }
+        format!("{command} --launcher {}", shell_quote(path))
+    })?;
     let launcher_text = utf8_path(&launcher.path)?;
     let folder_text = utf8_path(&folder)?;
 

@@ -3,7 +3,9 @@
 //! published crate carries it too; every date moved so that its latest day is today) in a
 //! temporary directory, starts the adapter on it as a child process, and speaks MCP to it
 //! over stdio through `dotaios_mcp::client`, exactly as a client does: `initialize`, `tools/list`, then one call of each
-//! tool, printing what the client sees. The temporary directory is removed afterwards.
+//! tool. By default it prints one screen a person reads (80 columns, 24 lines, contract 06 §1.8):
+//! the working context as its Markdown, the search and skill results as short lists; `--json`
+//! prints every answer's raw JSON text instead. The temporary directory is removed afterwards.
 //!
 //! The adapter is the sibling `dotaios-mcp` binary when it was built next to this one, else
 //! this binary's own `dotaios mcp serve` (the same code). The demo never touches a real AIOS
@@ -19,9 +21,10 @@ use jiff::civil::Date;
 use serde_json::json;
 
 use super::{configured_folder, require_aios_json};
-use crate::args::{CommandSpec, Scanner, unhandled};
-use crate::launcher::{self, INSTALL_COMMAND, ProcessFacts};
+use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
+use crate::launcher::{self, ProcessFacts};
 use crate::output::out;
+use crate::package_install;
 use crate::{CliError, Env};
 
 /// `dotaios demo`: its help and completions (it takes no options).
@@ -31,14 +34,17 @@ pub(crate) static SPEC: CommandSpec = CommandSpec {
     summary: "Serve a sample folder through the MCP adapter and show a client's view",
     usage: "\
 Usage:
-  dotaios demo
+  dotaios demo [--json]
 
 Creates a sample AIOS folder dated today in a temporary directory, starts the read-only MCP
 adapter on it, and shows what an MCP client sees: the handshake, the tool list, and one call
-of each tool. The sample folder is removed afterwards, and the last line says what to run
-next on this machine.
+of each tool, on one screen. The sample folder is removed afterwards, and the last line says
+what to run next on this machine.
 ",
-    options: &[],
+    options: &[OptionSpec::flag(
+        "--json",
+        "Print each tool's answer as the raw JSON text a client receives",
+    )],
     words: &[],
     footer: "",
 };
@@ -295,41 +301,54 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         out(&SPEC.help());
         return Ok(ExitCode::SUCCESS);
     }
+    let mut json = false;
     let mut scanner = Scanner::new(args, &SPEC);
-    if let Some(item) = scanner.next_item()? {
-        return Err(unhandled(&item));
+    while let Some(item) = scanner.next_item()? {
+        match item {
+            Item::Flag("--json") => json = true,
+            other => return Err(unhandled(&other)),
+        }
     }
     let today = jiff::Zoned::now().date();
     let workspace = TempFolder::create().map_err(|_| demo_failed())?;
     let aios = workspace.path.join("aios");
     write_sample(&aios, today).map_err(|_| demo_failed())?;
-    out(&format!(
-        "DotAIOS demo: a sample AIOS folder dated {today}, served by the read-only MCP adapter over stdio.\n\n"
-    ));
     let outcome = converse(&aios);
     drop(workspace);
-    outcome?;
-    out(&format!(
-        "\nThe sample folder has been removed.\n{}\n",
-        next_step(env)
-    ));
+    let conversation = outcome?;
+    let next = next_step(env);
+    if json {
+        out(&format!(
+            "DotAIOS demo: a sample AIOS folder dated {today}, served by the read-only MCP adapter over stdio.\n\n{}\nThe sample folder has been removed.\n{next}\n",
+            conversation.json_text()
+        ));
+    } else {
+        out(&conversation.screen(today, &next));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The one step that works next on this machine: install the binaries side by side, then
-/// create `~/aios`, then connect a client.
+/// The one step that works next on this machine: install the binaries side by side (only when
+/// this `dotaios` was built rather than installed, with the install command that works in the
+/// working directory), then create `~/aios`, then connect a client.
 fn next_step(env: &Env) -> String {
     let facts = ProcessFacts::capture(env);
-    let installed = launcher::resolve(None, &facts).is_ok_and(|found| !found.disposable);
+    let package = facts
+        .current_exe
+        .as_deref()
+        .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION")));
+    let installed = package.is_some()
+        || launcher::resolve(None, &facts)
+            .is_ok_and(|found| !launcher::is_build_output(&found.path));
+    let install = (!installed).then(|| launcher::install_command(&env.cwd));
     let has_folder = require_aios_json(&configured_folder(None, env)).is_ok();
-    next_step_text(installed, has_folder)
+    next_step_text(install.as_deref(), has_folder)
 }
 
-fn next_step_text(installed: bool, has_folder: bool) -> String {
-    if !installed {
-        return format!(
-            "Next: install dotaios and dotaios-mcp side by side (from this repository): {INSTALL_COMMAND}"
-        );
+/// `install` is the install command when this `dotaios` is not installed.
+fn next_step_text(install: Option<&str>, has_folder: bool) -> String {
+    if let Some(install) = install {
+        return format!("Next: install dotaios and dotaios-mcp: {install}");
     }
     if !has_folder {
         return "Next: create your AIOS folder: dotaios init".to_owned();
@@ -346,8 +365,28 @@ const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
 /// Longer answer lines are not the sample adapter's.
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
+/// The three tool calls, the same in both views.
+fn calls() -> [(&'static str, serde_json::Value); 3] {
+    [
+        ("read_working_context", json!({"budget": 1500})),
+        (
+            "search_aios",
+            json!({"query": "tidepool release", "limit": 1, "budget": 8000}),
+        ),
+        ("resolve_skill", json!({"intent": "plan my day"})),
+    ]
+}
+
+/// What the client received.
+struct Conversation {
+    initialize: serde_json::Value,
+    tools: serde_json::Value,
+    /// Each call's arguments and response.
+    calls: Vec<(&'static str, serde_json::Value, serde_json::Value)>,
+}
+
 /// The conversation a client has with the adapter.
-fn converse(aios: &Path) -> Result<(), CliError> {
+fn converse(aios: &Path) -> Result<Conversation, CliError> {
     let mut adapter = start_adapter(aios).map_err(|_| demo_failed())?;
     let deadline = || Instant::now() + ANSWER_DEADLINE;
     let initialize = adapter
@@ -358,53 +397,192 @@ fn converse(aios: &Path) -> Result<(), CliError> {
             deadline(),
         )
         .map_err(|_| demo_failed())?;
-    let info = &initialize["result"]["serverInfo"];
-    out(&format!(
-        "→ initialize\n← {} {} (protocol {})\n\n",
-        info["title"].as_str().unwrap_or("?"),
-        info["version"].as_str().unwrap_or("?"),
-        initialize["result"]["protocolVersion"]
-            .as_str()
-            .unwrap_or("?"),
-    ));
-
-    let list = adapter
+    let tools = adapter
         .request("tools/list", Some(json!({})), deadline())
         .map_err(|_| demo_failed())?;
-    out("→ tools/list\n");
-    for tool in list["result"]["tools"].as_array().into_iter().flatten() {
-        out(&format!(
-            "← {} ({}), read-only: {}\n",
-            tool["name"].as_str().unwrap_or("?"),
-            tool["title"].as_str().unwrap_or("?"),
-            tool["annotations"]["readOnlyHint"],
-        ));
-    }
-    out("\n");
-
-    let calls = [
-        ("read_working_context", json!({"budget": 1500})),
-        (
-            "search_aios",
-            json!({"query": "tidepool release", "limit": 1, "budget": 8000}),
-        ),
-        ("resolve_skill", json!({"intent": "plan my day"})),
-    ];
-    for (name, arguments) in calls {
+    let mut answered = Vec::new();
+    for (name, arguments) in calls() {
         let response = adapter
             .call_tool(name, arguments.clone(), deadline())
             .map_err(|_| demo_failed())?;
-        out(&format!("→ tools/call {name} {arguments}\n"));
-        match response["result"]["content"][0]["text"].as_str() {
-            Some(text) => out(&format!("← {text}\n\n")),
-            None => out(&format!("← error {}\n\n", response["error"])),
-        }
+        answered.push((name, arguments, response));
     }
     // Closing stdin ends the adapter; it must exit with status 0.
     match adapter.close(ANSWER_DEADLINE) {
-        Some(status) if status.success() => Ok(()),
+        Some(status) if status.success() => Ok(Conversation {
+            initialize,
+            tools,
+            calls: answered,
+        }),
         _ => Err(demo_failed()),
     }
+}
+
+/// The terminal the default view fits (contract 06 §1.8).
+const SCREEN_COLUMNS: usize = 80;
+/// Lines of the working context's Markdown shown; the rest is counted.
+const CONTEXT_LINES: usize = 7;
+
+impl Conversation {
+    fn server_line(&self) -> String {
+        let info = &self.initialize["result"]["serverInfo"];
+        format!(
+            "{} {} (protocol {})",
+            info["title"].as_str().unwrap_or("?"),
+            info["version"].as_str().unwrap_or("?"),
+            self.initialize["result"]["protocolVersion"]
+                .as_str()
+                .unwrap_or("?"),
+        )
+    }
+
+    fn tools(&self) -> impl Iterator<Item = &serde_json::Value> {
+        self.tools["result"]["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+    }
+
+    /// The JSON text a call's first content item carries, or the error.
+    fn answer_text(response: &serde_json::Value) -> String {
+        match response["result"]["content"][0]["text"].as_str() {
+            Some(text) => text.to_owned(),
+            None => format!("error {}", response["error"]),
+        }
+    }
+
+    /// `--json`: every exchange with the tools' raw JSON text.
+    fn json_text(&self) -> String {
+        let mut text = format!("→ initialize\n← {}\n\n→ tools/list\n", self.server_line());
+        for tool in self.tools() {
+            text.push_str(&format!(
+                "← {} ({}), read-only: {}\n",
+                tool["name"].as_str().unwrap_or("?"),
+                tool["title"].as_str().unwrap_or("?"),
+                tool["annotations"]["readOnlyHint"],
+            ));
+        }
+        text.push('\n');
+        for (name, arguments, response) in &self.calls {
+            text.push_str(&format!(
+                "→ tools/call {name} {arguments}\n← {}\n\n",
+                Self::answer_text(response)
+            ));
+        }
+        text
+    }
+
+    /// The default view: one screen, at most 23 lines (a prompt fits below) of at most 80
+    /// columns.
+    fn screen(&self, today: Date, next: &str) -> String {
+        let mut lines = vec![
+            format!("DotAIOS demo: a sample folder dated {today}, served by dotaios-mcp (stdio)"),
+            format!("→ initialize  ← {}", self.server_line()),
+        ];
+        let names: Vec<&str> = self
+            .tools()
+            .filter_map(|tool| tool["name"].as_str())
+            .collect();
+        let read_only = self
+            .tools()
+            .all(|tool| tool["annotations"]["readOnlyHint"] == json!(true));
+        lines.push(format!(
+            "→ tools/list  ← {}{}",
+            names.join(", "),
+            if read_only { ", all read-only" } else { "" }
+        ));
+        for (name, arguments, response) in &self.calls {
+            lines.push(String::new());
+            lines.push(format!("→ {name} {arguments}"));
+            let answer: serde_json::Value =
+                serde_json::from_str(&Self::answer_text(response)).unwrap_or_default();
+            match *name {
+                "read_working_context" => context_lines(&answer, &mut lines),
+                "search_aios" => search_lines(&answer, arguments, &mut lines),
+                _ => skill_lines(&answer, &mut lines),
+            }
+        }
+        lines.push(String::new());
+        lines.push("The sample folder has been removed. Raw JSON: dotaios demo --json".to_owned());
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(&fit_columns(&line));
+            text.push('\n');
+        }
+        // The next step is a command: never cut.
+        text.push_str(next);
+        text.push('\n');
+        text
+    }
+}
+
+/// The working context's Markdown as it reads, blank lines dropped, its first lines shown.
+fn context_lines(answer: &serde_json::Value, lines: &mut Vec<String>) {
+    let markdown = answer["markdown"].as_str().unwrap_or("");
+    let body: Vec<&str> = markdown
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    for line in body.iter().take(CONTEXT_LINES) {
+        lines.push(format!("  {line}"));
+    }
+    let more = body.len().saturating_sub(CONTEXT_LINES);
+    let budget = &answer["budget"];
+    lines.push(format!(
+        "  … {more} more lines; {} of the budget of {} used{}",
+        budget["used"],
+        budget["limit"],
+        if budget["truncated"] == json!(true) {
+            ", cut to fit"
+        } else {
+            ""
+        }
+    ));
+}
+
+/// One line per result, then what `limit` counted (contract 03 §9.4: the merged list).
+fn search_lines(
+    answer: &serde_json::Value,
+    arguments: &serde_json::Value,
+    lines: &mut Vec<String>,
+) {
+    let results = answer["results"].as_array().map_or(&[][..], Vec::as_slice);
+    for (index, result) in results.iter().enumerate() {
+        let matches = result["matches"].as_array().map_or(0, Vec::len);
+        lines.push(format!(
+            "  {}. [{}] {} · {} ({matches} lines)",
+            index + 1,
+            result["scope"].as_str().unwrap_or("?"),
+            result["source"].as_str().unwrap_or("?"),
+            result["title"].as_str().unwrap_or("?"),
+        ));
+    }
+    lines.push(format!(
+        "  limit {} bounds one list merged across all scopes, not each scope.",
+        arguments["limit"]
+    ));
+}
+
+/// One line per matched skill: name, confidence and why.
+fn skill_lines(answer: &serde_json::Value, lines: &mut Vec<String>) {
+    for skill in answer["matches"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "  {} (confidence {}): {}",
+            skill["name"].as_str().unwrap_or("?"),
+            skill["confidence"],
+            skill["reason"].as_str().unwrap_or(""),
+        ));
+    }
+}
+
+/// `line` cut to the screen width, in characters (the demo's text is ASCII, arrows and dots).
+fn fit_columns(line: &str) -> String {
+    if line.chars().count() <= SCREEN_COLUMNS {
+        return line.to_owned();
+    }
+    let mut cut: String = line.chars().take(SCREEN_COLUMNS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// The sibling `dotaios-mcp` when it was built next to this binary, else this binary's own
@@ -522,15 +700,15 @@ mod tests {
     #[test]
     fn the_next_step_follows_what_exists() {
         assert_eq!(
-            next_step_text(false, true),
-            "Next: install dotaios and dotaios-mcp side by side (from this repository): cargo install --locked --path crates/cli"
+            next_step_text(Some("cargo install --locked dotaios"), true),
+            "Next: install dotaios and dotaios-mcp: cargo install --locked dotaios"
         );
         assert_eq!(
-            next_step_text(true, false),
+            next_step_text(None, false),
             "Next: create your AIOS folder: dotaios init"
         );
         assert_eq!(
-            next_step_text(true, true),
+            next_step_text(None, true),
             "Next: connect a client: dotaios mcp install --dry-run --agent claude"
         );
     }

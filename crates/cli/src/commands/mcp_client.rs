@@ -7,13 +7,14 @@
 //! starts a process.
 
 use std::ffi::{OsStr, OsString};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
 use super::checked_folder;
 use crate::args::{Item, Scanner, did_you_mean, unhandled};
+use crate::output::shell_quote;
 use crate::{CliError, Env};
 
 /// A client the `install` fragments target, in the order of every listing.
@@ -76,6 +77,24 @@ pub(crate) struct McpOptions {
     pub(crate) folder: PathBuf,
     /// `--path` was given, so printed next steps repeat it.
     pub(crate) path_given: bool,
+}
+
+/// `dotaios mcp install --dry-run --agent <agent>` with the `--path` and `--home` that were
+/// given, and `--launcher <launcher>`: the one spelling of the command that `mcp status`'s
+/// `[next]` line and `mcp install`'s disposable-launcher refusal print (contract 06 §2.2, §4.2),
+/// so that the two agree and the line runs where it is printed.
+pub(crate) fn install_line(agent: Agent, options: &McpOptions, launcher: Option<&Path>) -> String {
+    let mut command = format!("dotaios mcp install --dry-run --agent {}", agent.as_str());
+    if options.path_given {
+        command.push_str(&format!(" --path {}", shell_quote(&options.folder)));
+    }
+    if let Some(home) = &options.home {
+        command.push_str(&format!(" --home {}", shell_quote(home)));
+    }
+    if let Some(launcher) = launcher {
+        command.push_str(&format!(" --launcher {}", shell_quote(launcher)));
+    }
+    command
 }
 
 /// Runs `dotaios mcp` for every subcommand but `serve`; `args` are the arguments after `mcp`.

@@ -13,7 +13,7 @@ use dotaios_core::folder::location::absolutize;
 use dotaios_core::text::{push_json_string, to_json_pretty};
 use serde_json::json;
 
-use super::mcp_client::{Agent, McpOptions};
+use super::mcp_client::{Agent, McpOptions, install_line};
 use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{lines_text, out};
@@ -32,12 +32,18 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     let facts = ProcessFacts::capture(env);
     // From an npm or PyPI install, the version-pinned package launcher (contract 06 §2, as
     // changed); an explicit --launcher always wins.
+    // The wheel's `uvx` launcher only where `uvx` is found; else the venv's own adapter, the
+    // launcher `mcp status` checks (contract 06 §2.4).
     let package = match options.launcher {
         Some(_) => None,
         None => facts
             .current_exe
             .as_deref()
-            .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION"))),
+            .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION")))
+            .filter(|package| {
+                !matches!(package, package_install::PackageInstall::PyPi { .. })
+                    || launcher::find_in_path(package.launcher().0, &facts).is_some()
+            }),
     };
     let (command, prefix) = match &package {
         Some(package) => {
@@ -46,7 +52,9 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         }
         None => {
             let launcher = launcher::resolve(options.launcher.as_deref(), &facts)?;
-            launcher::refuse_disposable(&launcher)?;
+            launcher::refuse_disposable(&launcher, &facts, |path| {
+                install_line(options.agent, options, Some(path))
+            })?;
             (utf8_path(&launcher.path)?.to_owned(), Vec::new())
         }
     };

@@ -14,9 +14,9 @@ use dotaios_core::text::to_json_pretty;
 use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Value, json};
 
-use super::mcp_client::McpOptions;
+use super::mcp_client::{Agent, McpOptions, install_line};
 use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
-use crate::output::{out, shell_quote};
+use crate::output::out;
 use crate::{CliError, Env};
 
 /// The whole exchange, from spawn to the second answer.
@@ -57,10 +57,14 @@ impl Failure {
         }
     }
 
-    fn text(self) -> &'static str {
-        match self {
+    /// The failure's text; `install` is the install command that works where it is printed
+    /// (`launcher::install_command`).
+    fn text(self, install: &str) -> String {
+        let fixed = match self {
             Failure::LauncherNotFound => {
-                "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path crates/cli, or pass --launcher)"
+                return format!(
+                    "no dotaios-mcp found next to dotaios (install both binaries together with {install}, or pass --launcher)"
+                );
             }
             Failure::SpawnFailed => "could not start the adapter",
             Failure::Timeout => "the adapter did not answer within 10 seconds",
@@ -69,7 +73,8 @@ impl Failure {
             Failure::InitializeFailed => "the adapter answered initialize with an error",
             Failure::UnexpectedServer => "the program answering is not dotaios-mcp",
             Failure::UnexpectedTools => "the adapter does not list the three read-only tools",
-        }
+        };
+        fixed.to_owned()
     }
 }
 
@@ -107,7 +112,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     let launcher = match launcher::resolve(options.launcher.as_deref(), &facts) {
         Ok(launcher) => Some(launcher),
         // A missing default launcher is part of the report; a bad explicit one is an error.
-        Err(LauncherError::NotFound) => None,
+        Err(LauncherError::NotFound { .. }) => None,
         Err(error) => return Err(error.into()),
     };
     let probe = match &launcher {
@@ -124,6 +129,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
             launcher.as_ref(),
             &probe,
             &next,
+            &launcher::install_command(&env.cwd),
         ));
         if !ok {
             return Err(CliError::AdapterCheckFailed);
@@ -208,19 +214,20 @@ fn check(initialize: Value, tools: Value) -> Probe {
 /// that were used, so the printed command works where it is printed. A default
 /// launcher inside a build directory would be refused by `install`, so it is named too.
 fn next_step(options: &McpOptions, launcher: Option<&Launcher>) -> String {
-    let mut command = String::from("dotaios mcp install --dry-run --agent claude");
-    if options.path_given {
-        command.push_str(&format!(" --path {}", shell_quote(&options.folder)));
-    }
-    if let Some(launcher) =
-        launcher.filter(|launcher| launcher.source == Source::Flag || launcher.disposable)
-    {
-        command.push_str(&format!(" --launcher {}", shell_quote(&launcher.path)));
-    }
+    let launcher = launcher
+        .filter(|launcher| launcher.source == Source::Flag || launcher.disposable)
+        .map(|launcher| launcher.path.as_path());
+    let command = install_line(Agent::Claude, options, launcher);
     format!("[next] Run `{command}` to print client config.")
 }
 
-fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe, next: &str) -> String {
+fn render_text(
+    folder: &Path,
+    launcher: Option<&Launcher>,
+    probe: &Probe,
+    next: &str,
+    install: &str,
+) -> String {
     let mut lines = vec![
         "DotAIOS optional MCP adapter".to_owned(),
         format!("AIOS path: {}", folder.display()),
@@ -244,7 +251,7 @@ fn render_text(folder: &Path, launcher: Option<&Launcher>, probe: &Probe, next: 
             lines.push(next.to_owned());
         }
         Some(failure) => {
-            lines.push(format!("[fail] Adapter: {}", failure.text()));
+            lines.push(format!("[fail] Adapter: {}", failure.text(install)));
             if failure == Failure::UnexpectedTools {
                 let listed = if probe.tools.is_empty() {
                     "none".to_owned()
@@ -374,7 +381,13 @@ mod tests {
             tools_list(vec![tool("search_aios", true)]),
         );
         probe.started = true;
-        let text = render_text(Path::new("/a"), Some(&launcher), &probe, "[next]");
+        let text = render_text(
+            Path::new("/a"),
+            Some(&launcher),
+            &probe,
+            "[next]",
+            "cargo install --locked dotaios",
+        );
         assert_eq!(
             text,
             "DotAIOS optional MCP adapter\nAIOS path: /a\n[ok] MCP server launcher: /opt/bin/dotaios-mcp\n[info] Transport: stdio\n[fail] Adapter: the adapter does not list the three read-only tools\n[fail] Read-only tools: search_aios\n"
@@ -384,6 +397,7 @@ mod tests {
             None,
             &Probe::failed(Failure::LauncherNotFound),
             "[next]",
+            "cargo install --locked dotaios",
         );
         assert!(
             missing.contains("[fail] MCP server launcher: not found\n[info] Transport: stdio\n[fail] Adapter: no dotaios-mcp found next to dotaios"),
@@ -438,7 +452,13 @@ mod tests {
         let probe = check(answer, tools_list(three()));
         assert_eq!(probe.failure, None);
         assert_eq!(probe.version_matches(), Some(false));
-        let text = render_text(Path::new("/a"), None, &probe, "[next]");
+        let text = render_text(
+            Path::new("/a"),
+            None,
+            &probe,
+            "[next]",
+            "cargo install --locked dotaios",
+        );
         assert!(
             text.contains(&format!(
                 "[ok] Adapter: dotaios-mcp 0.0.1-old, protocol 2025-11-25\n[warn] Adapter version 0.0.1-old differs from dotaios {OWN_VERSION}\n[ok] Read-only tools"

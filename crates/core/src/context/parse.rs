@@ -1,6 +1,8 @@
 //! The text helpers of contract 02 §5–§6 that turn Markdown sources into header candidates and
 //! list items: sections, frontmatter stripping, header compaction, list compaction, decision
-//! headings, case-insensitive dedupe and carry-overs.
+//! headings, case-insensitive dedupe and carry-overs, and the unanswered sections `init` leaves
+//! (a heading over nothing but `<!-- … -->` placeholders), which the candidates leave out and
+//! `doctor` lists.
 //!
 //! Every helper is pure and reproduces the reference's JavaScript string semantics: JS trim
 //! (never `str::trim`), splits on `\n` or `\r?\n` exactly where the contract says, and cuts by
@@ -220,14 +222,119 @@ pub(crate) fn carry_over<'a>(today_note: &'a str, yesterday_note: &'a str) -> Ve
 }
 
 /// The `currentWork` candidate: the `## Current Work` section of `context/work.md`, or the whole
-/// file without frontmatter when that section is empty (contract 02 §6).
+/// file without frontmatter when that section is empty, each without its unanswered parts
+/// (contract 02 §6).
 pub(crate) fn current_work(work: &str) -> JsString {
-    let section = read_section(work, "Current Work");
+    let section = drop_unanswered(read_section(work, "Current Work"));
     if section.is_empty() {
-        compact_header(&strip_frontmatter(work))
+        compact_header(&drop_unanswered(&strip_frontmatter(work)))
     } else {
-        compact_header(section)
+        compact_header(&section)
     }
+}
+
+/// `text` with every HTML comment (`<!--` … `-->`) removed; an unclosed one hides the rest, as
+/// it does in rendered Markdown. Linear: one scan for each marker.
+pub(crate) fn without_comments(text: &str) -> Cow<'_, str> {
+    if !text.contains("<!--") {
+        return Cow::Borrowed(text);
+    }
+    let mut visible = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        visible.push_str(&rest[..start]);
+        rest = match rest[start + 4..].find("-->") {
+            Some(end) => &rest[start + 4 + end + 3..],
+            None => "",
+        };
+    }
+    visible.push_str(rest);
+    Cow::Owned(visible)
+}
+
+/// The level of a Markdown heading line (`# ` … `###### `), else `None`.
+fn heading_level(line: &str) -> Option<usize> {
+    let level = line.bytes().take_while(|byte| *byte == b'#').count();
+    ((1..=6).contains(&level) && line[level..].starts_with([' ', '\t'])).then_some(level)
+}
+
+/// `text` is an `init` placeholder: it holds an HTML comment, and without its comments nothing
+/// but blank lines and bare list labels (`- Name:`) remain.
+fn is_placeholder(text: &str) -> bool {
+    text.contains("<!--")
+        && without_comments(text).lines().map(str::trim).all(|line| {
+            line.is_empty()
+                || ((line.starts_with("- ") || line.starts_with("* ")) && line.ends_with(':'))
+        })
+}
+
+/// The unanswered sections of `lines` as line ranges `(heading, end)`: a heading of level 2 or
+/// deeper whose body, up to the next heading, is a placeholder ([`is_placeholder`]), and which
+/// has no deeper subsection (contract 02 §6, as changed). One pass over the lines.
+fn unanswered_ranges(lines: &[&str]) -> Vec<(usize, usize)> {
+    let headings: Vec<(usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(index, line)| heading_level(line).map(|level| (index, level)))
+        .collect();
+    let mut ranges = Vec::new();
+    for (position, &(start, level)) in headings.iter().enumerate() {
+        let next = headings.get(position + 1).copied();
+        let end = next.map_or(lines.len(), |(index, _)| index);
+        if level < 2 || next.is_some_and(|(_, next_level)| next_level > level) {
+            continue;
+        }
+        if is_placeholder(&lines[start + 1..end].join("\n")) {
+            ranges.push((start, end));
+        }
+    }
+    ranges
+}
+
+/// `dropUnanswered(s)` (contract 02 §6, as changed): `text` without its unanswered sections
+/// (heading included) and without the lines that are a placeholder on their own (`- Role:
+/// <!-- Your Role -->`), so an `init` placeholder never reaches the agent; `""` when only
+/// headings and blank lines remain.
+pub(crate) fn drop_unanswered(text: &str) -> Cow<'_, str> {
+    if !text.contains("<!--") {
+        return Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut ranges = unanswered_ranges(&lines).into_iter().peekable();
+    let mut kept = Vec::with_capacity(lines.len());
+    for (index, line) in lines.iter().enumerate() {
+        while ranges.next_if(|&(_, end)| end <= index).is_some() {}
+        if ranges.peek().is_some_and(|&(start, _)| start <= index) {
+            continue;
+        }
+        let closed = line
+            .find("<!--")
+            .is_some_and(|start| line[start..].contains("-->"));
+        if closed && is_placeholder(line) {
+            continue;
+        }
+        kept.push(*line);
+    }
+    if kept
+        .iter()
+        .all(|line| line.trim().is_empty() || heading_level(line).is_some())
+    {
+        return Cow::Borrowed("");
+    }
+    Cow::Owned(kept.join("\n"))
+}
+
+/// The headings (without their `#` marks) of the unanswered sections of `text`, in order: what
+/// `doctor` reports as still empty.
+pub(crate) fn unanswered_sections(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    unanswered_ranges(&lines)
+        .into_iter()
+        .map(|(start, _)| {
+            let line = lines[start].trim_end_matches('\r');
+            line.trim_start_matches('#').trim().to_owned()
+        })
+        .collect()
 }
 
 /// Whether `text` ends with a JS space (used by tests of the trimming helpers).
@@ -394,6 +501,35 @@ mod tests {
         assert_eq!(
             carry_over("## Plan\n- [ ] Carried over from x: y\n", ""),
             vec!["[ ] Carried over from x: y"]
+        );
+    }
+
+    #[test]
+    fn unanswered_sections_are_left_out() {
+        let text = "# Identity\n\n## Basics\n\n- Name: Ada\n- Role: <!-- Your Role -->\n\n## Background\n\n<!-- Two lines. -->\n\n## Skills\n\n<!-- Crafts,\nand tools. -->\n## Notes\n\nmine <!-- aside -->\n## Parent\n<!-- x -->\n### Child\n\nfilled\n### Empty child\n<!-- y -->\n## Labels\n- Name: <!-- Your Name -->";
+        assert_eq!(
+            drop_unanswered(text),
+            "# Identity\n\n## Basics\n\n- Name: Ada\n\n## Notes\n\nmine <!-- aside -->\n## Parent\n### Child\n\nfilled"
+        );
+        assert_eq!(
+            unanswered_sections(text),
+            ["Background", "Skills", "Empty child", "Labels"]
+        );
+        // Nothing but headings left: nothing at all.
+        assert_eq!(drop_unanswered("# Identity\n\n## Basics\n<!-- a -->\n"), "");
+        // A heading over nothing at all is not a placeholder; text without comments is kept.
+        assert_eq!(drop_unanswered("## A\n\n## B\nx"), "## A\n\n## B\nx");
+        assert_eq!(without_comments("a<!-- b -->c<!-- d"), "ac");
+        assert_eq!(
+            current_work(
+                "---\na: 1\n---\n# Work\n## Current Work\n\n<!-- what -->\n\n## Notes\n\nreal"
+            )
+            .to_string_lossy(),
+            "# Work\n## Notes\n\nreal"
+        );
+        assert_eq!(
+            current_work("---\na: 1\n---\n# Work\n## Current Work\n\n<!-- what -->\n").len(),
+            0
         );
     }
 

@@ -23,7 +23,7 @@ const PLATFORMS = {
 };
 
 const OTHER_WAYS =
-  'install another way: pipx install dotaios-rs, a release archive, or cargo install --locked --path crates/cli';
+  'install another way: pipx install dotaios-rs, a release archive, or cargo install --locked dotaios';
 
 function fail(message) {
   process.stderr.write(`dotaios-rs: ${message}\n`);
