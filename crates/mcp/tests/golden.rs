@@ -91,22 +91,41 @@ fn golden(name: &str) -> PathBuf {
         .join(format!("{name}.jsonl"))
 }
 
-/// The clock-dependent member and the crate version (which a release bumps), masked.
+/// The clock-dependent members (`generated_at` and the day the working context's heading names,
+/// contract 02 §4) and the crate version (which a release bumps), masked. The day is masked
+/// rather than fixed so a transcript recorded today still holds tomorrow: it has ten
+/// characters on every day, so the recorded budget figures do not depend on it.
 fn without_clock(stdout: &str) -> String {
     let version = format!(r#""version":"{}""#, env!("CARGO_PKG_VERSION"));
     stdout
         .replace(&version, r#""version":"<version>""#)
         .lines()
         .map(|line| {
-            let Some(start) = line.find(r#"\"generated_at\": \""#) else {
-                return line.to_owned();
-            };
-            let value = start + r#"\"generated_at\": \""#.len();
-            let end = value + line[value..].find(r#"\""#).expect("a closed string");
-            format!("{}<clock>{}", &line[..value], &line[end..])
+            let line = mask_after(line, r#"\"generated_at\": \""#, |rest| {
+                rest.find(r#"\""#).expect("a closed string")
+            });
+            mask_after(&line, "## Active Context \u{b7} ", |rest| {
+                let day = &rest[..rest.len().min(10)];
+                assert!(
+                    day.len() == 10 && day.bytes().all(|b| b.is_ascii_digit() || b == b'-'),
+                    "a YYYY-MM-DD day after the heading"
+                );
+                10
+            })
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `line` with the text after the first `marker` replaced by `<clock>`, for as many bytes as
+/// `len` says of the rest.
+fn mask_after(line: &str, marker: &str, len: impl Fn(&str) -> usize) -> String {
+    let Some(start) = line.find(marker) else {
+        return line.to_owned();
+    };
+    let value = start + marker.len();
+    let end = value + len(&line[value..]);
+    format!("{}<clock>{}", &line[..value], &line[end..])
 }
 
 #[test]
