@@ -42,6 +42,8 @@ mod rank;
 mod relevance;
 mod sessions;
 #[cfg(test)]
+mod streamed_tests;
+#[cfg(test)]
 mod tests;
 mod unicode;
 mod walk;
