@@ -27,6 +27,8 @@
 //! failure is the first in enumeration order, ties fall back to collation and then bytes.
 
 mod allocation;
+#[doc(hidden)]
+pub mod bounds;
 mod cache;
 #[cfg(test)]
 mod cache_tests;

@@ -16,21 +16,28 @@ const NOW_MS: f64 = 1_786_579_200_000.0;
 
 fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
     let filters = SessionFilters::default();
-    let request = SearchRequest {
-        query,
-        scope,
-        limit,
-        memory: MemoryMode::Shared,
-        project: None,
-        session_filters: &filters,
-        clock: Clock {
-            now_ms: NOW_MS,
-            local_offset_ms: &|_| 0.0,
+    compare(
+        folder,
+        &SearchRequest {
+            query,
+            scope,
+            limit,
+            memory: MemoryMode::Shared,
+            project: None,
+            session_filters: &filters,
+            clock: Clock {
+                now_ms: NOW_MS,
+                local_offset_ms: &|_| 0.0,
+            },
+            workers: 2,
         },
-        workers: 2,
-    };
-    let streamed = run_with_limits(folder, &request, REQUEST_LIMITS);
-    let oracle = run_oracle(folder, &request, REQUEST_LIMITS);
+    );
+}
+
+fn compare(folder: &Path, request: &SearchRequest<'_>) {
+    let (query, scope, limit) = (request.query, request.scope, request.limit);
+    let streamed = run_with_limits(folder, request, REQUEST_LIMITS);
+    let oracle = run_oracle(folder, request, REQUEST_LIMITS);
     match (streamed, oracle) {
         (Ok(streamed), Ok(oracle)) => {
             assert_eq!(streamed, oracle, "{query:?} {scope:?} limit {limit}");
@@ -70,6 +77,59 @@ fn the_sample_folder_gives_the_oracles_answers() {
             }
         }
     }
+}
+
+/// The `search_query` fuzz target's committed seeds (`fuzz/seeds/search_query`), decoded as
+/// that target decodes them (scope, mode and limit bytes, then query, `--since` and `--agent`
+/// lines), each with every limit byte's neighbourhood, over the sample folder.
+#[test]
+fn the_fuzz_seeds_give_the_oracles_answers() {
+    const MODES: [MemoryMode; 3] = [MemoryMode::Shared, MemoryMode::Project, MemoryMode::Off];
+    const PROJECTS: [Option<&str>; 4] =
+        [Some("tidepool"), Some("acme:website"), Some("nope"), None];
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/seeds/search_query");
+    let mut seen = 0;
+    for seed in fs::read_dir(seeds).unwrap() {
+        let data = fs::read(seed.unwrap().path()).unwrap();
+        let [scope, mode, limit, rest @ ..] = data.as_slice() else {
+            continue;
+        };
+        let Ok(rest) = std::str::from_utf8(rest) else {
+            continue;
+        };
+        let mut parts: Vec<&str> = rest.splitn(3, '\n').collect();
+        parts.resize(3, "");
+        if parts[0].is_empty() {
+            continue;
+        }
+        let filters = SessionFilters {
+            agent: (!parts[2].is_empty()).then(|| parts[2].to_owned()),
+            session_project: None,
+            since: (!parts[1].is_empty()).then(|| parts[1].to_owned()),
+        };
+        let names = ScopeRequest::NAMES;
+        let scope = ScopeRequest::parse(names[usize::from(*scope) % names.len()]).unwrap();
+        for limit in [usize::from(*limit) % 20, 0, 2, 19] {
+            compare(
+                &sample_folder(),
+                &SearchRequest {
+                    query: parts[0],
+                    scope,
+                    limit: 1 + limit,
+                    memory: MODES[usize::from(*mode) % MODES.len()],
+                    project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()],
+                    session_filters: &filters,
+                    clock: Clock {
+                        now_ms: 1_796_083_200_000.0,
+                        local_offset_ms: &|_| 0.0,
+                    },
+                    workers: 1,
+                },
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "the seeds were read");
 }
 
 /// One line of a generated memory source: a summary drawn from a few words, maybe a
