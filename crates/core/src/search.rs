@@ -27,6 +27,8 @@
 //! failure is the first in enumeration order, ties fall back to collation and then bytes.
 
 mod allocation;
+#[doc(hidden)]
+pub mod bounds;
 mod cache;
 #[cfg(test)]
 mod cache_tests;
@@ -41,6 +43,8 @@ mod payload;
 mod rank;
 mod relevance;
 mod sessions;
+#[cfg(test)]
+mod streamed_tests;
 #[cfg(test)]
 mod tests;
 mod unicode;

@@ -7,7 +7,7 @@
 //! suppression identity). Pure: the engine reads the sources and passes their text.
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 
 use serde_json::{Map, Value};
 
@@ -19,6 +19,9 @@ use crate::text::{
     apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim, to_json_compact,
     utf16_len, utf16_prefix,
 };
+
+#[cfg(test)]
+pub(crate) mod oracle;
 
 /// The family of a JSONL source (§10.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,38 +47,54 @@ pub(crate) struct Entry {
     pub(crate) text: String,
 }
 
-/// One JSONL source with its parsed entries, in line order.
+/// One JSONL source: its text, read and charged at discovery (contract 03 §14.1), parsed one
+/// line at a time whenever it is walked, so no source's entries are ever all held (issue 21 F2).
 #[derive(Debug)]
 pub(crate) struct Source {
     pub(crate) label: String,
     pub(crate) family: Family,
     pub(crate) generation: Generation,
-    pub(crate) entries: Vec<Entry>,
+    pub(crate) text: String,
 }
 
 /// The outcome of reading a JSONL text: its entries and the number of non-blank lines (each
 /// costs one ledger entry, parsed or not).
+#[cfg(test)]
 #[derive(Debug)]
 pub(crate) struct Parsed {
     pub(crate) entries: Vec<Entry>,
     pub(crate) lines: u64,
 }
 
+/// The non-blank lines of a JSONL text (§10.2), in line order; each costs one ledger entry.
+fn lines(text: &str) -> impl DoubleEndedIterator<Item = &str> {
+    text.split('\n').filter(|line| !js_trim(line).is_empty())
+}
+
+/// How many ledger entries a JSONL text costs (§10.2, §13): its non-blank lines. Counting parses
+/// nothing, so the entry ceiling is decided before any entry is built.
+pub(crate) fn count_lines(text: &str) -> u64 {
+    lines(text).count() as u64
+}
+
+/// The entries of a JSONL text in line order, parsed as they are pulled (§10.2).
+pub(crate) fn entries(text: &str) -> impl Iterator<Item = Entry> + '_ {
+    lines(text).filter_map(parse_entry)
+}
+
+/// The entries of a JSONL text from the last line to the first, parsed as they are pulled.
+pub(crate) fn entries_reversed(text: &str) -> impl Iterator<Item = Entry> + '_ {
+    lines(text).rev().filter_map(parse_entry)
+}
+
 /// Splits `text` into entries (§10.2): blank lines are skipped, corrupt lines and lines that
 /// are not objects (the open point) are skipped silently, nothing is repaired.
+#[cfg(test)]
 pub(crate) fn parse(text: &str) -> Parsed {
-    let mut entries = Vec::new();
-    let mut lines = 0;
-    for line in text.split('\n') {
-        if js_trim(line).is_empty() {
-            continue;
-        }
-        lines += 1;
-        if let Some(entry) = parse_entry(line) {
-            entries.push(entry);
-        }
+    Parsed {
+        entries: entries(text).collect(),
+        lines: count_lines(text),
     }
-    Parsed { entries, lines }
 }
 
 /// Parses one line into an entry; `None` for anything that is not a JSON object Rust can hold.
@@ -133,58 +152,79 @@ pub fn truncate(text: &str, max_units: usize) -> String {
     format!("{}...", utf16_prefix(text, max_units.saturating_sub(3)))
 }
 
-/// Retry suppression (§10.4): for each source, which entries are suppressed.
-pub(crate) fn suppressed(sources: &[Source]) -> Vec<Vec<bool>> {
-    let mut flags: Vec<Vec<bool>> = sources
-        .iter()
-        .map(|source| vec![false; source.entries.len()])
-        .collect();
-    for family in [Family::Events, Family::Signals] {
-        let newest_shard = sources
-            .iter()
-            .filter(|source| source.family == family)
-            .filter_map(|source| match source.generation {
-                Generation::Shard(number) => Some(number),
-                _ => None,
-            })
-            .max();
-        // Group 0 = active archive, 1 = newest shard, 2 = live; older shards take no part.
-        let group_of = |source: &Source| -> Option<usize> {
-            if source.family != family {
-                return None;
-            }
-            match source.generation {
-                Generation::ActiveArchive => Some(0),
-                Generation::Shard(number) if Some(number) == newest_shard => Some(1),
-                Generation::Shard(_) => None,
-                Generation::Live => Some(2),
-            }
-        };
-        let mut counts: HashMap<&str, [u64; 3]> = HashMap::new();
-        for source in sources {
-            if let Some(group) = group_of(source) {
-                for entry in &source.entries {
-                    counts.entry(entry.text.as_str()).or_default()[group] += 1;
+/// Retry suppression (§10.4), decided per entry text. Built in one streamed pass over the
+/// sources; only a family with entries in two or more of its groups (A, S, L) can suppress
+/// anything, so only such a family keeps a count per distinct entry text.
+#[derive(Debug)]
+pub(crate) struct Suppression {
+    /// Per source: its family's slot in `counts` and its group, `None` when it takes no part.
+    groups: Vec<Option<(usize, usize)>>,
+    /// Per family (events, signals): the counts of each distinct text in A, S and L, or `None`
+    /// when fewer than two groups hold entries.
+    counts: [Option<HashMap<String, [u64; 3]>>; 2],
+}
+
+impl Suppression {
+    pub(crate) fn new(sources: &[Source]) -> Suppression {
+        let mut groups = vec![None; sources.len()];
+        let mut counts = [None, None];
+        for (slot, family) in [Family::Events, Family::Signals].into_iter().enumerate() {
+            let newest_shard = sources
+                .iter()
+                .filter(|source| source.family == family)
+                .filter_map(|source| match source.generation {
+                    Generation::Shard(number) => Some(number),
+                    _ => None,
+                })
+                .max();
+            let mut populated = [false; 3];
+            for (index, source) in sources.iter().enumerate() {
+                if source.family != family {
+                    continue;
                 }
+                // Group 0 = active archive, 1 = newest shard, 2 = live; older shards take no part.
+                let group = match source.generation {
+                    Generation::ActiveArchive => 0,
+                    Generation::Shard(number) if Some(number) == newest_shard => 1,
+                    Generation::Shard(_) => continue,
+                    Generation::Live => 2,
+                };
+                groups[index] = Some((slot, group));
+                populated[group] |= entries(&source.text).next().is_some();
             }
-        }
-        for (source_index, source) in sources.iter().enumerate() {
-            let Some(group) = group_of(source) else {
+            if populated.iter().filter(|&&held| held).count() < 2 {
                 continue;
-            };
-            for (entry_index, entry) in source.entries.iter().enumerate() {
-                let count = counts[entry.text.as_str()];
-                // The highest count wins; on a tie the later group (A < S < L) wins.
-                let winner = (0..3)
-                    .max_by(|&a, &b| count[a].cmp(&count[b]).then(a.cmp(&b)))
-                    .unwrap_or(2);
-                if winner != group {
-                    flags[source_index][entry_index] = true;
+            }
+            let mut family_counts: HashMap<String, [u64; 3]> = HashMap::new();
+            for (index, source) in sources.iter().enumerate() {
+                if let Some((_, group)) = groups[index].filter(|(at, _)| *at == slot) {
+                    for entry in entries(&source.text) {
+                        family_counts.entry(entry.text).or_default()[group] += 1;
+                    }
                 }
             }
+            counts[slot] = Some(family_counts);
         }
+        Suppression { groups, counts }
     }
-    flags
+
+    /// Whether the entry with this text in source `source` is suppressed.
+    pub(crate) fn suppresses(&self, source: usize, text: &str) -> bool {
+        let Some((slot, group)) = self.groups[source] else {
+            return false;
+        };
+        let Some(count) = self.counts[slot]
+            .as_ref()
+            .and_then(|counts| counts.get(text))
+        else {
+            return false;
+        };
+        // The highest count wins; on a tie the later group (A < S < L) wins.
+        let winner = (0..3)
+            .max_by(|&a, &b| count[a].cmp(&count[b]).then(a.cmp(&b)))
+            .unwrap_or(2);
+        winner != group
+    }
 }
 
 /// The selected project of Project mode, for attribution (§10.5).
@@ -222,61 +262,73 @@ pub(crate) struct EntryCandidate {
     pub(crate) record_id: Option<String>,
 }
 
-/// Matches the memory JSONL corpus (§10.6 steps 1–2): every entry that survives suppression and
-/// attribution is counted in `stats` (document class 1); the matching ones are returned in
-/// source and line order.
-pub(crate) fn candidates(
-    sources: &[Source],
-    query: &Query,
-    clock: &Clock<'_>,
-    project: Option<&ProjectIdentity>,
-    stats: &mut Stats,
-) -> Vec<EntryCandidate> {
-    let suppressed = suppressed(sources);
+/// One entry's part in the request statistics: its length and, when its values match a term,
+/// its features with the field of §10.6 step 1 that the normalised terms chose.
+struct Measured {
+    fields: Vec<(String, String)>,
+    length: usize,
+    matched: Option<(Features, Option<(usize, LineFacts)>)>,
+}
+
+fn measure(entry: &Entry, query: &Query) -> Measured {
     let model = &query.relevance;
     let terms = model.term_count();
-    let mut found = Vec::new();
-    for (source, flags) in sources.iter().zip(&suppressed) {
-        for (entry, &is_suppressed) in source.entries.iter().zip(flags) {
-            if is_suppressed
-                || project.is_some_and(|project| !is_attributed(&entry.object, project))
-            {
-                continue;
-            }
-            let fields = flatten(&entry.object);
-            let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
-            let folded: Vec<String> = fields
-                .iter()
-                .map(|(_, value)| fold(&lowercase(value)).into_owned())
-                .collect();
-            if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
-                stats.add(1, length as u64, None);
-                continue;
-            }
-            let mut collector = model.collector();
-            collector.add_length(length);
-            // The first field with the most terms (exact hits counting double) is shown.
-            let mut best: Option<(usize, u32, LineFacts)> = None;
-            for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
-                let field = match name.as_str() {
-                    "summary" => Field::Description,
-                    "title" | "name" => Field::Title,
-                    _ => Field::Body,
-                };
-                let facts = collector.piece(value, field);
-                let weight = facts.terms.count_ones() + facts.exact.count_ones();
-                if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
-                    best = Some((index, weight, facts));
-                }
-            }
-            let features = collector.finish();
-            stats.add(1, length as u64, Some(&features));
-            let Some((index, _, facts)) = best else {
-                continue;
-            };
-            // The field shown is §10.3's: the first with the highest §6 score; when no field
-            // matches literally, the first with the most normalised terms (exact hits double).
-            let literal = fields.iter().enumerate().fold(
+    let fields = flatten(&entry.object);
+    let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
+    let folded: Vec<String> = fields
+        .iter()
+        .map(|(_, value)| fold(&lowercase(value)).into_owned())
+        .collect();
+    if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
+        return Measured {
+            fields,
+            length,
+            matched: None,
+        };
+    }
+    let mut collector = model.collector();
+    collector.add_length(length);
+    // The first field with the most terms (exact hits counting double) is shown.
+    let mut best: Option<(usize, u32, LineFacts)> = None;
+    for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
+        let field = match name.as_str() {
+            "summary" => Field::Description,
+            "title" | "name" => Field::Title,
+            _ => Field::Body,
+        };
+        let facts = collector.piece(value, field);
+        let weight = facts.terms.count_ones() + facts.exact.count_ones();
+        if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
+            best = Some((index, weight, facts));
+        }
+    }
+    let features = collector.finish();
+    Measured {
+        fields,
+        length,
+        matched: Some((features, best.map(|(index, _, facts)| (index, facts)))),
+    }
+}
+
+/// The candidate of a measured entry that matched (§10.3, §10.6 step 1).
+fn candidate_of(
+    source: &Source,
+    entry: Entry,
+    fields: &[(String, String)],
+    features: Features,
+    chosen: (usize, LineFacts),
+    query: &Query,
+    clock: &Clock<'_>,
+) -> EntryCandidate {
+    let terms = query.relevance.term_count();
+    let (index, facts) = chosen;
+    // The field shown is §10.3's: the first with the highest §6 score; when no field
+    // matches literally, the first with the most normalised terms (exact hits double).
+    let literal =
+        fields
+            .iter()
+            .enumerate()
+            .fold(
                 None,
                 |best: Option<(usize, Match)>, (at, (_, value))| match query.match_text(value) {
                     Some(found) if best.is_none_or(|(_, seen)| found.score > seen.score) => {
@@ -285,41 +337,199 @@ pub(crate) fn candidates(
                     _ => best,
                 },
             );
-            let (index, kind, score) = match literal {
-                Some((at, found)) => (at, found.kind, found.score),
-                None => (
-                    index,
-                    kind_of(&facts, terms).unwrap_or(MatchKind::Inflected),
-                    facts.terms.count_ones(),
-                ),
-            };
-            let (field, value) = &fields[index];
-            let ts = entry.object.get("ts").and_then(Value::as_str);
-            let age_ms = ts
-                .and_then(|ts| parse_ts(ts, clock))
-                .map_or(f64::NAN, |at| clock.now_ms - at);
-            found.push(EntryCandidate {
-                hit: MemoryHit {
-                    source: source.label.clone(),
-                    field: field.clone(),
-                    value: truncate(value, 160),
-                    kind,
-                    score,
-                    entry: entry.object.clone(),
-                },
-                features,
-                age_ms,
-                family: source.family,
-                record_id: entry
-                    .object
-                    .get("record_id")
-                    .and_then(Value::as_str)
-                    .filter(|id| !id.is_empty())
-                    .map(str::to_owned),
-            });
+    let (index, kind, score) = match literal {
+        Some((at, found)) => (at, found.kind, found.score),
+        None => (
+            index,
+            kind_of(&facts, terms).unwrap_or(MatchKind::Inflected),
+            facts.terms.count_ones(),
+        ),
+    };
+    let (field, value) = &fields[index];
+    let age_ms = age_of(&entry, clock);
+    let record_id = entry
+        .object
+        .get("record_id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
+        .map(str::to_owned);
+    EntryCandidate {
+        hit: MemoryHit {
+            source: source.label.clone(),
+            field: field.clone(),
+            value: truncate(value, 160),
+            kind,
+            score,
+            entry: entry.object,
+        },
+        features,
+        age_ms,
+        family: source.family,
+        record_id,
+    }
+}
+
+fn age_of(entry: &Entry, clock: &Clock<'_>) -> f64 {
+    entry
+        .object
+        .get("ts")
+        .and_then(Value::as_str)
+        .and_then(|ts| parse_ts(ts, clock))
+        .map_or(f64::NAN, |at| clock.now_ms - at)
+}
+
+/// Walks the memory JSONL corpus in source and line order (§10.6 step 1), one entry at a
+/// time: suppressed occurrences and, in Project mode, unattributed entries are skipped.
+fn walk(
+    sources: &[Source],
+    suppression: &Suppression,
+    project: Option<&ProjectIdentity>,
+    mut each: impl FnMut(&Source, Entry),
+) {
+    for (index, source) in sources.iter().enumerate() {
+        for entry in entries(&source.text) {
+            if suppression.suppresses(index, &entry.text)
+                || project.is_some_and(|project| !is_attributed(&entry.object, project))
+            {
+                continue;
+            }
+            each(source, entry);
         }
     }
-    found
+}
+
+/// The statistics pass (§9.2, §10.6 step 1): every entry that survives suppression and
+/// attribution is counted in `stats` as a document of class 1. Keeps nothing but the counters.
+pub(crate) fn count(
+    sources: &[Source],
+    suppression: &Suppression,
+    query: &Query,
+    project: Option<&ProjectIdentity>,
+    stats: &mut Stats,
+) {
+    walk(sources, suppression, project, |_, entry| {
+        let measured = measure(&entry, query);
+        stats.add(
+            1,
+            measured.length as u64,
+            measured.matched.as_ref().map(|(features, _)| features),
+        );
+    });
+}
+
+/// One retained candidate with what orders it among the memory entries (§9.4): score
+/// descending, `ts` descending, then enumeration order.
+struct Ranked {
+    score: f64,
+    index: u64,
+    candidate: EntryCandidate,
+}
+
+impl Ranked {
+    fn ts(&self) -> Option<&str> {
+        self.candidate.hit.entry.get("ts").and_then(Value::as_str)
+    }
+}
+
+/// The order of §9.4 between two memory entries: `Less` comes first.
+fn order(
+    score_a: f64,
+    ts_a: Option<&str>,
+    index_a: u64,
+    score_b: f64,
+    ts_b: Option<&str>,
+    index_b: u64,
+) -> Ordering {
+    score_b
+        .partial_cmp(&score_a)
+        .unwrap_or(Ordering::Equal)
+        .then_with(|| compare_ts_descending(ts_a, ts_b))
+        .then(index_a.cmp(&index_b))
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Ranked) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Ranked) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    /// The later in §9.4's order is the greater, so a max-heap's top is the worst kept.
+    fn cmp(&self, other: &Ranked) -> Ordering {
+        order(
+            self.score,
+            self.ts(),
+            self.index,
+            other.score,
+            other.ts(),
+            other.index,
+        )
+    }
+}
+
+/// The ranking pass (§9.4, §10.6): walks the corpus again once the request statistics are
+/// final and keeps the `keep` best candidates under `score` in a bounded heap, so at most
+/// `keep` entries are held whatever the size of the sources. Returns them in enumeration
+/// order, the order in which the merge expects them.
+pub(crate) fn best(
+    sources: &[Source],
+    suppression: &Suppression,
+    query: &Query,
+    clock: &Clock<'_>,
+    project: Option<&ProjectIdentity>,
+    keep: usize,
+    score: impl Fn(&Features, f64) -> f64,
+) -> Vec<EntryCandidate> {
+    let mut heap: BinaryHeap<Ranked> = BinaryHeap::new();
+    let mut index = 0u64;
+    walk(sources, suppression, project, |source, entry| {
+        let at = index;
+        index += 1;
+        if keep == 0 {
+            return;
+        }
+        let measured = measure(&entry, query);
+        let Some((features, Some(chosen))) = measured.matched else {
+            return;
+        };
+        let value = score(&features, age_of(&entry, clock));
+        if heap.len() >= keep
+            && let Some(worst) = heap.peek()
+        {
+            let ts = entry.object.get("ts").and_then(Value::as_str);
+            if order(value, ts, at, worst.score, worst.ts(), worst.index) != Ordering::Less {
+                return;
+            }
+        }
+        let candidate = candidate_of(
+            source,
+            entry,
+            &measured.fields,
+            features,
+            chosen,
+            query,
+            clock,
+        );
+        heap.push(Ranked {
+            score: value,
+            index: at,
+            candidate,
+        });
+        if heap.len() > keep {
+            heap.pop();
+        }
+    });
+    let mut kept = heap.into_vec();
+    kept.sort_by_key(|ranked| ranked.index);
+    kept.into_iter().map(|ranked| ranked.candidate).collect()
 }
 
 /// `ts` descending by collation; a missing or empty `ts` sorts after every present one.
@@ -351,7 +561,7 @@ mod tests {
             label: label.into(),
             family,
             generation,
-            entries: parse(lines).entries,
+            text: lines.to_owned(),
         }
     }
 
@@ -392,6 +602,35 @@ mod tests {
         );
     }
 
+    /// Both passes over `sources`, every candidate kept.
+    fn streamed(sources: &[Source], query: &Query) -> Vec<EntryCandidate> {
+        let suppression = Suppression::new(sources);
+        let mut stats = Stats::new(query.relevance.term_count());
+        count(sources, &suppression, query, None, &mut stats);
+        best(
+            sources,
+            &suppression,
+            query,
+            &clock(),
+            None,
+            usize::MAX,
+            |features, age| query.relevance.score(features, &stats, 1, age),
+        )
+    }
+
+    fn flags(sources: &[Source]) -> Vec<Vec<bool>> {
+        let suppression = Suppression::new(sources);
+        sources
+            .iter()
+            .enumerate()
+            .map(|(index, source)| {
+                entries(&source.text)
+                    .map(|entry| suppression.suppresses(index, &entry.text))
+                    .collect()
+            })
+            .collect()
+    }
+
     fn matched(lines: &str, query: &str) -> Vec<EntryCandidate> {
         let source = source(
             "memory/events.jsonl",
@@ -400,8 +639,7 @@ mod tests {
             lines,
         );
         let query = Query::new(query);
-        let mut stats = Stats::new(query.relevance.term_count());
-        candidates(&[source], &query, &clock(), None, &mut stats)
+        streamed(&[source], &query)
     }
 
     #[test]
@@ -457,7 +695,7 @@ mod tests {
                 line,
             ),
         ];
-        let flags = suppressed(&sources);
+        let flags = flags(&sources);
         assert_eq!(flags[0], [true]);
         assert_eq!(flags[1], [false; 5], "older shards take no part");
         assert_eq!(flags[2], [false, false]);
@@ -487,7 +725,7 @@ mod tests {
                 line,
             ),
         ];
-        let flags = suppressed(&sources);
+        let flags = flags(&sources);
         assert_eq!(flags, [vec![true], vec![false], vec![false]]);
     }
 
@@ -522,8 +760,7 @@ mod tests {
             ),
         );
         let query = Query::new("alpha");
-        let mut stats = Stats::new(1);
-        let found = candidates(&[events], &query, &clock(), None, &mut stats);
+        let found = streamed(&[events], &query);
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].record_id.as_deref(), Some("r1"));
         assert_eq!(found[0].age_ms, 3.0 * 86_400_000.0);

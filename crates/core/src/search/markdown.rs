@@ -623,4 +623,156 @@ mod tests {
         let analysis = run("needle", "a\r\nneedle\r\nb\r\n");
         assert_eq!(snippet_tuples(&analysis)[0].2, "a / needle / b");
     }
+
+    /// §8.2 written out the plain way: every matching line's window built in full, all of them
+    /// kept, sorted, deduplicated and cut to 5. The bounded collector must agree with it.
+    fn oracle_snippets(text: &str, query: &Query) -> Vec<Snippet> {
+        let model = &query.relevance;
+        let terms = model.term_count();
+        let kind = |line: &str| kind_of(&model.facts(&fold(&lowercase(line))), terms);
+        let lines: Vec<&str> = text.split('\n').collect();
+        let mut all = Vec::new();
+        if let Some(description) = description(text)
+            && let Some(kind) = kind(&description)
+        {
+            all.push(Snippet {
+                line: 1,
+                line_end: 1,
+                content: format!("description: {description}"),
+                kind,
+                area: Area::Description,
+            });
+        }
+        for (index, line) in lines.iter().enumerate() {
+            let Some(kind) = kind(line) else {
+                continue;
+            };
+            let start = index.saturating_sub(1);
+            let end = (index + 1).min(lines.len() - 1);
+            let joined: Vec<&str> = lines[start..=end]
+                .iter()
+                .map(|line| js_trim(line))
+                .filter(|line| !line.is_empty())
+                .collect();
+            let matched = js_trim(line);
+            all.push(Snippet {
+                line: start + 1,
+                line_end: end + 1,
+                content: if joined.is_empty() {
+                    matched.to_owned()
+                } else {
+                    joined.join(" / ")
+                },
+                kind,
+                area: if matched.starts_with('#') {
+                    Area::Heading
+                } else {
+                    Area::Body
+                },
+            });
+        }
+        all.sort_by_key(|snippet| {
+            (
+                std::cmp::Reverse(snippet.kind.snippet_weight()),
+                std::cmp::Reverse(area_weight(snippet.area)),
+                snippet.line,
+            )
+        });
+        let mut kept: Vec<Snippet> = Vec::new();
+        for snippet in all {
+            let key = |s: &Snippet| (s.line, s.line_end, s.content.clone());
+            if kept.len() < 5 && !kept.iter().any(|seen| key(seen) == key(&snippet)) {
+                kept.push(snippet);
+            }
+        }
+        kept
+    }
+
+    fn agrees_with_the_oracle(text: &str, query: &str) {
+        let analysis = run(query, text);
+        let expected = oracle_snippets(text, &Query::new(query));
+        let got = analysis
+            .candidate
+            .map(|candidate| candidate.hit.matches)
+            .unwrap_or_default();
+        assert_eq!(got, expected, "{query:?} over {text:?}");
+    }
+
+    /// Every Markdown file of the sample folder and the frontmatter fuzz seeds, under a few
+    /// queries.
+    #[test]
+    fn snippets_of_the_sample_folder_and_the_seeds_match_the_oracle() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut texts = Vec::new();
+        let mut stack = vec![
+            base.join("examples/aios"),
+            base.join("fuzz/seeds/frontmatter"),
+        ];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "md")
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    texts.push(text);
+                }
+            }
+        }
+        assert!(texts.len() > 10);
+        for text in &texts {
+            for query in [
+                "the",
+                "project",
+                "memory skill",
+                "launch",
+                "a",
+                "tidepool",
+                "x",
+            ] {
+                agrees_with_the_oracle(text, query);
+            }
+        }
+    }
+
+    mod properties {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn text() -> impl Strategy<Value = String> {
+            prop::collection::vec(
+                prop::sample::select(vec![
+                    "alpha",
+                    "beta",
+                    "alpha beta",
+                    "# alpha",
+                    "## beta gamma",
+                    "",
+                    "  ",
+                    "---",
+                    "description: alpha",
+                    "title: beta",
+                    "gamma",
+                    "alphas",
+                    "\r",
+                    "x alpha x",
+                ]),
+                0..40,
+            )
+            .prop_map(|lines| lines.join("\n"))
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn bounded_snippets_match_the_oracle(
+                text in text(),
+                query in prop::sample::select(vec!["alpha", "beta", "alpha beta", "gamma", "x"]),
+            ) {
+                agrees_with_the_oracle(&text, query);
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@ use dotaios_contained::RelPath;
 use serde_json::Value;
 
 use crate::search::hit::{SessionHit, SessionSnippet};
-use crate::search::jsonl::{Entry, ProjectIdentity, is_attributed};
+use crate::search::jsonl::{ProjectIdentity, entries_reversed, is_attributed};
 use crate::search::markdown::frontmatter;
 use crate::search::matcher::lowercase;
 use crate::search::unicode::units_of_bytes;
@@ -34,12 +34,14 @@ pub struct SessionFilters {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct UnsafeSessionPath;
 
-/// Searches the session index entries (in file order) and returns at most `limit` hits.
+/// Searches the session index (its JSONL text) and returns at most `limit` hits. Entries are
+/// parsed from the last line back, one at a time, and the walk stops at `limit`, so the index's
+/// entries are never all held (issue 21 F2).
 ///
 /// `read_body` reads one body (`Ok(None)` when it is missing); each distinct path is read at
 /// most once.
 pub(crate) fn search_sessions<E: From<UnsafeSessionPath>>(
-    entries: &[Entry],
+    index: &str,
     raw_query: &str,
     filters: &SessionFilters,
     project: Option<&ProjectIdentity>,
@@ -54,7 +56,7 @@ pub(crate) fn search_sessions<E: From<UnsafeSessionPath>>(
         .map(|since| since_cutoff(since, now_ms));
     let mut bodies: HashMap<RelPath, Option<String>> = HashMap::new();
     let mut hits = Vec::new();
-    for entry in entries.iter().rev() {
+    for entry in entries_reversed(index) {
         if hits.len() >= limit {
             break;
         }
@@ -204,7 +206,6 @@ fn since_cutoff(since: &str, now_ms: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::jsonl::parse;
 
     #[derive(Debug, PartialEq)]
     enum TestError {
@@ -224,7 +225,6 @@ mod tests {
         bodies: &[(&str, &str)],
         limit: usize,
     ) -> (Result<Vec<SessionHit>, TestError>, Vec<String>) {
-        let entries = parse(index).entries;
         let mut reads = Vec::new();
         let mut read = |rel: &RelPath| -> Result<Option<String>, TestError> {
             reads.push(rel.as_str().to_owned());
@@ -234,7 +234,7 @@ mod tests {
                 .map(|(_, text)| (*text).to_owned()))
         };
         let result = search_sessions(
-            &entries,
+            index,
             query,
             filters,
             None,

@@ -16,19 +16,20 @@ impl Engine<'_> {
             Scope::Memory => {
                 let plans = std::mem::take(&mut work.jsonl);
                 for plan in &plans {
-                    let entries = match plan.identity {
+                    let text = match plan.identity {
                         Some(identity) => {
                             let text = self.read_charged(work, meter, &plan.rel, &identity)?;
                             self.files.push((RootId::Aios, plan.rel.clone(), identity));
-                            self.parse_charged(work, meter, &text)?
+                            self.charge_lines(work, meter, &text)?;
+                            text
                         }
-                        None => Vec::new(),
+                        None => String::new(),
                     };
                     work.memory_sources.push(jsonl::Source {
                         label: plan.label.clone(),
                         family: plan.family,
                         generation: plan.generation,
-                        entries,
+                        text,
                     });
                 }
                 Ok(())
@@ -39,13 +40,13 @@ impl Engine<'_> {
                 };
                 let text = self.read_charged(work, meter, &index, &identity)?;
                 self.files.push((RootId::Aios, index, identity));
-                let entries = self.parse_charged(work, meter, &text)?;
+                self.charge_lines(work, meter, &text)?;
                 let request = self.request;
                 let mut read_body = |path: &RelPath| -> Result<Option<String>, ScopeFailure> {
                     self.read_session_body(work, meter, path)
                 };
                 let hits = search_sessions(
-                    &entries,
+                    &text,
                     request.query,
                     request.session_filters,
                     project,
@@ -104,20 +105,21 @@ impl Engine<'_> {
         }
     }
 
-    /// Parses JSONL text, charging one entry per non-blank line.
-    pub(super) fn parse_charged(
+    /// Charges one entry per non-blank line of a JSONL text (§10.2, §13). Lines are counted,
+    /// not parsed, so a source over the ceiling costs no entry model at all (issue 21 F2).
+    pub(super) fn charge_lines(
         &mut self,
         work: &mut ScopeWork,
         meter: &mut Meter,
         text: &str,
-    ) -> Result<Vec<jsonl::Entry>, ScopeFailure> {
-        let parsed = jsonl::parse(text);
+    ) -> Result<(), ScopeFailure> {
+        let lines = jsonl::count_lines(text);
         let allowance = self.entry_allowance(work, meter);
-        if parsed.lines > allowance {
+        if lines > allowance {
             self.charge_entries(work, meter, allowance);
             return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
         }
-        self.charge_entries(work, meter, parsed.lines);
-        Ok(parsed.entries)
+        self.charge_entries(work, meter, lines);
+        Ok(())
     }
 }

@@ -60,8 +60,9 @@ impl Engine<'_> {
                     });
                 }
             }
-            Scope::Memory => {
-                let entries = jsonl::candidates(
+            #[cfg(test)]
+            Scope::Memory if super::oracle() => {
+                let entries = jsonl::oracle::candidates(
                     &work.memory_sources,
                     &self.query,
                     &self.request.clock,
@@ -78,6 +79,22 @@ impl Engine<'_> {
                         family: entry.record_id.map(|id| (entry.family, id)),
                     });
                 }
+                for corpus in work.corpora {
+                    self.execute_corpus(corpus, group, stats, pending)?;
+                }
+            }
+            Scope::Memory => {
+                // Statistics now; the candidates once the statistics are final (`ranked`).
+                let sources = work.memory_sources;
+                let suppression = jsonl::Suppression::new(&sources);
+                jsonl::count(&sources, &suppression, &self.query, project, stats);
+                self.memory = Some(MemoryCorpus {
+                    group,
+                    slot: pending.len(),
+                    sources,
+                    suppression,
+                    project: project.cloned(),
+                });
                 for corpus in work.corpora {
                     self.execute_corpus(corpus, group, stats, pending)?;
                 }
@@ -167,27 +184,101 @@ impl Engine<'_> {
     }
 }
 
+/// The memory JSONL corpus of an admitted `memory` scope, kept from its execution to the merge:
+/// its candidates can only be chosen once the request statistics are final (§9.2, §10.6).
+pub(super) struct MemoryCorpus {
+    group: usize,
+    /// Where its candidates stand in the push order (before the scope's Markdown notes).
+    slot: usize,
+    sources: Vec<jsonl::Source>,
+    suppression: jsonl::Suppression,
+    project: Option<ProjectIdentity>,
+}
+
+impl Engine<'_> {
+    /// The merged order of §9.4 with the memory corpus's candidates (§10.6) chosen in bounded
+    /// memory: the best `keep` entries under the final statistics are held, `keep` starting at
+    /// `limit`. Only a cross-family dedupe can make the walk need more than the kept ones; the
+    /// walk then reports it and the pass runs again with four times as many (contract 03 §10.6).
+    pub(super) fn ranked(
+        &mut self,
+        mut pending: Vec<Pending>,
+        stats: &Stats,
+    ) -> Vec<(usize, SearchHit)> {
+        let limit = self.request.limit;
+        let Some(memory) = self.memory.take() else {
+            let (chosen, _) = merge(&pending, &self.query, stats, limit, None);
+            return take(pending, chosen);
+        };
+        let model = &self.query.relevance;
+        let mut keep = limit.max(1);
+        loop {
+            let found = jsonl::best(
+                &memory.sources,
+                &memory.suppression,
+                &self.query,
+                &self.request.clock,
+                memory.project.as_ref(),
+                keep,
+                |features, age| model.score(features, stats, 1, age),
+            );
+            let held = found.len();
+            let items = found.into_iter().map(|entry| Pending {
+                group: memory.group,
+                hit: SearchHit::Memory(entry.hit),
+                features: entry.features,
+                class: 1,
+                age_ms: entry.age_ms,
+                family: entry.record_id.map(|id| (entry.family, id)),
+            });
+            pending.splice(memory.slot..memory.slot, items);
+            let kept = memory.slot..memory.slot + held;
+            let (chosen, exact) = merge(&pending, &self.query, stats, limit, Some(kept.clone()));
+            if held < keep || exact {
+                return take(pending, chosen);
+            }
+            pending.drain(kept);
+            keep = keep.saturating_mul(4);
+        }
+    }
+}
+
+/// The hits at `chosen` (indices into `pending`), in that order, with their groups.
+fn take(pending: Vec<Pending>, chosen: Vec<usize>) -> Vec<(usize, SearchHit)> {
+    let mut slots: Vec<Option<Pending>> = pending.into_iter().map(Some).collect();
+    chosen
+        .into_iter()
+        .filter_map(|index| slots[index].take())
+        .map(|item| (item.group, item.hit))
+        .collect()
+}
+
 /// The one relevance order of a request (contract 03 §9.4): every pending result scored on the
 /// request-wide statistics, sorted by score, then declared scope order, then the scope's own
 /// tie-break (file name by collation for notes, `ts` descending for memory entries), then
 /// enumeration order; memory entries whose `record_id` the other family already showed are
-/// dropped (§10.6 step 4); the first `limit` are kept. Returns `(group, hit)` in that order.
+/// dropped (§10.6 step 4); the first `limit` are kept. Returns the indices into `pending` in
+/// that order, and whether the walk ended before it looked past the last of the `kept` memory
+/// entries in that order (so entries beyond them could not have changed the answer).
 pub(super) fn merge(
-    pending: Vec<Pending>,
+    pending: &[Pending],
     query: &Query,
     stats: &Stats,
     limit: usize,
-) -> Vec<(usize, SearchHit)> {
+    kept: Option<std::ops::Range<usize>>,
+) -> (Vec<usize>, bool) {
     let model = &query.relevance;
-    let mut scored: Vec<(f64, Pending)> = pending
-        .into_iter()
-        .map(|item| {
+    let mut scored: Vec<(f64, usize)> = pending
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
             let score = model.score(&item.features, stats, item.class, item.age_ms);
-            (score, item)
+            (score, index)
         })
         .collect();
     // Stable: the push order (declared scopes, enumeration) is the last tie-break.
     scored.sort_by(|(score_a, a), (score_b, b)| {
+        let (a, b) = (&pending[*a], &pending[*b]);
         score_b
             .partial_cmp(score_a)
             .unwrap_or(std::cmp::Ordering::Equal)
@@ -201,12 +292,18 @@ pub(super) fn merge(
                 _ => std::cmp::Ordering::Equal,
             })
     });
+    // The sorted position of the last kept memory entry.
+    let last_kept =
+        kept.and_then(|kept| scored.iter().rposition(|(_, index)| kept.contains(index)));
     let mut shown: HashMap<String, Vec<Family>> = HashMap::new();
     let mut out = Vec::new();
-    for (_, item) in scored {
+    let mut examined = 0;
+    for (_, index) in &scored {
         if out.len() == limit {
             break;
         }
+        examined += 1;
+        let item = &pending[*index];
         if let Some((family, id)) = &item.family {
             let families = shown.entry(id.clone()).or_default();
             if families.iter().any(|seen| seen != family) {
@@ -214,9 +311,10 @@ pub(super) fn merge(
             }
             families.push(*family);
         }
-        out.push((item.group, item.hit));
+        out.push(*index);
     }
-    out
+    let exact = out.len() == limit && last_kept.is_none_or(|last| examined <= last + 1);
+    (out, exact)
 }
 
 /// Reads an enumerated file, which must still be the object enumeration saw (§4.8 rules 2–3).

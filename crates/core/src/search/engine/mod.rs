@@ -58,7 +58,7 @@ use crate::search::{
 };
 use crate::text::{collate, utf16_cmp};
 
-use self::execute::{merge, mtime_ms, read_checked};
+use self::execute::{MemoryCorpus, mtime_ms, read_checked};
 use self::parallel::parallel_map;
 
 /// Runs one request.
@@ -76,6 +76,33 @@ pub(crate) fn run_with_limits(
     limits: Counts,
 ) -> Result<SearchOutcome, SearchError> {
     run_cached(folder, request, limits, None)
+}
+
+/// [`run_with_limits`] with the memory corpus collected by the non-streamed oracle
+/// (`jsonl::oracle`: every entry held, every candidate scored and sorted), for the tests that
+/// check the streamed collection against it.
+#[cfg(test)]
+pub(crate) fn run_oracle(
+    folder: &Path,
+    request: &SearchRequest<'_>,
+    limits: Counts,
+) -> Result<SearchOutcome, SearchError> {
+    ORACLE.with(|flag| flag.set(true));
+    let outcome = run_cached(folder, request, limits, None);
+    ORACLE.with(|flag| flag.set(false));
+    outcome
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set only inside [`run_oracle`].
+    static ORACLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether this request collects memory through the oracle.
+#[cfg(test)]
+fn oracle() -> bool {
+    ORACLE.with(std::cell::Cell::get)
 }
 
 /// [`run_with_limits`] that reuses and fills the server's content cache (§19.2). Everything
@@ -378,6 +405,8 @@ struct Engine<'r> {
     /// (contract 03 §4.8 rule 4 as changed 2026-12). At most [`MAX_HELD_DIRECTORIES`]; past that,
     /// revalidation resolves the path from the root instead.
     handles: HashMap<(RootId, Option<RelPath>), Arc<Dir>>,
+    /// The admitted memory scope's JSONL corpus, between its statistics pass and the merge.
+    memory: Option<MemoryCorpus>,
 }
 
 /// The most directory handles one request keeps open for revalidation (each is one
@@ -416,6 +445,7 @@ impl<'r> Engine<'r> {
             searched_files: Vec::new(),
             cache: None,
             handles: HashMap::new(),
+            memory: None,
         })
     }
 
@@ -541,7 +571,7 @@ impl<'r> Engine<'r> {
             self.execute(work, project, index, &mut stats, &mut pending)?;
         }
         let mut order = Vec::new();
-        for (group, hit) in merge(pending, &self.query, &stats, self.request.limit) {
+        for (group, hit) in self.ranked(pending, &stats) {
             order.push((group, groups[group].results.len()));
             groups[group].results.push(hit);
         }
