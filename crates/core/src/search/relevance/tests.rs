@@ -176,3 +176,41 @@ fn joined_words_match_only_as_a_whole() {
     );
     assert_eq!(terms_in("会議", "会 and 議"), 0);
 }
+
+#[test]
+fn ideograph_runs_match_as_neighbouring_pairs() {
+    // 微信广告 has the terms 微信, 信广, 广告: a note that writes 微信 and 广告 apart matches
+    // two of them, and the note holding the whole run ranks as a phrase above it.
+    assert_eq!(terms_in("微信广告", "微信上的广告"), 0b101);
+    assert_eq!(kind("微信广告", "新的微信广告"), Some(MatchKind::Phrase));
+    let scores = scores(
+        "微信广告",
+        &[
+            ("计划", "微信上的广告"),
+            ("计划", "我们的微信广告预算"),
+            ("天气", "今天下雨"),
+        ],
+    );
+    assert!(scores[1] > scores[0] && scores[0] > 0.0, "{scores:?}");
+    // Two ideographs stay one joined term; a mixed word stays joined too.
+    assert_eq!(terms_in("会議", "会 and 議"), 0);
+    assert_eq!(terms_in("iphone用", "iphone 用"), 0b1);
+}
+
+#[test]
+fn entry_tags_weigh_as_headings() {
+    assert_eq!(Field::of_entry_key("tags[0]"), Field::Heading);
+    assert_eq!(Field::of_entry_key("tags[12]"), Field::Heading);
+    assert_eq!(Field::of_entry_key("summary"), Field::Description);
+    assert_eq!(Field::of_entry_key("name"), Field::Title);
+    for body in [
+        "tags",
+        "tags[]",
+        "tags[x]",
+        "meta.tags[0]",
+        "tags[0].name",
+        "type",
+    ] {
+        assert_eq!(Field::of_entry_key(body), Field::Body, "{body}");
+    }
+}
