@@ -260,6 +260,9 @@ pub(crate) fn candidates(
             for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
                 let field = Field::of_entry_key(name);
                 let facts = collector.piece(value, field);
+                if field == Field::Heading {
+                    collector.cover(&facts);
+                }
                 let weight = facts.terms.count_ones() + facts.exact.count_ones();
                 if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
                     best = Some((index, weight, facts));

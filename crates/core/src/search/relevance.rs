@@ -630,6 +630,12 @@ impl Collector<'_> {
         facts
     }
 
+    /// Counts the terms a memory entry's label (a `tags` item, §9.1) matched towards the title
+    /// cover: an entry has no title line, and its tags are what names its topic.
+    pub(crate) fn cover(&mut self, facts: &LineFacts) {
+        self.title_terms |= facts.terms;
+    }
+
     /// Adds the bytes of a piece that counts towards the document length.
     pub(crate) fn add_length(&mut self, bytes: usize) {
         self.features.length += bytes as u64;

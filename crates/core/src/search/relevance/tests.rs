@@ -214,3 +214,27 @@ fn entry_tags_weigh_as_headings() {
         assert_eq!(Field::of_entry_key(body), Field::Body, "{body}");
     }
 }
+
+#[test]
+fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
+    // Two memory entries of the same length; only the first carries the query as its tag.
+    let model = Relevance::new("on-call handbook");
+    let mut stats = Stats::new(model.term_count());
+    let entry = |tag: &str, summary: &str| {
+        let mut collector = model.collector();
+        collector.piece(&fold(summary), Field::Description);
+        let facts = collector.piece(&fold(tag), Field::of_entry_key("tags[0]"));
+        collector.cover(&facts);
+        collector.add_length(tag.len() + summary.len());
+        collector.finish()
+    };
+    let tagged = entry("on-call handbook", "pages are acknowledged in five minutes");
+    let mentioned = entry("groceries", "the on-call handbook sits next to the milk");
+    for features in [&tagged, &mentioned] {
+        stats.add(1, 40, Some(features));
+    }
+    assert!(tagged.title_covers && !mentioned.title_covers);
+    let tagged = model.score(&tagged, &stats, 1, f64::NAN);
+    let mentioned = model.score(&mentioned, &stats, 1, f64::NAN);
+    assert!(tagged > mentioned, "{tagged} {mentioned}");
+}
