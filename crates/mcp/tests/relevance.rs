@@ -94,3 +94,19 @@ fn accents_fold_and_titles_beat_passing_mentions() {
         ]
     );
 }
+
+#[test]
+fn an_ideograph_run_finds_its_words_written_apart() {
+    let fixture = folder();
+    fixture.write("vault/marketing/wechat-ads.md", "# 微信广告\n\n预算。\n");
+    fixture.write("vault/marketing/plan.md", "# 计划\n\n微信上的广告很贵。\n");
+    // The note holding the run is a phrase and comes first; the one that writes 微信 and 广告
+    // apart holds two of the three neighbouring pairs (contract 03 §5.1).
+    assert_eq!(
+        shown(&fixture, "微信广告"),
+        [
+            row("vault", "vault/marketing/wechat-ads.md", "phrase"),
+            row("vault", "vault/marketing/plan.md", "partial"),
+        ]
+    );
+}

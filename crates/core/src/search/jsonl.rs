@@ -291,12 +291,11 @@ fn measure(entry: &Entry, query: &Query) -> Measured {
     // The first field with the most terms (exact hits counting double) is shown.
     let mut best: Option<(usize, u32, LineFacts)> = None;
     for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
-        let field = match name.as_str() {
-            "summary" => Field::Description,
-            "title" | "name" => Field::Title,
-            _ => Field::Body,
-        };
+        let field = Field::of_entry_key(name);
         let facts = collector.piece(value, field);
+        if field == Field::Heading {
+            collector.cover(&facts);
+        }
         let weight = facts.terms.count_ones() + facts.exact.count_ones();
         if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
             best = Some((index, weight, facts));

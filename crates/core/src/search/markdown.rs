@@ -102,6 +102,8 @@ pub(crate) fn analyze_lowered(
                     Field::Description
                 } else if line.starts_with("title:") {
                     Field::Title
+                } else if line.starts_with("tags:") {
+                    Field::Heading
                 } else {
                     Field::Body
                 }

@@ -29,6 +29,28 @@ pub(crate) enum Field {
 
 const FIELDS: usize = 5;
 
+impl Field {
+    /// The field of a memory entry's flattened leaf (§9.1): `summary` is its description, a
+    /// `title` or `name` its title, the items of a top-level `tags` array its headings (labels
+    /// the author chose for what the entry is about, as a heading names what a section is
+    /// about), every other value body.
+    pub(crate) fn of_entry_key(name: &str) -> Field {
+        match name {
+            "summary" => Field::Description,
+            "title" | "name" => Field::Title,
+            _ if is_tag_item(name) => Field::Heading,
+            _ => Field::Body,
+        }
+    }
+}
+
+/// `tags[<digits>]`: one item of a top-level `tags` array.
+fn is_tag_item(name: &str) -> bool {
+    name.strip_prefix("tags[")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// How much one occurrence in each field weighs against one in the body (contract 03 §9.1).
 const FIELD_WEIGHTS: [f64; FIELDS] = [3.0, 1.5, 2.0, 2.0, 1.0];
 
@@ -118,6 +140,12 @@ fn is_ideographic(c: char) -> bool {
             | 0xF900..=0xFAFF
             | 0x1F000..=0x1FAFF
             | 0x20000..=0x2FFFF)
+}
+
+/// Whether a token is one ideographic or pictographic character (see [`for_each_token`]).
+fn is_ideographic_token(token: &str) -> bool {
+    let mut chars = token.chars();
+    chars.next().is_some_and(is_ideographic) && chars.next().is_none()
 }
 
 /// Calls `each(start, token)` for every token of folded text, in order: maximal runs of
@@ -313,7 +341,14 @@ impl Relevance {
             let folded = fold(word);
             let mut tokens: Vec<String> = Vec::new();
             for_each_token(&folded, |_, token| tokens.push(token.to_owned()));
-            if !tokens.is_empty() {
+            if tokens.len() >= 3 && tokens.iter().all(|token| is_ideographic_token(token)) {
+                // A run of ideographs is a phrase of words written without spaces: each pair
+                // of neighbouring characters is a term (§5.1), so a document that holds the
+                // run's words apart still matches, and the whole run ranks as a phrase.
+                for pair in tokens.windows(2) {
+                    words.push(pair.to_vec());
+                }
+            } else if !tokens.is_empty() {
                 words.push(tokens);
             }
         }
@@ -637,6 +672,12 @@ impl Collector<'_> {
             hits,
         };
         facts
+    }
+
+    /// Counts the terms a memory entry's label (a `tags` item, §9.1) matched towards the title
+    /// cover: an entry has no title line, and its tags are what names its topic.
+    pub(crate) fn cover(&mut self, facts: &LineFacts) {
+        self.title_terms |= facts.terms;
     }
 
     /// Adds the bytes of a piece that counts towards the document length.

@@ -447,6 +447,24 @@ fn markdown_order_is_rank_then_collation() {
 }
 
 #[test]
+fn a_frontmatter_tag_weighs_as_a_heading() {
+    // Same length, same word in the frontmatter; only `b.md` names it as a tag, so it ranks
+    // first although collation would put `a.md` first on a tie (contract 03 §9.1).
+    let folder = Folder::new();
+    folder
+        .write("context/a.md", "---\nkind: [pricing]\n---\nnotes\n")
+        .write("context/b.md", "---\ntags: [pricing]\n---\nnotes\n");
+    let outcome = Ask::new("pricing")
+        .scope("context")
+        .run(&folder.root())
+        .unwrap();
+    assert_eq!(
+        sources(&outcome, Scope::Context),
+        ["context/b.md", "context/a.md"]
+    );
+}
+
+#[test]
 fn recency_decays_in_day_buckets() {
     let folder = Folder::new();
     folder

@@ -176,3 +176,65 @@ fn joined_words_match_only_as_a_whole() {
     );
     assert_eq!(terms_in("会議", "会 and 議"), 0);
 }
+
+#[test]
+fn ideograph_runs_match_as_neighbouring_pairs() {
+    // 微信广告 has the terms 微信, 信广, 广告: a note that writes 微信 and 广告 apart matches
+    // two of them, and the note holding the whole run ranks as a phrase above it.
+    assert_eq!(terms_in("微信广告", "微信上的广告"), 0b101);
+    assert_eq!(kind("微信广告", "新的微信广告"), Some(MatchKind::Phrase));
+    let scores = scores(
+        "微信广告",
+        &[
+            ("计划", "微信上的广告"),
+            ("计划", "我们的微信广告预算"),
+            ("天气", "今天下雨"),
+        ],
+    );
+    assert!(scores[1] > scores[0] && scores[0] > 0.0, "{scores:?}");
+    // Two ideographs stay one joined term; a mixed word stays joined too.
+    assert_eq!(terms_in("会議", "会 and 議"), 0);
+    assert_eq!(terms_in("iphone用", "iphone 用"), 0b1);
+}
+
+#[test]
+fn entry_tags_weigh_as_headings() {
+    assert_eq!(Field::of_entry_key("tags[0]"), Field::Heading);
+    assert_eq!(Field::of_entry_key("tags[12]"), Field::Heading);
+    assert_eq!(Field::of_entry_key("summary"), Field::Description);
+    assert_eq!(Field::of_entry_key("name"), Field::Title);
+    for body in [
+        "tags",
+        "tags[]",
+        "tags[x]",
+        "meta.tags[0]",
+        "tags[0].name",
+        "type",
+    ] {
+        assert_eq!(Field::of_entry_key(body), Field::Body, "{body}");
+    }
+}
+
+#[test]
+fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
+    // Two memory entries of the same length; only the first carries the query as its tag.
+    let model = Relevance::new("on-call handbook");
+    let mut stats = Stats::new(model.term_count());
+    let entry = |tag: &str, summary: &str| {
+        let mut collector = model.collector();
+        collector.piece(&fold(summary), Field::Description);
+        let facts = collector.piece(&fold(tag), Field::of_entry_key("tags[0]"));
+        collector.cover(&facts);
+        collector.add_length(tag.len() + summary.len());
+        collector.finish()
+    };
+    let tagged = entry("on-call handbook", "pages are acknowledged in five minutes");
+    let mentioned = entry("groceries", "the on-call handbook sits next to the milk");
+    for features in [&tagged, &mentioned] {
+        stats.add(1, 40, Some(features));
+    }
+    assert!(tagged.title_covers && !mentioned.title_covers);
+    let tagged = model.score(&tagged, &stats, 1, f64::NAN);
+    let mentioned = model.score(&mentioned, &stats, 1, f64::NAN);
+    assert!(tagged > mentioned, "{tagged} {mentioned}");
+}
