@@ -3,6 +3,8 @@
 //! wheel in a venv with or without `uvx`, a build outside or inside a clone), reads the
 //! suggestion from the built binaries' output and, where it runs offline, runs it.
 
+mod support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -134,11 +136,7 @@ fn a_cargo_install_under_a_temporary_cargo_home_gets_a_line_that_runs() {
 #[test]
 fn a_wheel_without_uvx_uses_the_venv_adapter_like_status() {
     let temp = tempfile::tempdir().unwrap();
-    let venv = temp.path().join("venv");
-    fs::create_dir_all(venv.join(format!(
-        "lib/python3.12/site-packages/dotaios_rs-{VERSION}.dist-info"
-    )))
-    .unwrap();
+    let venv = support::wheel_venv(temp.path(), "python3.12");
     let bin = venv.join("bin");
     install_binaries(&bin);
     let home = temp.path().join("home");
@@ -149,11 +147,7 @@ fn a_wheel_without_uvx_uses_the_venv_adapter_like_status() {
 
     // With `uvx` found, the pinned package launcher.
     let tools = temp.path().join("tools");
-    fs::create_dir_all(&tools).unwrap();
-    let uvx = tools.join("uvx");
-    fs::write(&uvx, "#!/bin/sh\nexit 0\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(&uvx, fs::Permissions::from_mode(0o755)).unwrap();
+    support::fake_uvx(&tools);
     let path = format!("{}:{}", bin.display(), tools.display());
     let folder = aios();
     let install = shell(

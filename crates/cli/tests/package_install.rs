@@ -2,6 +2,8 @@
 //! version-pinned package launcher; from a plain directory it keeps the executable path and its
 //! disposable-location refusal (contract 06 §2, as changed for package installs).
 
+mod support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -75,18 +77,11 @@ fn npm_platform_package_prints_pinned_npx() {
 #[test]
 fn pypi_wheel_prints_pinned_uvx() {
     let temp = tempfile::tempdir().unwrap();
-    let venv = temp.path().join("venv");
-    fs::create_dir_all(venv.join(format!(
-        "lib/python3.11/site-packages/dotaios_rs-{VERSION}.dist-info"
-    )))
-    .unwrap();
+    let venv = support::wheel_venv(temp.path(), "python3.11");
     let exe = install_binaries(&venv.join("bin"));
     // The `uvx` launcher is printed only where `uvx` is found (contract 06 §2.4).
     let tools = temp.path().join("tools");
-    fs::create_dir_all(&tools).unwrap();
-    fs::write(tools.join("uvx"), "#!/bin/sh\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(tools.join("uvx"), fs::Permissions::from_mode(0o755)).unwrap();
+    support::fake_uvx(&tools);
     let path = format!("{}:/usr/bin:/bin", tools.display());
     let text = stdout(&mcp_install_with_path(&exe, temp.path(), "codex", &path));
     let folder = aios();

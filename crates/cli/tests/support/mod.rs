@@ -88,3 +88,27 @@ pub fn mkfifo(path: &Path) {
         .unwrap();
     assert!(made.success());
 }
+
+/// `<root>/venv` laid out as a `dotaios-rs` wheel install of this version under `python`
+/// (e.g. `python3.12`): the wheel's `.dist-info` that the package-install detection reads.
+/// The binaries still have to be placed in its `bin/`.
+pub fn wheel_venv(root: &Path, python: &str) -> std::path::PathBuf {
+    let venv = root.join("venv");
+    let version = env!("CARGO_PKG_VERSION");
+    fs::create_dir_all(venv.join(format!(
+        "lib/{python}/site-packages/dotaios_rs-{version}.dist-info"
+    )))
+    .unwrap();
+    venv
+}
+
+/// An executable `uvx` in `dir` that does nothing: the `uvx` launcher is printed only where
+/// `uvx` is found on `PATH` (contract 06 §2.4).
+pub fn fake_uvx(dir: &Path) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    fs::create_dir_all(dir).unwrap();
+    let uvx = dir.join("uvx");
+    fs::write(&uvx, "#!/bin/sh\nexit 0\n").unwrap();
+    fs::set_permissions(&uvx, fs::Permissions::from_mode(0o755)).unwrap();
+    uvx
+}
