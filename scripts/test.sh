@@ -40,7 +40,7 @@ fi
 
 # Release evidence from real AI hosts (docs/compatibility.md): the pinned clients of
 # tests/hosts/package-lock.json, offline, against a scripted model endpoint on loopback. They
-# are the suite's largest download (about 935 MB of npm packages), so DOTAIOS_SKIP_HOSTS=1 skips
+# are the suite's largest download (about 1.3 GB of npm packages), so DOTAIOS_SKIP_HOSTS=1 skips
 # them (README "Tests"); .ci/run clears it, so CI always runs them.
 if [ "${DOTAIOS_SKIP_HOSTS:-}" = 1 ]; then
   echo "test.sh: DOTAIOS_SKIP_HOSTS=1: the real AI host tests (scripts/test-hosts.sh) are skipped" >&2
