@@ -56,7 +56,12 @@ exercise() {
 python3 -m venv "$SCRATCH/venv"
 "$SCRATCH/venv/bin/pip" install -q --no-index --disable-pip-version-check \
     "$DIST"/pypi/dotaios_rs-"$VERSION"-*manylinux*x86_64.whl
-exercise "$SCRATCH/venv/bin/dotaios" "$SCRATCH/venv/bin/dotaios-mcp" \
+# `mcp install` prints the uvx launcher only where `uvx` is found (contract 06 §2.4): a
+# stand-in on PATH that is never run; without it the venv's own adapter is the launcher.
+mkdir -p "$SCRATCH/uvx-bin"
+printf '#!/bin/sh\nexit 0\n' >"$SCRATCH/uvx-bin/uvx"
+chmod 755 "$SCRATCH/uvx-bin/uvx"
+PATH="$SCRATCH/uvx-bin:$PATH" exercise "$SCRATCH/venv/bin/dotaios" "$SCRATCH/venv/bin/dotaios-mcp" \
     "uvx --from dotaios-rs==$VERSION dotaios-mcp" "wheel in a venv"
 
 # --- npm: launcher + Linux platform package, offline ------------------------------------------
