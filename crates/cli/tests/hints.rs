@@ -12,10 +12,7 @@ use std::process::{Command, Output};
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 fn aios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/aios")
-        .canonicalize()
-        .unwrap()
+    support::sample_aios()
 }
 
 fn repo_root() -> PathBuf {

@@ -11,10 +11,7 @@ use std::process::{Command, Output};
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 fn aios() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/aios")
-        .canonicalize()
-        .unwrap()
+    support::sample_aios()
 }
 
 /// Copies `dotaios` (and the adapter beside it) into `bin`.

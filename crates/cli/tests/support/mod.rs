@@ -112,3 +112,11 @@ pub fn fake_uvx(dir: &Path) -> std::path::PathBuf {
     fs::set_permissions(&uvx, fs::Permissions::from_mode(0o755)).unwrap();
     uvx
 }
+
+/// The sample folder `examples/aios` of this checkout, as an absolute path (read, never written).
+pub fn sample_aios() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/aios")
+        .canonicalize()
+        .unwrap()
+}
