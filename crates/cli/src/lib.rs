@@ -18,6 +18,7 @@ mod error;
 mod launcher;
 mod output;
 mod package_install;
+mod sys;
 mod writers;
 
 use std::ffi::OsString;

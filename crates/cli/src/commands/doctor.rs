@@ -71,7 +71,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         root: root.as_ref(),
         path_suffix: path_suffix.as_deref(),
         now: SystemTime::now(),
-        uid: rustix::process::geteuid().as_raw(),
+        uid: crate::sys::effective_ids().0,
         time_zone: &jiff::tz::TimeZone::system(),
     });
     if json {

@@ -36,14 +36,12 @@
 use std::collections::hash_map::RandomState;
 use std::ffi::{OsStr, OsString};
 use std::hash::{BuildHasher, Hasher};
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-use rustix::io::Errno;
+use crate::sys::{self, DirHandle, FileKind, OpenedDir};
 
-/// How a new file's permission bits are chosen.
+/// How a new file's permission bits are chosen. On Windows neither variant changes anything:
+/// the file gets the ACL its directory passes on (`docs/decisions.md`, "Writers on Windows").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FileMode {
     /// These bits, narrowed by the process umask (`0o644` gives `0644` under umask `022`).
@@ -61,17 +59,28 @@ pub(crate) enum EntryKind {
     File,
     /// A real directory.
     Directory,
-    /// A symbolic link, whatever it points to.
+    /// A symbolic link, whatever it points to (on Windows also a junction).
     Symlink,
-    /// A FIFO, socket or device.
+    /// A FIFO, socket or device (on Windows also a reparse point that is not a link).
     Special,
+}
+
+impl From<FileKind> for EntryKind {
+    fn from(kind: FileKind) -> EntryKind {
+        match kind {
+            FileKind::File => EntryKind::File,
+            FileKind::Directory => EntryKind::Directory,
+            FileKind::Symlink => EntryKind::Symlink,
+            FileKind::Special => EntryKind::Special,
+        }
+    }
 }
 
 /// Why a write was refused or failed. Carries no path: the caller knows which name it asked
 /// for and words the message.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum WriteError {
-    /// The name is empty, `.`, `..`, or contains `/` or NUL.
+    /// The name is empty, `.`, `..`, or contains a separator or NUL.
     #[error("not a single path component")]
     InvalidName,
     /// Exclusive creation found an existing entry with this name.
@@ -94,57 +103,44 @@ pub(crate) enum WriteError {
     Io(#[from] std::io::Error),
 }
 
-impl From<Errno> for WriteError {
-    fn from(errno: Errno) -> WriteError {
-        WriteError::Io(std::io::Error::from(errno))
-    }
-}
-
 /// An open directory handle that every operation is relative to.
 #[derive(Debug)]
 pub(crate) struct Dir {
-    fd: OwnedFd,
+    handle: DirHandle,
 }
 
 impl Dir {
     /// Opens the directory at `path`. A symlink at `path` itself (or in its ancestors) is
     /// followed: this is where a caller chooses its root. Nothing after this takes a path.
     pub(crate) fn open(path: &Path) -> Result<Dir, WriteError> {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let fd = retry_on_interrupt(|| rustix::fs::open(path, flags, Mode::empty())).map_err(
-            |errno| match errno {
-                Errno::NOTDIR => WriteError::NotDirectory,
-                other => WriteError::from(other),
-            },
-        )?;
-        Ok(Dir { fd })
+        match sys::open_dir_path(path) {
+            Ok(handle) => Ok(Dir { handle }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => {
+                Err(WriteError::NotDirectory)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The platform handle, for the operations of [`crate::sys`] that other writers need.
+    pub(crate) fn handle(&self) -> &DirHandle {
+        &self.handle
     }
 
     /// What `name` is, without following it.
     pub(crate) fn kind(&self, name: &OsStr) -> Result<EntryKind, WriteError> {
         let name = checked_name(name)?;
-        match retry_on_interrupt(|| rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW)) {
-            Ok(stat) => Ok(kind_of(FileType::from_raw_mode(stat.st_mode))),
-            Err(Errno::NOENT) => Ok(EntryKind::Absent),
-            Err(errno) => Err(errno.into()),
-        }
+        Ok(sys::stat_at(&self.handle, name)?.map_or(EntryKind::Absent, |meta| meta.kind.into()))
     }
 
     /// Opens the existing directory `name` without following a link. `None` when absent.
     pub(crate) fn open_dir(&self, name: &OsStr) -> Result<Option<Dir>, WriteError> {
         let name = checked_name(name)?;
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        match retry_on_interrupt(|| rustix::fs::openat(&self.fd, name, flags, Mode::empty())) {
-            Ok(fd) => Ok(Some(Dir { fd })),
-            Err(Errno::NOENT) => Ok(None),
-            // The kernel reports a link as ELOOP and a non-directory as ENOTDIR; look again
-            // without following so that the caller gets the precise refusal.
-            Err(Errno::LOOP | Errno::NOTDIR) => match self.kind(name)? {
-                EntryKind::Symlink => Err(WriteError::Symlink),
-                EntryKind::Absent => Ok(None),
-                _ => Err(WriteError::NotDirectory),
-            },
-            Err(errno) => Err(errno.into()),
+        match sys::open_dir_at(&self.handle, name)? {
+            OpenedDir::Dir(handle) => Ok(Some(Dir { handle })),
+            OpenedDir::Absent => Ok(None),
+            OpenedDir::Link => Err(WriteError::Symlink),
+            OpenedDir::NotDirectory => Err(WriteError::NotDirectory),
         }
     }
 
@@ -153,12 +149,10 @@ impl Dir {
     /// existing symlink or non-directory is refused.
     pub(crate) fn ensure_dir(&self, name: &OsStr) -> Result<(Dir, bool), WriteError> {
         let name = checked_name(name)?;
-        let created = match retry_on_interrupt(|| {
-            rustix::fs::mkdirat(&self.fd, name, Mode::from_raw_mode(0o777))
-        }) {
+        let created = match sys::make_dir_at(&self.handle, name) {
             Ok(()) => true,
-            Err(Errno::EXIST) => false,
-            Err(errno) => return Err(errno.into()),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => false,
+            Err(error) => return Err(error.into()),
         };
         if created {
             self.sync()?;
@@ -181,7 +175,13 @@ impl Dir {
     ) -> Result<(), WriteError> {
         let name = checked_name(name)?;
         let temp = self.write_temp(name, bytes, mode)?;
-        let placed = self.move_into_place_exclusively(&temp, name);
+        let placed = match sys::rename_no_replace_at(&self.handle, &temp, name) {
+            Ok(()) => Ok(()),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                Err(WriteError::Exists)
+            }
+            Err(error) => Err(error.into()),
+        };
         self.finish(&temp, placed)
     }
 
@@ -212,7 +212,7 @@ impl Dir {
         refuse_unless_replaceable(self.kind(name)?)?;
         let temp = self.write_temp(name, bytes, mode)?;
         // Look again just before the rename: a link planted meanwhile is still refused. (A
-        // link planted after this check is replaced as a name by `renameat`, which never
+        // link planted after this check is replaced as a name by the rename, which never
         // follows it, so its target stays untouched either way.)
         let placed = self
             .kind(name)
@@ -222,15 +222,14 @@ impl Dir {
                 false => Err(WriteError::Changed),
             })
             .and_then(|()| {
-                retry_on_interrupt(|| rustix::fs::renameat(&self.fd, &temp, &self.fd, name))
-                    .map_err(WriteError::from)
+                sys::rename_at(&self.handle, &temp, &self.handle, name).map_err(WriteError::from)
             });
         self.finish(&temp, placed)
     }
 
-    /// Flushes this directory's entries to disk.
+    /// Flushes this directory's entries to disk (a no-op on Windows, `crate::sys`).
     pub(crate) fn sync(&self) -> Result<(), WriteError> {
-        retry_on_interrupt(|| rustix::fs::fsync(&self.fd)).map_err(WriteError::from)
+        sys::sync_dir(&self.handle).map_err(WriteError::from)
     }
 
     /// Creates, fills and flushes a temporary file next to `name`; returns its name.
@@ -240,69 +239,30 @@ impl Dir {
         bytes: &[u8],
         mode: FileMode,
     ) -> Result<OsString, WriteError> {
-        let requested = match mode {
-            FileMode::Umask(bits) | FileMode::Exact(bits) => bits & 0o777,
+        let (requested, exact) = match mode {
+            FileMode::Umask(bits) => (bits & 0o777, None),
+            FileMode::Exact(bits) => (bits & 0o777, Some(bits & 0o777)),
         };
-        let flags =
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let mut attempts = 0;
-        let (temp, fd) = loop {
+        let (temp, mut file) = loop {
             let temp = temp_name(name);
-            match retry_on_interrupt(|| {
-                rustix::fs::openat(
-                    &self.fd,
-                    &temp,
-                    flags,
-                    Mode::from_raw_mode(requested as rustix::fs::RawMode),
-                )
-            }) {
-                Ok(fd) => break (temp, fd),
+            match sys::create_new_at(&self.handle, &temp, requested) {
+                Ok(file) => break (temp, file),
                 // 64 random bits collide only if someone plants names on purpose; try a few.
-                Err(Errno::EXIST) if attempts < 8 => attempts += 1,
-                Err(errno) => return Err(errno.into()),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && attempts < 8 => {
+                    attempts += 1;
+                }
+                Err(error) => return Err(error.into()),
             }
         };
-        let filled = fill(&fd, bytes, mode);
-        drop(fd);
+        let filled = sys::fill(&mut file, bytes, exact, None);
+        drop(file);
         match filled {
             Ok(()) => Ok(temp),
             Err(error) => {
-                let _ = rustix::fs::unlinkat(&self.fd, &temp, AtFlags::empty());
-                Err(error)
+                let _ = sys::remove_file_at(&self.handle, &temp);
+                Err(error.into())
             }
-        }
-    }
-
-    fn move_into_place_exclusively(&self, temp: &OsStr, name: &OsStr) -> Result<(), WriteError> {
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            match retry_on_interrupt(|| {
-                rustix::fs::renameat_with(
-                    &self.fd,
-                    temp,
-                    &self.fd,
-                    name,
-                    rustix::fs::RenameFlags::NOREPLACE,
-                )
-            }) {
-                Ok(()) => return Ok(()),
-                Err(Errno::EXIST) => return Err(WriteError::Exists),
-                // Filesystems without RENAME_NOREPLACE: fall back to a hard link, which also
-                // fails when the name exists.
-                Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {}
-                Err(errno) => return Err(errno.into()),
-            }
-        }
-        match retry_on_interrupt(|| {
-            rustix::fs::linkat(&self.fd, temp, &self.fd, name, AtFlags::empty())
-        }) {
-            Ok(()) => {
-                // The final name now holds the bytes; the temporary name is just a second link.
-                let _ = rustix::fs::unlinkat(&self.fd, temp, AtFlags::empty());
-                Ok(())
-            }
-            Err(Errno::EXIST) => Err(WriteError::Exists),
-            Err(errno) => Err(errno.into()),
         }
     }
 
@@ -312,39 +272,11 @@ impl Dir {
         match placed {
             Ok(()) => self.sync(),
             Err(error) => {
-                let _ = rustix::fs::unlinkat(&self.fd, temp, AtFlags::empty());
+                let _ = sys::remove_file_at(&self.handle, temp);
                 Err(error)
             }
         }
     }
-}
-
-impl AsFd for Dir {
-    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
-        self.fd.as_fd()
-    }
-}
-
-fn fill(fd: &OwnedFd, bytes: &[u8], mode: FileMode) -> Result<(), WriteError> {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match rustix::io::write(fd, rest) {
-            Ok(0) => return Err(WriteError::Io(std::io::ErrorKind::WriteZero.into())),
-            Ok(written) => rest = &rest[written..],
-            Err(Errno::INTR) => {}
-            Err(errno) => return Err(errno.into()),
-        }
-    }
-    if let FileMode::Exact(bits) = mode {
-        retry_on_interrupt(|| {
-            rustix::fs::fchmod(
-                fd,
-                Mode::from_raw_mode((bits & 0o777) as rustix::fs::RawMode),
-            )
-        })?;
-    }
-    retry_on_interrupt(|| rustix::fs::fsync(fd))?;
-    Ok(())
 }
 
 fn refuse_unless_replaceable(kind: EntryKind) -> Result<(), WriteError> {
@@ -355,29 +287,39 @@ fn refuse_unless_replaceable(kind: EntryKind) -> Result<(), WriteError> {
     }
 }
 
+/// One name component: not empty, `.` or `..`, and free of NUL and of every separator of the
+/// platform (`/`). On Windows also free of `\`, the characters Windows reserves
+/// (`: * ? " < > |`, where `:` would name a drive or an alternate data stream), control
+/// characters, and a trailing dot or space (which Windows strips, so the name would not be
+/// the one asked for).
 fn checked_name(name: &OsStr) -> Result<&OsStr, WriteError> {
-    let bytes = name.as_bytes();
+    let bytes = name.as_encoded_bytes();
     if bytes.is_empty() || bytes == b"." || bytes == b".." || bytes.contains(&b'/') {
         return Err(WriteError::InvalidName);
     }
     if bytes.contains(&0) {
         return Err(WriteError::InvalidName);
     }
+    if cfg!(windows) && !is_windows_name(bytes) {
+        return Err(WriteError::InvalidName);
+    }
     Ok(name)
 }
 
-fn kind_of(file_type: FileType) -> EntryKind {
-    match file_type {
-        FileType::RegularFile => EntryKind::File,
-        FileType::Directory => EntryKind::Directory,
-        FileType::Symlink => EntryKind::Symlink,
-        _ => EntryKind::Special,
-    }
+/// The Windows rules of [`checked_name`] on a name's bytes (checked on every platform by the
+/// unit tests, applied on Windows).
+fn is_windows_name(bytes: &[u8]) -> bool {
+    !bytes
+        .iter()
+        .any(|byte| *byte < 0x20 || b"\\:*?\"<>|".contains(byte))
+        && !bytes.ends_with(b".")
+        && !bytes.ends_with(b" ")
 }
 
 /// `.<name>.<pid>.<16 hex digits>.tmp`. The random part comes from the standard library's
 /// per-process random hash keys, which are seeded from the operating system; uniqueness is
-/// enforced by `O_EXCL` anyway, so the randomness only has to make collisions unlikely.
+/// enforced by exclusive creation anyway, so the randomness only has to make collisions
+/// unlikely.
 fn temp_name(name: &OsStr) -> OsString {
     let mut hasher = RandomState::new().build_hasher();
     hasher.write_u128(
@@ -386,24 +328,16 @@ fn temp_name(name: &OsStr) -> OsString {
             .map_or(0, |elapsed| elapsed.as_nanos()),
     );
     let random = hasher.finish();
-    let mut bytes = Vec::with_capacity(name.len() + 40);
-    bytes.push(b'.');
-    bytes.extend_from_slice(name.as_bytes());
-    bytes.extend_from_slice(format!(".{}.{random:016x}.tmp", std::process::id()).as_bytes());
-    OsString::from_vec(bytes)
-}
-
-fn retry_on_interrupt<T>(mut call: impl FnMut() -> rustix::io::Result<T>) -> rustix::io::Result<T> {
-    loop {
-        match call() {
-            Err(Errno::INTR) => {}
-            other => return other,
-        }
-    }
+    let mut temp = OsString::with_capacity(name.len() + 40);
+    temp.push(".");
+    temp.push(name);
+    temp.push(format!(".{}.{random:016x}.tmp", std::process::id()));
+    temp
 }
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     use super::*;
@@ -431,6 +365,8 @@ mod tests {
         assert_eq!(names(temp.path()), ["a.md"]);
     }
 
+    // Links and mode bits: Unix only (Windows cannot create links unprivileged).
+    #[cfg(unix)]
     #[test]
     fn create_file_never_replaces_any_existing_entry() {
         let temp = tempfile::tempdir().unwrap();
@@ -454,6 +390,8 @@ mod tests {
         assert_eq!(names(temp.path()), ["dangling", "dir", "file", "link"]);
     }
 
+    // Links and mode bits: Unix only (Windows cannot create links unprivileged).
+    #[cfg(unix)]
     #[test]
     fn replace_file_replaces_regular_files_and_refuses_links() {
         let temp = tempfile::tempdir().unwrap();
@@ -499,6 +437,8 @@ mod tests {
         assert_eq!(std::fs::read(temp.path().join("file")).unwrap(), b"new");
     }
 
+    // Links and mode bits: Unix only (Windows cannot create links unprivileged).
+    #[cfg(unix)]
     #[test]
     fn exact_mode_ignores_the_umask() {
         let temp = tempfile::tempdir().unwrap();
@@ -518,6 +458,8 @@ mod tests {
         assert_eq!(mode("wide"), 0o664);
     }
 
+    // Links and mode bits: Unix only (Windows cannot create links unprivileged).
+    #[cfg(unix)]
     #[test]
     fn ensure_dir_creates_once_and_refuses_links_and_files() {
         let temp = tempfile::tempdir().unwrap();
@@ -558,6 +500,8 @@ mod tests {
         assert_eq!(names(temp.path()), Vec::<String>::new());
     }
 
+    // Links and mode bits: Unix only (Windows cannot create links unprivileged).
+    #[cfg(unix)]
     #[test]
     fn kinds_are_seen_without_following() {
         let temp = tempfile::tempdir().unwrap();
@@ -581,5 +525,46 @@ mod tests {
             text.starts_with(".aios.json.") && text.ends_with(".tmp"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn windows_names_refuse_reserved_characters_and_trailing_dots() {
+        for good in ["aios.json", ".aios.json.12.00ff.tmp", "é", "a b"] {
+            assert!(is_windows_name(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "a\\b", "c:", "a*", "a?", "q\"", "<", ">", "|", "tab\t", "dot.", "space ",
+        ] {
+            assert!(!is_windows_name(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn directories_and_files_are_told_apart() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = Dir::open(temp.path()).unwrap();
+        let (made, created) = dir.ensure_dir(os("made")).unwrap();
+        assert!(created);
+        made.create_file(os("inside"), b"x", FileMode::Umask(0o644))
+            .unwrap();
+        assert_eq!(dir.kind(os("made")).unwrap(), EntryKind::Directory);
+        assert_eq!(made.kind(os("inside")).unwrap(), EntryKind::File);
+        assert!(matches!(
+            made.ensure_dir(os("inside")),
+            Err(WriteError::NotDirectory)
+        ));
+        assert!(matches!(
+            dir.replace_file(os("made"), b"x", FileMode::Umask(0o644)),
+            Err(WriteError::NotRegular)
+        ));
+        assert!(matches!(
+            made.create_file(os("inside"), b"y", FileMode::Umask(0o644)),
+            Err(WriteError::Exists)
+        ));
+        assert_eq!(
+            std::fs::read(temp.path().join("made").join("inside")).unwrap(),
+            b"x"
+        );
+        assert_eq!(names(&temp.path().join("made")), ["inside"]);
     }
 }

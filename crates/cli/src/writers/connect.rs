@@ -16,14 +16,11 @@ mod json;
 
 use std::ffi::OsStr;
 use std::io::Read;
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, Stat};
-use rustix::io::Errno;
 
 use self::json::{Json, Members};
 use super::atomic::{Dir, FileMode, WriteError};
+use crate::sys::{self, FileKind, Meta};
 
 /// A larger `opencode.json` is not a configuration file we should load into memory.
 const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
@@ -108,23 +105,23 @@ enum Seen {
     File(Identity),
 }
 
+/// Which file was read, and its size and modification time (on Windows the identity is the
+/// creation time, `crate::sys::Meta`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Identity {
     dev: u64,
     ino: u64,
-    size: i64,
+    size: u64,
     mtime: (i64, i64),
 }
 
 impl Identity {
-    // `st_dev` is `u64` on Linux and `i32` on macOS.
-    #[allow(clippy::unnecessary_cast)]
-    fn of(stat: &Stat) -> Identity {
+    fn of(meta: &Meta) -> Identity {
         Identity {
-            dev: stat.st_dev as u64,
-            ino: stat.st_ino,
-            size: stat.st_size,
-            mtime: (stat.st_mtime, stat.st_mtime_nsec as i64),
+            dev: meta.dev,
+            ino: meta.ino,
+            size: meta.size,
+            mtime: meta.mtime,
         }
     }
 }
@@ -181,14 +178,11 @@ pub(crate) fn write(plan: &Plan) -> Result<(), ConnectError> {
     std::fs::create_dir_all(parent).map_err(|error| ConnectError::WriteFailed(io_code(&error)))?;
     let dir = Dir::open(parent).map_err(write_failure)?;
     let still_as_seen = |dir: &Dir, name: &OsStr| -> Result<bool, WriteError> {
-        let now = match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
-                Seen::File(Identity::of(&stat))
-            }
+        let now = match sys::stat_at(dir.handle(), name)? {
+            Some(meta) if meta.kind == FileKind::File => Seen::File(Identity::of(&meta)),
             // Anything else than a regular file now: certainly not what was read.
-            Ok(_) => return Ok(false),
-            Err(Errno::NOENT) => Seen::Absent,
-            Err(errno) => return Err(errno.into()),
+            Some(_) => return Ok(false),
+            None => Seen::Absent,
         };
         Ok(now == plan.seen)
     };
@@ -209,46 +203,39 @@ fn write_failure(error: WriteError) -> ConnectError {
 /// §6.3 step 1: the existing bytes, or `None` when there is no file (a dangling symlink
 /// included). A FIFO or device is refused without being read from.
 fn read_existing(file: &Path) -> Result<(Seen, Option<Vec<u8>>), ConnectError> {
-    let flags = OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    let fd: OwnedFd = match rustix::fs::open(file, flags, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(Errno::NOENT) => return Ok((Seen::Absent, None)),
-        Err(errno) => return Err(ConnectError::Unreadable(errno_name(errno))),
+    let (file, meta) = match sys::open_file_path(file) {
+        Ok(Some(opened)) => opened,
+        Ok(None) => return Ok((Seen::Absent, None)),
+        Err(error) => return Err(ConnectError::Unreadable(io_code(&error))),
     };
-    let stat =
-        rustix::fs::fstat(&fd).map_err(|errno| ConnectError::Unreadable(errno_name(errno)))?;
-    match FileType::from_raw_mode(stat.st_mode) {
-        FileType::RegularFile => {}
+    match meta.kind {
+        FileKind::File => {}
         // What reading a directory reports, so that the message names the usual code.
-        FileType::Directory => return Err(ConnectError::Unreadable("EISDIR")),
+        FileKind::Directory => return Err(ConnectError::Unreadable("EISDIR")),
         _ => return Err(ConnectError::NotRegular),
     }
-    if u64::try_from(stat.st_size).unwrap_or(u64::MAX) > MAX_CONFIG_BYTES {
+    if meta.size > MAX_CONFIG_BYTES {
         return Err(ConnectError::Unreadable("EFBIG"));
     }
     let mut bytes = Vec::new();
-    std::fs::File::from(fd)
-        .take(MAX_CONFIG_BYTES + 1)
+    file.take(MAX_CONFIG_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|error| ConnectError::Unreadable(io_code(&error)))?;
     if bytes.len() as u64 > MAX_CONFIG_BYTES {
         return Err(ConnectError::Unreadable("EFBIG"));
     }
-    Ok((Seen::File(Identity::of(&stat)), Some(bytes)))
+    Ok((Seen::File(Identity::of(&meta)), Some(bytes)))
 }
 
 /// §6.5 step 1: the target seen without following links must be a regular file (whose
-/// permission bits the new file keeps) or absent (0600).
+/// permission bits the new file keeps) or absent (0600). On Windows the bits mean nothing
+/// to the write (`crate::sys`); the check of the kind is the same.
 fn replaceable_mode(file: &Path) -> Result<u32, ConnectError> {
-    match rustix::fs::lstat(file) {
-        Ok(stat) if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile => {
-            // `st_mode` is `u32` on Linux and `u16` on macOS.
-            #[allow(clippy::useless_conversion)]
-            Ok(u32::from(stat.st_mode) & 0o777)
-        }
-        Ok(_) => Err(ConnectError::NotRegular),
-        Err(Errno::NOENT) => Ok(NEW_FILE_MODE),
-        Err(errno) => Err(ConnectError::Unreadable(errno_name(errno))),
+    match sys::stat_path(file) {
+        Ok(Some(meta)) if meta.kind == FileKind::File => Ok(meta.mode),
+        Ok(Some(_)) => Err(ConnectError::NotRegular),
+        Ok(None) => Ok(NEW_FILE_MODE),
+        Err(error) => Err(ConnectError::Unreadable(io_code(&error))),
     }
 }
 
@@ -458,40 +445,10 @@ fn is_reference_server(script: &str) -> bool {
     true
 }
 
-/// The symbolic name of an OS error, as the messages show it.
-fn errno_name(errno: Errno) -> &'static str {
-    const NAMES: [(Errno, &str); 20] = [
-        (Errno::ACCESS, "EACCES"),
-        (Errno::PERM, "EPERM"),
-        (Errno::LOOP, "ELOOP"),
-        (Errno::ISDIR, "EISDIR"),
-        (Errno::NOTDIR, "ENOTDIR"),
-        (Errno::NAMETOOLONG, "ENAMETOOLONG"),
-        (Errno::IO, "EIO"),
-        (Errno::NOMEM, "ENOMEM"),
-        (Errno::MFILE, "EMFILE"),
-        (Errno::NFILE, "ENFILE"),
-        (Errno::FBIG, "EFBIG"),
-        (Errno::OVERFLOW, "EOVERFLOW"),
-        (Errno::NXIO, "ENXIO"),
-        (Errno::ROFS, "EROFS"),
-        (Errno::BUSY, "EBUSY"),
-        (Errno::NOSPC, "ENOSPC"),
-        (Errno::DQUOT, "EDQUOT"),
-        (Errno::STALE, "ESTALE"),
-        (Errno::AGAIN, "EAGAIN"),
-        (Errno::EXIST, "EEXIST"),
-    ];
-    NAMES
-        .iter()
-        .find(|(known, _)| *known == errno)
-        .map_or("read error", |(_, name)| name)
-}
-
+/// The symbolic name of an OS error, as the messages show it (contract 06 §6.3 step 1), or
+/// `read error` when none is known.
 fn io_code(error: &std::io::Error) -> &'static str {
-    error.raw_os_error().map_or("read error", |raw| {
-        errno_name(Errno::from_raw_os_error(raw))
-    })
+    sys::error_name(error).unwrap_or("read error")
 }
 
 #[cfg(test)]
@@ -670,7 +627,9 @@ mod tests {
             ConnectError::Unreadable("EISDIR").message(path),
             "Could not read existing /h/.config/opencode/opencode.json (EISDIR). Refusing to overwrite it."
         );
-        assert_eq!(errno_name(Errno::ACCESS), "EACCES");
-        assert_eq!(errno_name(Errno::CHILD), "read error");
+        assert_eq!(
+            io_code(&std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+            "read error"
+        );
     }
 }

@@ -183,8 +183,7 @@ fn check_vault_location(vault: &VaultRequest) -> Result<(), InitError> {
             existing.display()
         )));
     }
-    let access = rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK;
-    if rustix::fs::access(existing, access).is_err() {
+    if !crate::sys::path_is_writable(existing) {
         return Err(unusable(format!(
             "{} is not a directory you can write to.",
             existing.display()

@@ -268,8 +268,10 @@ fn install_owned_metadata(dotaios: &Dir) -> Result<(), MigrateError> {
     if let Err(error) = fsops::rename(dotaios, &staging, dotaios, "migrations") {
         let _ = fsops::remove_tree(dotaios, &staging);
         // Something appeared at `migrations` since it was checked.
-        if matches!(error.raw_os_error(), Some(code) if code == rustix::io::Errno::NOTEMPTY.raw_os_error() || code == rustix::io::Errno::EXIST.raw_os_error())
-        {
+        if matches!(
+            error.kind(),
+            io::ErrorKind::DirectoryNotEmpty | io::ErrorKind::AlreadyExists
+        ) {
             return Err(MigrateError::UnownedMetadata);
         }
         return Err(fail(error));
@@ -289,13 +291,11 @@ fn remove_stale_staging(dotaios: &Dir) {
             .to_str()
             .and_then(|name| name.strip_prefix(".migrations."))
             .and_then(|rest| rest.strip_suffix(".tmp"))
-            .and_then(|digits| digits.parse::<i32>().ok())
-            .and_then(rustix::process::Pid::from_raw)
+            .and_then(|digits| digits.parse::<u32>().ok())
         else {
             continue;
         };
-        let dead = rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH);
-        if is_dir && dead {
+        if is_dir && crate::sys::process_is_gone(pid) {
             let _ = fsops::remove_tree(dotaios, &name.to_string_lossy());
         }
     }
@@ -445,16 +445,13 @@ impl Transaction<'_> {
     fn owner_for(&self, change: &Change) -> Option<Owner> {
         let stat = match change.action {
             Action::Replace => fsops::stat(&self.folder.dir, change.path).ok().flatten(),
-            Action::Create => rustix::fs::fstat(&self.folder.dir).ok(),
+            Action::Create => crate::sys::stat_dir(self.folder.dir.handle()).ok(),
         }?;
         let owner = Owner {
-            uid: stat.st_uid,
-            gid: stat.st_gid,
+            uid: stat.uid,
+            gid: stat.gid,
         };
-        let own = (
-            rustix::process::geteuid().as_raw(),
-            rustix::process::getegid().as_raw(),
-        );
+        let own = crate::sys::effective_ids();
         ((owner.uid, owner.gid) != own).then_some(owner)
     }
 

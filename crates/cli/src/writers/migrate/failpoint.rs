@@ -19,7 +19,7 @@
 
 use std::sync::OnceLock;
 
-use rustix::process::{Signal, getpid, kill_process};
+use crate::sys::{SelfStop, stop_self};
 
 /// The environment variable that arms one failpoint.
 pub(crate) const FAILPOINT_VARIABLE: &str = "DOTAIOS_MIGRATE_FAILPOINT";
@@ -58,15 +58,15 @@ fn parse(value: &str) -> Option<Armed> {
 pub(crate) fn reached(name: &str) {
     match armed() {
         Some(Armed::Kill(step)) if step == name => {
-            let _ = kill_process(getpid(), Signal::KILL);
+            stop_self(SelfStop::Kill);
             // SIGKILL cannot be caught; should delivery ever be deferred, do not carry on.
             std::process::abort();
         }
         Some(Armed::Signal(step)) if step == name => {
-            let _ = kill_process(getpid(), Signal::TERM);
+            stop_self(SelfStop::Terminate);
         }
         Some(Armed::Stop(step)) if step == name => {
-            let _ = kill_process(getpid(), Signal::STOP);
+            stop_self(SelfStop::Suspend);
         }
         _ => {}
     }

@@ -5,47 +5,26 @@
 //! directory handles, removal of files and of whole transaction directories, and a no-follow
 //! `stat`.
 //!
-//! Every operation takes a [`Dir`] handle and a single name component; nothing here resolves a
-//! path, follows a link (`O_NOFOLLOW`, `AT_SYMLINK_NOFOLLOW`, `linkat` without
-//! `AT_SYMLINK_FOLLOW`, `renameat` which never follows its last component) or reads file
+//! Every operation takes a [`Dir`] handle and a single name component and goes through the
+//! platform seam [`crate::sys`]; nothing here resolves a path, follows a link or reads file
 //! contents (reads go through `dotaios-contained`).
 
 use std::ffi::{OsStr, OsString};
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 
-use rustix::fs::{Access, AtFlags, FileType, Gid, Mode, OFlags, Stat, Uid};
-use rustix::io::Errno;
-
-use crate::writers::atomic::Dir;
+use crate::sys::{self, FileKind};
+pub(crate) use crate::sys::{Meta, Owner};
+use crate::writers::atomic::{Dir, WriteError};
 
 /// How deep [`remove_tree`] descends. Transaction directories are three levels deep; anything
 /// deeper was not written by `migrate` and is refused rather than walked without end.
 const MAX_DEPTH: usize = 8;
 
-fn retry<T>(mut call: impl FnMut() -> rustix::io::Result<T>) -> io::Result<T> {
-    loop {
-        match call() {
-            Err(Errno::INTR) => {}
-            other => return other.map_err(io::Error::from),
-        }
-    }
-}
-
-/// The owner to give a new file (`fchown`), when it should differ from the creating process.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Owner {
-    /// User id.
-    pub(crate) uid: u32,
-    /// Group id.
-    pub(crate) gid: u32,
-}
-
-/// Creates `name` exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`) under its final name, writes
-/// `bytes`, optionally hands it to `owner` (best effort: only a privileged process can), sets
-/// exactly `mode` with `fchmod` (the umask cannot interfere) and `fsync`s it. The caller
-/// `fsync`s the directory. On failure after creation the partial file is removed.
+/// Creates `name` exclusively (no link followed) under its final name, writes `bytes`,
+/// optionally hands it to `owner` (best effort: only a privileged process can), sets exactly
+/// `mode` (the umask cannot interfere; no effect on Windows) and flushes it, all through
+/// [`sys::fill`]. The caller `fsync`s the directory. On failure after creation the partial
+/// file is removed.
 pub(crate) fn create_exclusive(
     dir: &Dir,
     name: &str,
@@ -53,76 +32,51 @@ pub(crate) fn create_exclusive(
     mode: u32,
     owner: Option<Owner>,
 ) -> io::Result<()> {
-    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let fd = retry(|| rustix::fs::openat(dir, name, flags, Mode::from_raw_mode(0o600)))?;
-    let filled = fill(&fd, bytes, mode, owner);
-    drop(fd);
+    let name = OsStr::new(name);
+    let mut file = sys::create_new_at(dir.handle(), name, 0o600)?;
+    let filled = sys::fill(&mut file, bytes, Some(mode), owner);
+    drop(file);
     if filled.is_err() {
-        let _ = rustix::fs::unlinkat(dir, name, AtFlags::empty());
+        let _ = sys::remove_file_at(dir.handle(), name);
     }
     filled
 }
 
-fn fill(fd: &OwnedFd, bytes: &[u8], mode: u32, owner: Option<Owner>) -> io::Result<()> {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match rustix::io::write(fd, rest) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(written) => rest = &rest[written..],
-            Err(Errno::INTR) => {}
-            Err(errno) => return Err(errno.into()),
-        }
-    }
-    if let Some(owner) = owner {
-        // Keeping the original owner matters only when a privileged user migrates someone
-        // else's folder; an unprivileged process cannot, and that is not an error.
-        match retry(|| {
-            rustix::fs::fchown(
-                fd,
-                Some(Uid::from_raw(owner.uid)),
-                Some(Gid::from_raw(owner.gid)),
-            )
-        }) {
-            Ok(()) => {}
-            Err(error) if error.raw_os_error() == Some(Errno::PERM.raw_os_error()) => {}
-            Err(error) => return Err(error),
-        }
-    }
-    retry(|| {
-        rustix::fs::fchmod(
-            fd,
-            Mode::from_raw_mode((mode & 0o777) as rustix::fs::RawMode),
-        )
-    })?;
-    retry(|| rustix::fs::fsync(fd))?;
-    Ok(())
-}
-
-/// `renameat(from/from_name, to/to_name)`: atomically replaces `to_name` (never following it).
+/// Renames `from/from_name` to `to/to_name`, atomically replacing `to_name` (never following it).
 pub(crate) fn rename(from: &Dir, from_name: &str, to: &Dir, to_name: &str) -> io::Result<()> {
-    retry(|| rustix::fs::renameat(from, from_name, to, to_name))
+    sys::rename_at(
+        from.handle(),
+        OsStr::new(from_name),
+        to.handle(),
+        OsStr::new(to_name),
+    )
 }
 
-/// `linkat(from/from_name, to/to_name)` without following; fails with `AlreadyExists` when
-/// `to_name` exists.
+/// Hard-links `from/from_name` as `to/to_name` without following; fails with
+/// `AlreadyExists` when `to_name` exists.
 pub(crate) fn link(from: &Dir, from_name: &str, to: &Dir, to_name: &str) -> io::Result<()> {
-    retry(|| rustix::fs::linkat(from, from_name, to, to_name, AtFlags::empty()))
+    sys::link_at(
+        from.handle(),
+        OsStr::new(from_name),
+        to.handle(),
+        OsStr::new(to_name),
+    )
 }
 
 /// Removes the non-directory `name`; `false` when it was already absent.
 pub(crate) fn remove_file(dir: &Dir, name: &str) -> io::Result<bool> {
-    match retry(|| rustix::fs::unlinkat(dir, name, AtFlags::empty())) {
+    match sys::remove_file_at(dir.handle(), OsStr::new(name)) {
         Ok(()) => Ok(true),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(error) => Err(error),
     }
 }
 
-/// Creates the directory `name` exclusively (`EEXIST` is [`io::ErrorKind::AlreadyExists`]),
-/// `fsync`s `parent`, and opens it without following. The mode is `0o777` narrowed by the
-/// umask, like every directory `init` makes.
+/// Creates the directory `name` exclusively (an existing name is
+/// [`io::ErrorKind::AlreadyExists`]), `fsync`s `parent`, and opens it without following. The
+/// mode is `0o777` narrowed by the umask, like every directory `init` makes.
 pub(crate) fn make_dir_exclusive(parent: &Dir, name: &str) -> io::Result<Dir> {
-    retry(|| rustix::fs::mkdirat(parent, name, Mode::from_raw_mode(0o777)))?;
+    sys::make_dir_at(parent.handle(), OsStr::new(name))?;
     parent.sync().map_err(write_error_to_io)?;
     open_dir(parent, name)?.ok_or_else(|| io::ErrorKind::NotFound.into())
 }
@@ -132,69 +86,24 @@ pub(crate) fn open_dir(parent: &Dir, name: &str) -> io::Result<Option<Dir>> {
     parent.open_dir(OsStr::new(name)).map_err(write_error_to_io)
 }
 
-/// `fstatat(dir, name, AT_SYMLINK_NOFOLLOW)`; `None` when absent.
-pub(crate) fn stat(dir: &Dir, name: &str) -> io::Result<Option<Stat>> {
-    match retry(|| rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW)) {
-        Ok(stat) => Ok(Some(stat)),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    }
+/// What `name` is, not following a link; `None` when absent.
+pub(crate) fn stat(dir: &Dir, name: &str) -> io::Result<Option<Meta>> {
+    sys::stat_at(dir.handle(), OsStr::new(name))
 }
 
 /// Whether a `stat` is of a regular file.
-pub(crate) fn is_regular(stat: &Stat) -> bool {
-    FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+pub(crate) fn is_regular(stat: &Meta) -> bool {
+    stat.kind == FileKind::File
 }
 
-/// Whether the effective user may create and remove entries in `dir` (`faccessat` with
-/// `AT_EACCESS`, which also reports a read-only filesystem).
+/// Whether the effective user may create and remove entries in `dir`.
 pub(crate) fn is_writable(dir: &Dir) -> io::Result<bool> {
-    match retry(|| {
-        rustix::fs::accessat(
-            dir,
-            ".",
-            Access::WRITE_OK | Access::EXEC_OK,
-            AtFlags::EACCESS,
-        )
-    }) {
-        Ok(()) => Ok(true),
-        Err(error)
-            if [Errno::ACCESS, Errno::ROFS, Errno::PERM]
-                .iter()
-                .any(|errno| error.raw_os_error() == Some(errno.raw_os_error())) =>
-        {
-            Ok(false)
-        }
-        Err(error) => Err(error),
-    }
+    sys::dir_is_writable(dir.handle())
 }
 
 /// The names in `dir`, without `.` and `..`, each with whether it is a real directory.
 pub(crate) fn entries(dir: &Dir) -> io::Result<Vec<(OsString, bool)>> {
-    let mut stream = rustix::fs::Dir::read_from(dir.as_fd()).map_err(io::Error::from)?;
-    let mut names = Vec::new();
-    while let Some(entry) = stream.read() {
-        let entry = entry.map_err(io::Error::from)?;
-        let name = entry.file_name().to_bytes();
-        if name == b"." || name == b".." {
-            continue;
-        }
-        let name = OsStr::from_bytes(name).to_os_string();
-        let is_dir = match entry.file_type() {
-            FileType::Directory => true,
-            FileType::Unknown => {
-                match retry(|| rustix::fs::statat(dir, name.as_os_str(), AtFlags::SYMLINK_NOFOLLOW))
-                {
-                    Ok(stat) => FileType::from_raw_mode(stat.st_mode) == FileType::Directory,
-                    Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
-                    Err(error) => return Err(error),
-                }
-            }
-            _ => false,
-        };
-        names.push((name, is_dir));
-    }
-    Ok(names)
+    sys::entries(dir.handle())
 }
 
 /// Removes everything inside `dir` except the names in `keep`, depth first, never following a
@@ -211,21 +120,18 @@ fn empty_dir_at_depth(dir: &Dir, keep: &[&str], depth: usize) -> io::Result<()> 
         if keep.iter().any(|kept| name == OsStr::new(kept)) {
             continue;
         }
-        if is_dir {
+        let removed = if is_dir {
             if let Some(child) = dir.open_dir(&name).map_err(write_error_to_io)? {
                 empty_dir_at_depth(&child, &[], depth + 1)?;
             }
-            match retry(|| rustix::fs::unlinkat(dir, name.as_os_str(), AtFlags::REMOVEDIR)) {
-                Ok(()) => {}
-                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => return Err(error),
-            }
+            sys::remove_dir_at(dir.handle(), &name)
         } else {
-            match retry(|| rustix::fs::unlinkat(dir, name.as_os_str(), AtFlags::empty())) {
-                Ok(()) => {}
-                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-                Err(error) => return Err(error),
-            }
+            sys::remove_file_at(dir.handle(), &name)
+        };
+        match removed {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error),
         }
     }
     Ok(())
@@ -233,7 +139,7 @@ fn empty_dir_at_depth(dir: &Dir, keep: &[&str], depth: usize) -> io::Result<()> 
 
 /// Removes the empty directory `name`; `false` when it was already absent.
 pub(crate) fn remove_empty_dir(parent: &Dir, name: &str) -> io::Result<bool> {
-    match retry(|| rustix::fs::unlinkat(parent, name, AtFlags::REMOVEDIR)) {
+    match sys::remove_dir_at(parent.handle(), OsStr::new(name)) {
         Ok(()) => Ok(true),
         Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(error) => Err(error),
@@ -255,15 +161,21 @@ pub(crate) fn sync(dir: &Dir) -> io::Result<()> {
     dir.sync().map_err(write_error_to_io)
 }
 
-/// Folds the atomic layer's refusals into `io::Error`s: a link where a directory is expected is
-/// `ELOOP`, a non-directory `ENOTDIR`. Callers that must tell these apart check first.
-pub(crate) fn write_error_to_io(error: crate::writers::atomic::WriteError) -> io::Error {
-    use crate::writers::atomic::WriteError;
+/// The marker of an `io::Error` made from a link or non-directory refusal of the atomic layer.
+#[derive(Debug, thiserror::Error)]
+#[error("a link or non-directory where a directory was needed")]
+struct UnsafeKind;
+
+/// Folds the atomic layer's refusals into `io::Error`s: a link or a non-directory where a
+/// directory is expected becomes one [`is_unsafe_kind`] recognises. Callers that must tell
+/// these apart check first.
+pub(crate) fn write_error_to_io(error: WriteError) -> io::Error {
     match error {
         WriteError::Io(error) => error,
-        WriteError::Symlink => Errno::LOOP.into(),
-        WriteError::NotDirectory | WriteError::NotRegular => Errno::NOTDIR.into(),
-        WriteError::Exists => Errno::EXIST.into(),
+        WriteError::Symlink | WriteError::NotDirectory | WriteError::NotRegular => {
+            io::Error::new(io::ErrorKind::NotADirectory, UnsafeKind)
+        }
+        WriteError::Exists => io::ErrorKind::AlreadyExists.into(),
         // Refusals migrate never provokes (an invalid name, a replace-if-unchanged).
         other => io::Error::other(other.to_string()),
     }
@@ -271,17 +183,21 @@ pub(crate) fn write_error_to_io(error: crate::writers::atomic::WriteError) -> io
 
 /// Whether `error` says a link or a non-directory was met where a real directory was needed.
 pub(crate) fn is_unsafe_kind(error: &io::Error) -> bool {
-    [Errno::LOOP, Errno::NOTDIR]
-        .iter()
-        .any(|errno| error.raw_os_error() == Some(errno.raw_os_error()))
+    error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<UnsafeKind>())
+        || sys::is_link_or_not_dir(error)
 }
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     use super::*;
 
+    // Links and mode bits: Unix only.
+    #[cfg(unix)]
     #[test]
     fn exclusive_creation_sets_the_exact_mode_and_refuses_existing_names() {
         let temp = tempfile::tempdir().unwrap();
@@ -297,6 +213,8 @@ mod tests {
         assert_eq!(std::fs::read(temp.path().join("a")).unwrap(), b"bytes");
     }
 
+    // Links and mode bits: Unix only.
+    #[cfg(unix)]
     #[test]
     fn remove_tree_removes_links_as_names() {
         let temp = tempfile::tempdir().unwrap();

@@ -8,17 +8,14 @@
 //! chunks instead of loading whole files. It writes nothing.
 
 use std::ffi::OsStr;
-use std::io;
-use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
+use std::io::{self, Read};
 
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, hex};
 use dotaios_core::text::collate;
-use rustix::fs::{FileType, Mode, OFlags};
-use rustix::io::Errno;
 use sha2::{Digest, Sha256};
 
 use super::fsops;
+use crate::sys::{self, FileKind};
 use crate::writers::atomic::Dir;
 
 /// How deep the walk goes below a shelf. Deeper trees are recorded down to this depth and
@@ -35,6 +32,15 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    fn of(kind: FileKind) -> Kind {
+        match kind {
+            FileKind::File => Kind::File,
+            FileKind::Directory => Kind::Directory,
+            FileKind::Symlink => Kind::Symlink,
+            FileKind::Special => Kind::Other,
+        }
+    }
+
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Kind::File => "file",
@@ -78,12 +84,7 @@ fn visit(
     let Some(stat) = fsops::stat(parent, name)? else {
         return Ok(());
     };
-    let kind = match FileType::from_raw_mode(stat.st_mode) {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Directory,
-        FileType::Symlink => Kind::Symlink,
-        _ => Kind::Other,
-    };
+    let kind = Kind::of(stat.kind);
     match kind {
         Kind::File => match hash_file(parent, name) {
             Ok(Some((bytes, sha256))) => found.push(PreservedPath {
@@ -105,7 +106,7 @@ fn visit(
                 found.push(PreservedPath {
                     path: path.to_owned(),
                     kind,
-                    bytes: u64::try_from(stat.st_size).unwrap_or(0),
+                    bytes: stat.size,
                     sha256: None,
                 });
             }
@@ -164,15 +165,12 @@ fn visit_raw(
     path: &str,
     found: &mut Vec<PreservedPath>,
 ) -> io::Result<()> {
-    let stat = match rustix::fs::statat(parent, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(stat) => stat,
-        Err(Errno::NOENT) => return Ok(()),
-        Err(errno) => return Err(errno.into()),
+    let Some(stat) = sys::stat_at(parent.handle(), name)? else {
+        return Ok(());
     };
-    let kind = match FileType::from_raw_mode(stat.st_mode) {
-        FileType::Directory => Kind::Directory,
-        FileType::Symlink => Kind::Symlink,
-        _ => Kind::Other,
+    let kind = match Kind::of(stat.kind) {
+        Kind::File => Kind::Other,
+        other => other,
     };
     found.push(PreservedPath {
         path: path.to_owned(),
@@ -186,33 +184,28 @@ fn visit_raw(
 /// Streams a regular file through SHA-256. `None` when what is there now is not a regular
 /// file.
 fn hash_file(parent: &Dir, name: &str) -> io::Result<Option<(u64, String)>> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let fd: OwnedFd = match rustix::fs::openat(
-        parent,
-        OsStr::from_bytes(name.as_bytes()),
-        flags,
-        Mode::empty(),
-    ) {
-        Ok(fd) => fd,
-        Err(Errno::NOENT | Errno::LOOP | Errno::NXIO) => return Ok(None),
-        Err(errno) => return Err(errno.into()),
+    let Some((mut file, meta)) = sys::open_file_at(parent.handle(), OsStr::new(name))? else {
+        return Ok(None);
     };
-    let stat = rustix::fs::fstat(&fd)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+    if meta.kind != FileKind::File {
         return Ok(None);
     }
     let mut hasher = Sha256::new();
     let mut buffer = vec![0u8; 64 * 1024];
     let mut total: u64 = 0;
     loop {
-        match rustix::io::read(&fd, &mut buffer) {
+        match file.read(&mut buffer) {
             Ok(0) => break,
             Ok(read) => {
                 hasher.update(&buffer[..read]);
                 total += read as u64;
             }
-            Err(Errno::INTR | Errno::AGAIN) => {}
-            Err(errno) => return Err(errno.into()),
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                ) => {}
+            Err(error) => return Err(error),
         }
     }
     Ok(Some((total, hex(&hasher.finalize()))))
@@ -220,10 +213,13 @@ fn hash_file(parent: &Dir, name: &str) -> io::Result<Option<(u64, String)>> {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
     use super::*;
 
+    // Links: Unix only.
+    #[cfg(unix)]
     #[test]
     fn walks_shelves_without_following_links() {
         let temp = tempfile::tempdir().unwrap();

@@ -9,14 +9,12 @@
 //! partial file), verified, and then renamed over the live path.
 
 use std::io;
-use std::os::fd::OwnedFd;
 use std::path::Path;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, RelPath};
 use dotaios_core::folder::config::{CONFIG_CAP, SchemaVersion};
 use dotaios_core::folder::inspection::is_plan_id;
 use dotaios_core::folder::plan::{Action, sha256_hex};
-use rustix::fs::{Mode, OFlags};
 
 use super::apply::remove_transaction;
 use super::failpoint::reached;
@@ -334,7 +332,7 @@ impl Recovery<'_> {
                     gid: fsops::stat(&self.folder.dir, path)
                         .ok()
                         .flatten()
-                        .map_or(rustix::process::getegid().as_raw(), |stat| stat.st_gid),
+                        .map_or(crate::sys::effective_ids().1, |stat| stat.gid),
                 };
                 let backup = self.read_backup(operation)?;
                 self.write_residue(path, &backup, mode, owner)?;
@@ -429,16 +427,17 @@ impl Recovery<'_> {
     }
 }
 
-/// `fchmod` of an existing regular file (opened without following) and `fsync`.
+/// Sets exactly `mode` on an existing regular file (opened without following) and flushes it
+/// (the mode has no effect on Windows, `crate::sys`).
 fn set_mode(dir: &Dir, name: &str, mode: u32) -> io::Result<()> {
-    let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let fd: OwnedFd = rustix::fs::openat(dir, name, flags, Mode::empty())?;
-    rustix::fs::fchmod(
-        &fd,
-        Mode::from_raw_mode((mode & 0o777) as rustix::fs::RawMode),
-    )?;
-    rustix::fs::fsync(&fd)?;
-    Ok(())
+    let Some((file, meta)) = crate::sys::open_file_at(dir.handle(), name.as_ref())? else {
+        return Err(io::ErrorKind::NotFound.into());
+    };
+    if meta.kind != crate::sys::FileKind::File {
+        return Err(io::Error::other("not a regular file"));
+    }
+    crate::sys::set_mode(&file, mode & 0o777)?;
+    file.sync_all()
 }
 
 fn ledger() -> Ledger {

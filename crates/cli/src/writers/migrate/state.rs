@@ -51,10 +51,9 @@ impl Folder {
             Root::open(path).map_err(|_| MigrateError::Config(InspectionCode::MissingFile))?;
         let dir = Dir::open(path).map_err(|_| MigrateError::StateChanged)?;
         let seen = root.restat().map_err(|_| MigrateError::StateChanged)?;
-        let stat = rustix::fs::fstat(&dir).map_err(|_| MigrateError::StateChanged)?;
-        #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-        let same = seen.dev == stat.st_dev as u64 && seen.ino == stat.st_ino as u64;
-        if !same {
+        if !crate::sys::same_directory(dir.handle(), &seen)
+            .map_err(|_| MigrateError::StateChanged)?
+        {
             return Err(MigrateError::StateChanged);
         }
         Ok(Folder { root, dir })
