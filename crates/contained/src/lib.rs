@@ -60,12 +60,10 @@
 //! let same = context.read_text("work.md", 1 << 20, &mut ledger)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
-#[cfg(not(unix))]
-compile_error!(
-    "dotaios supports Linux, macOS and other Unix systems only; Windows is not supported"
-);
+#[cfg(not(any(unix, windows)))]
+compile_error!("dotaios supports Linux, macOS, other Unix systems and Windows only");
 
 mod dir;
 mod error;

@@ -6,12 +6,11 @@
 //! than `size + 1` bytes (or the requested prefix) are ever requested from the kernel.
 
 use std::io::Read;
-use std::os::fd::OwnedFd;
 
 use crate::error::ReadError;
 use crate::identity::Identity;
 use crate::ledger::Ledger;
-use crate::sys::fstat;
+use crate::sys::{self, Handle};
 
 /// What proves that a file did not change while it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,7 +37,7 @@ pub(crate) enum Extent {
 
 /// Reads `file`, whose `fstat` is `before`, as `extent` says.
 pub(crate) fn read_bounded(
-    file: OwnedFd,
+    file: Handle,
     before: &Identity,
     cap: u64,
     ledger: &mut Ledger,
@@ -59,7 +58,7 @@ pub(crate) fn read_bounded(
             (read_exactly(&mut file, wanted)?, true)
         }
     };
-    if check_after && fstat(&file)? != *before {
+    if check_after && sys::file_identity(&file)? != *before {
         return Err(ReadError::Changed);
     }
     Ok(bytes)
@@ -115,12 +114,16 @@ mod tests {
     use super::*;
     use crate::ledger::Limits;
 
-    fn open_with(bytes: &[u8]) -> (tempfile::TempDir, OwnedFd) {
+    fn open_with(bytes: &[u8]) -> (tempfile::TempDir, Handle) {
         let temp = tempfile::tempdir().unwrap();
         let path = temp.path().join("f");
         std::fs::write(&path, bytes).unwrap();
-        let fd = OwnedFd::from(std::fs::File::open(&path).unwrap());
+        let fd = Handle::from(std::fs::File::open(&path).unwrap());
         (temp, fd)
+    }
+
+    fn fstat(handle: &Handle) -> Result<Identity, ReadError> {
+        sys::identity(sys::borrow(handle))
     }
 
     fn ledger() -> Ledger {
@@ -131,7 +134,7 @@ mod tests {
         })
     }
 
-    fn claimed(fd: &OwnedFd, size: u64) -> Identity {
+    fn claimed(fd: &Handle, size: u64) -> Identity {
         Identity {
             size,
             ..fstat(fd).unwrap()
@@ -176,7 +179,7 @@ mod tests {
     #[test]
     fn the_fstat_after_the_read_runs_unless_the_caller_revalidates() {
         // An identity that differs only in its times: only the after-read fstat notices.
-        let stale = |fd: &OwnedFd| Identity {
+        let stale = |fd: &Handle| Identity {
             mtime_nsec: fstat(fd).unwrap().mtime_nsec ^ 1,
             ..fstat(fd).unwrap()
         };
