@@ -8,8 +8,9 @@ use std::fmt;
 ///
 /// On Windows every component must also pass the Windows name rules ([`is_windows_name`]: no
 /// reserved character, `\\` or `:` included, no control character, no trailing dot or space,
-/// no DOS device name, at most 255 UTF-16 units), so a path can never mean a device, an
-/// alternate data stream, a drive or a name Windows would silently rewrite. On Unix those names
+/// no DOS device name, no 8.3 short-name shape, at most 255 UTF-16 units), so a path can never
+/// mean a device, an alternate data stream, a drive, another entry's short alias or a name
+/// Windows would silently rewrite. On Unix those names
 /// are ordinary file names and are accepted (`docs/decisions.md`, "Windows name rules").
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RelPath(String);
@@ -140,8 +141,10 @@ const DOS_SUPERSCRIPT_PRINTERS: [&str; 3] = ["LPT\u{b9}", "LPT\u{b2}", "LPT\u{b3
 /// not empty; at most 255 units; no control character (U+0000–U+001F) and none of
 /// `< > : " / \ | ? *` (so no separator, drive, alternate data stream or wildcard); not ending
 /// in a dot or a space (which the Win32 layer strips, so `a.md.` would alias `a.md`, and which
-/// also refuses `.` and `..`); and not a DOS device name ([`DOS_DEVICES`]) before its first dot,
-/// in any case and with trailing spaces (`con`, `NUL.md`, `Com1 .txt`).
+/// also refuses `.` and `..`); not a DOS device name ([`DOS_DEVICES`]) before its first dot,
+/// in any case and with trailing spaces (`con`, `NUL.md`, `Com1 .txt`); and not shaped like a
+/// generated 8.3 short name ([`is_short_name_shape`]: `PROGRA~1`, `WORK~12.MD`), which NTFS
+/// resolves to another entry whose listed (long) name is different.
 ///
 /// A pure function of the name, so its tests run on every platform; it is applied on Windows
 /// only (`RelPath` and the single-name check of `Dir` operations).
@@ -162,7 +165,35 @@ pub(crate) fn is_windows_name(name: &[u16]) -> bool {
     if matches!(name.last(), Some(&unit) if unit == u16::from(b'.') || unit == u16::from(b' ')) {
         return false;
     }
-    !is_dos_device(name)
+    !is_dos_device(name) && !is_short_name_shape(name)
+}
+
+/// Whether `name` has the shape of a short name Windows generates for a long one: a base of at
+/// most 8 units ending in `~` and one or more ASCII digits after at least one other unit, and
+/// either no extension or one of 1 to 3 units without a further dot. A listing never returns
+/// these aliases (it returns the long names), so a name of this shape that is not its entry's
+/// own name could only reach the reader from elsewhere; a long name of this shape is refused
+/// too, as it cannot be told apart.
+fn is_short_name_shape(name: &[u16]) -> bool {
+    let dot = u16::from(b'.');
+    let (base, extension) = match name.iter().position(|&unit| unit == dot) {
+        Some(at) => (&name[..at], Some(&name[at + 1..])),
+        None => (name, None),
+    };
+    if base.len() > 8
+        || extension.is_some_and(|ext| ext.is_empty() || ext.len() > 3 || ext.contains(&dot))
+    {
+        return false;
+    }
+    let Some(tilde) = base.iter().rposition(|&unit| unit == u16::from(b'~')) else {
+        return false;
+    };
+    let digits = &base[tilde + 1..];
+    tilde >= 1
+        && !digits.is_empty()
+        && digits
+            .iter()
+            .all(|&unit| (u16::from(b'0')..=u16::from(b'9')).contains(&unit))
 }
 
 /// Whether the part of `name` before its first dot, without trailing spaces, is a DOS device
@@ -327,6 +358,37 @@ mod tests {
             "conout$.log",
         ] {
             assert!(!is_windows_name(&units(bad)), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn windows_names_refuse_short_name_shapes() {
+        for bad in [
+            "PROGRA~1",
+            "progra~1",
+            "WORK~1.MD",
+            "work~12.md",
+            "CONTEX~1",
+            "A~1",
+            "AB12~123.TXT",
+            "ABCDEF~9.X",
+        ] {
+            assert!(!is_windows_name(&units(bad)), "{bad:?}");
+        }
+        for good in [
+            "~1",
+            "notes~.md",
+            "notes~a.md",
+            "LONGNAME~1",
+            "WORK~1.MDX2",
+            "WORK~1.tar.gz",
+            "WORK~1.",
+            "backup~1~x.md",
+            "~$report.docx",
+        ] {
+            // Not the 8.3 shape (too long a base or extension, no digits, nothing before the
+            // tilde, two dots); "WORK~1." is refused by the trailing-dot rule instead.
+            assert_eq!(is_windows_name(&units(good)), good != "WORK~1.", "{good:?}");
         }
     }
 

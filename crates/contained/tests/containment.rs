@@ -858,6 +858,8 @@ fn windows_names_that_could_mean_something_else_are_refused() {
         "work.md::$DATA",
         "work.md.",
         "work.md ",
+        "WORK~1.MD",
+        "CONTEX~1",
         long.as_str(),
     ] {
         for dir in [&top, &context] {

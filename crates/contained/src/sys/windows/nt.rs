@@ -176,9 +176,10 @@ pub(super) fn directory_batch(
     buffer: &mut [u64],
 ) -> std::io::Result<bool> {
     const ERROR_NO_MORE_FILES: i32 = 18;
-    let bytes = u32::try_from(size_of_val(buffer)).unwrap_or(u32::MAX & !7);
+    let bytes = u32::try_from(size_of_val(buffer))
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
     // SAFETY: `buffer` is live, writable and 8-byte aligned (it is `[u64]`), as the directory
-    // classes require, and `bytes` is at most its length in bytes, so the kernel writes inside
+    // classes require, and `bytes` is exactly its length in bytes, so the kernel writes inside
     // it. The handle is borrowed for the call.
     let ok = unsafe {
         GetFileInformationByHandleEx(
