@@ -194,8 +194,6 @@ pub(crate) fn open_directory_component(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::open::open_parent;
-    use crate::relpath::RelPath;
 
     /// The portable walk is what macOS and other Unix systems run, so on Linux it must not
     /// quietly use what only Linux has.
@@ -218,6 +216,8 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn auto_uses_openat2_where_the_kernel_has_it() {
+        use crate::open::open_parent;
+        use crate::relpath::RelPath;
         let temp = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(temp.path().join("a/b")).unwrap();
         let root = rustix::fs::open(
