@@ -153,8 +153,9 @@ fn mcp_coverage_is_the_hook_json_coverage() {
             assert_eq!(coverage, &hook["contextCoverage"], "budget {budget}");
             assert_eq!(
                 coverage["selectedProjectReadme"],
-                // Our short block (129 units) fits at 256; the clipped excerpt does not.
-                json!({"excerptClipped": clipped, "budgetOmitted": clipped && budget == 256})
+                // At 256 neither block fits: the short one is 124 units, its provenance line
+                // 126 more, and the 26-unit marker is reserved beside it (contract 02 §9, §10).
+                json!({"excerptClipped": clipped, "budgetOmitted": budget == 256})
             );
             assert_eq!(payload["budget"], hook["contextBudget"]);
             let markdown = payload["markdown"].as_str().unwrap();
