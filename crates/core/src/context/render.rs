@@ -555,5 +555,69 @@ mod tests {
             candidates.render(&all).to_string_lossy(),
             "Memory: Shared\n\n## Active Context \u{b7} 2026-08-29\n\n### Identity\n# Identity\n\n- Ada\n\n### Today\n- one\n\n### Active Project\n- spaced"
         );
+        assert!(!candidates.carries_source(&all));
+    }
+
+    #[test]
+    fn provenance_lines_follow_their_section_only_when_it_shows() {
+        let texts = CandidateTexts {
+            identity: JsString::from("# Identity"),
+            // A file that was read but whose section text is empty shows neither.
+            sources: HeaderSources {
+                identity: Some("> Source: context/identity.md (excerpt; sha256:aa)".into()),
+                priorities: Some("> Source: context/priorities.md (excerpt; sha256:bb)".into()),
+                current_work: None,
+            },
+            active_project: Some(ProjectView {
+                name: "P".into(),
+                details: vec![],
+                description: String::new(),
+                excerpt: String::new(),
+                excerpt_clipped: false,
+                source: Some("> Source: projects/p/README.md (excerpt; sha256:cc)".into()),
+            }),
+            ..CandidateTexts::default()
+        };
+        let candidates = Candidates::new("Memory: This project", "2026-08-29", &texts);
+        let identity = Selection {
+            identity: true,
+            priorities: true,
+            ..Selection::default()
+        };
+        let project = Selection {
+            active_project: true,
+            ..Selection::default()
+        };
+        for (selection, expected, carries) in [
+            (
+                identity,
+                "### Identity\n# Identity\n> Source: context/identity.md (excerpt; sha256:aa)",
+                true,
+            ),
+            (
+                project,
+                "### Active Project\n- P\n> Source: projects/p/README.md (excerpt; sha256:cc)",
+                true,
+            ),
+            (
+                Selection::default(),
+                "## Active Context \u{b7} 2026-08-29",
+                false,
+            ),
+        ] {
+            let rendered = candidates.render(&selection);
+            assert!(
+                rendered.to_string_lossy().ends_with(expected),
+                "{rendered:?}"
+            );
+            assert_eq!(candidates.measure(&selection), rendered.len());
+            assert_eq!(candidates.carries_source(&selection), carries);
+        }
+        assert!(
+            !candidates
+                .render(&identity)
+                .to_string_lossy()
+                .contains("priorities")
+        );
     }
 }
