@@ -1,5 +1,5 @@
 //! [`Dir`]: a directory handle opened contained, and every operation on one child of it by a
-//! single name — the walk-relative core of the reader (contract 03 §4.8 as changed 2026-12).
+//! single name — the walk-relative core of the reader (contract 03 §4.8).
 //!
 //! A single component opened with `O_NOFOLLOW` relative to a handle that was itself opened
 //! contained is contained, so none of these operations resolves more than one name. The same
@@ -82,7 +82,7 @@ impl ReadOptions {
     }
 
     /// Leave out the `fstat` after the read: the caller revalidates the returned identity
-    /// before publishing anything (contract 03 §4.8 as changed 2026-12).
+    /// before publishing anything (contract 03 §4.8).
     pub fn caller_revalidates(mut self) -> ReadOptions {
         self.after = AfterRead::CallerRevalidates;
         self
@@ -127,15 +127,16 @@ impl Dir {
         )
     }
 
-    /// Looks at the child `name` without following it and without opening it: one
-    /// `statx`/`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)`. `None` when absent. A symlink is
-    /// reported as [`EntryKind::Symlink`], not refused.
+    /// Looks at the child `name` without following it and without opening it for data: one
+    /// `statx`/`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)` (Windows: an attributes-only
+    /// `NtCreateFile` of that one name with `FILE_OPEN_REPARSE_POINT`). `None` when absent. A
+    /// symlink (Windows: any reparse point) is reported as [`EntryKind::Symlink`], not refused.
     pub fn stat(&self, name: impl AsRef<OsStr>) -> Result<Option<Probe>, ReadError> {
         self.at().stat(checked(name.as_ref())?)
     }
 
     /// Whether the child `name` is still the object observed as `identity` (every field
-    /// equal): one no-follow stat relative to this handle (contract 03 §4.8 rule 4 as changed).
+    /// equal): one no-follow stat relative to this handle (contract 03 §4.8 rule 4).
     /// Absent, or replaced by anything else, is `false`.
     pub fn still_matches(
         &self,
@@ -145,8 +146,9 @@ impl Dir {
         self.at().still_matches(checked(name.as_ref())?, identity)
     }
 
-    /// Opens the child directory `name` (`O_RDONLY | O_DIRECTORY | O_NOFOLLOW`) and takes its
-    /// identity. `None` when absent; a symlink or a non-directory is refused as unsafe.
+    /// Opens the child directory `name` (`O_RDONLY | O_DIRECTORY | O_NOFOLLOW`; Windows:
+    /// `FILE_DIRECTORY_FILE | FILE_OPEN_REPARSE_POINT`, then `FileAttributeTagInfo`) and takes
+    /// its identity. `None` when absent; a symlink or a non-directory is refused as unsafe.
     pub fn open_dir(&self, name: impl AsRef<OsStr>) -> Result<Option<Dir>, ReadError> {
         self.at().open_dir(checked(name.as_ref())?)
     }
@@ -174,8 +176,9 @@ impl Dir {
 
     /// Reads the whole child file `name`: the no-follow stat (unless
     /// [`ReadOptions::expecting`] supplied it), which must show a regular file within the cap;
-    /// `openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)`; `fstat` equal to
-    /// the stat; the ledger reservation; one read of `size + 1` bytes that must return `size`;
+    /// `openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)` (Windows:
+    /// `NtCreateFile` with `FILE_NON_DIRECTORY_FILE | FILE_OPEN_REPARSE_POINT`, share read,
+    /// write and delete); `fstat` equal to the stat; the ledger reservation; one read of `size + 1` bytes that must return `size`;
     /// the `fstat` after the read unless [`ReadOptions::caller_revalidates`]; close.
     ///
     /// `None` when absent at the stat. When the identity was supplied, or the object vanished

@@ -1,5 +1,5 @@
 //! The bounded read of an already opened, already identified regular file (contract 01 §4.3
-//! steps 2–5, 03 §4.8 rule 3 as changed 2026-12): the size cap, the ledger reservation, one
+//! steps 2–5, 03 §4.8 rule 3): the size cap, the ledger reservation, one
 //! read of `size + 1` bytes that must return `size`, and the identity check after the read.
 //!
 //! **Invariant:** nothing is read before the cap and the ledger admitted the file, and no more
@@ -20,7 +20,7 @@ pub(crate) enum AfterRead {
     #[default]
     Fstat,
     /// No `fstat` after the read: the caller compares the returned identity once more before
-    /// it publishes anything (contract 03 §4.8 rule 4 as changed 2026-12). The one-read end-of-file
+    /// it publishes anything (contract 03 §4.8 rule 4). The one-read end-of-file
     /// check still runs.
     CallerRevalidates,
 }
@@ -66,7 +66,7 @@ pub(crate) fn read_bounded(
 
 /// Reads into a buffer of `size + 1` bytes until end of file. A regular file's read returns
 /// fewer bytes than asked only at its end, so one read that returns exactly `size` is the
-/// end-of-file check (contract 03 §4.8 rule 3 as changed); a file that grew fills the extra byte,
+/// end-of-file check (contract 03 §4.8 rule 3); a file that grew fills the extra byte,
 /// a file that shrank ends early, and both are changes.
 fn read_to_size(file: &mut std::fs::File, size: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = vec![0u8; size.checked_add(1).ok_or(ReadError::TooLarge)?];

@@ -6,12 +6,13 @@ use std::fmt;
 /// component, no leading `/`, no NUL. It names something below a root and cannot name
 /// anything else.
 ///
-/// On Windows every component must also pass the Windows name rules ([`is_windows_name`]: no
-/// reserved character, `\\` or `:` included, no control character, no trailing dot or space,
-/// no DOS device name, no 8.3 short-name shape, at most 255 UTF-16 units), so a path can never
-/// mean a device, an alternate data stream, a drive, another entry's short alias or a name
-/// Windows would silently rewrite. On Unix those names
-/// are ordinary file names and are accepted (`docs/decisions.md`, "Windows name rules").
+/// On Windows every component must also pass the Windows name rules
+/// (`relpath::is_windows_name`: no reserved character, `\` or `:` included, no control
+/// character, no trailing dot or space, no DOS device name, no 8.3 short-name shape, at most 255
+/// UTF-16 units), so a path can never mean a device, an alternate data stream, a drive,
+/// another entry's short alias or a name Windows would silently rewrite. On Unix those names are
+/// ordinary file names and are accepted (`docs/decisions.md`, "The contained reader on
+/// Windows").
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RelPath(String);
 

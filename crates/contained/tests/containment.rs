@@ -886,7 +886,7 @@ fn windows_names_that_could_mean_something_else_are_refused() {
 }
 
 /// Names that mean something else on Windows are ordinary names on Unix: absent here, not
-/// refused (`docs/decisions.md`, "Windows name rules").
+/// refused (`docs/decisions.md`, "The contained reader on Windows").
 #[cfg(unix)]
 #[test]
 fn windows_reserved_names_are_ordinary_on_unix() {

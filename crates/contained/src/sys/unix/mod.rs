@@ -216,7 +216,7 @@ fn identity_from_statx(statx: &rustix::fs::Statx) -> Identity {
     }
 }
 
-/// Which call takes an identity by name (contract 01 §4.2 changed 2026-12: `statx` on Linux,
+/// Which call takes an identity by name (contract 01 §4.2: `statx` on Linux,
 /// `fstatat` elsewhere). Both produce equal [`Identity`] values for the same object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StatCall {
