@@ -515,3 +515,94 @@ pub(crate) fn is_single_component(name: &OsStr) -> bool {
     let units: Vec<u16> = name.encode_wide().collect();
     is_windows_name(&units)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use windows_sys::Win32::Storage::FileSystem::{
+        FILE_ATTRIBUTE_ARCHIVE, FILE_ATTRIBUTE_HIDDEN, FILE_ATTRIBUTE_NORMAL,
+    };
+
+    /// A reparse point is a link whatever else it is (a junction is also a directory, a cloud
+    /// placeholder also offline); then devices; then offline and recall-on-access files.
+    #[test]
+    fn attributes_decide_the_kind_in_order() {
+        let cases = [
+            (FILE_ATTRIBUTE_NORMAL, EntryKind::File),
+            (
+                FILE_ATTRIBUTE_ARCHIVE | FILE_ATTRIBUTE_HIDDEN,
+                EntryKind::File,
+            ),
+            (FILE_ATTRIBUTE_DIRECTORY, EntryKind::Directory),
+            (FILE_ATTRIBUTE_REPARSE_POINT, EntryKind::Symlink),
+            (
+                FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_DIRECTORY,
+                EntryKind::Symlink,
+            ),
+            (
+                FILE_ATTRIBUTE_REPARSE_POINT | FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS,
+                EntryKind::Symlink,
+            ),
+            (FILE_ATTRIBUTE_DEVICE, EntryKind::CharDevice),
+            (FILE_ATTRIBUTE_OFFLINE, EntryKind::Unknown),
+            (FILE_ATTRIBUTE_RECALL_ON_OPEN, EntryKind::Unknown),
+            (
+                FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS | FILE_ATTRIBUTE_DIRECTORY,
+                EntryKind::Unknown,
+            ),
+        ];
+        for (attributes, kind) in cases {
+            assert_eq!(kind_of_attributes(attributes), kind, "{attributes:#x}");
+            // The mode made from the kind says the same kind back.
+            assert_eq!(
+                kind_of_mode(mode_of(kind, attributes)),
+                kind,
+                "{attributes:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn modes_follow_the_c_runtime() {
+        assert_eq!(mode_of(EntryKind::File, 0), 0o100_666);
+        assert_eq!(mode_of(EntryKind::File, FILE_ATTRIBUTE_READONLY), 0o100_444);
+        assert_eq!(
+            mode_of(EntryKind::Directory, FILE_ATTRIBUTE_DIRECTORY),
+            0o040_777
+        );
+        assert_eq!(
+            mode_of(EntryKind::Symlink, FILE_ATTRIBUTE_REPARSE_POINT) & S_IFMT,
+            S_IFLNK
+        );
+    }
+
+    #[test]
+    fn nt_times_become_unix_times() {
+        // 1970-01-01T00:00:00Z in 100 ns units since 1601.
+        assert_eq!(unix_time(116_444_736_000_000_000), (0, 0));
+        assert_eq!(unix_time(116_444_736_000_000_001), (0, 100));
+        assert_eq!(unix_time(116_444_736_010_000_000), (1, 0));
+        // Before the Unix epoch the nanoseconds stay positive.
+        assert_eq!(unix_time(116_444_735_999_999_999), (-1, 999_999_900));
+        assert_eq!(unix_time(0), (-11_644_473_600, 0));
+    }
+
+    /// A directory listing entry is read from the batch by the offsets of the `windows-sys`
+    /// structs; a corrupt offset is an error, never a read outside the batch.
+    #[test]
+    fn listing_offsets_are_bounds_checked() {
+        assert_eq!(read_u32(&[1, 0, 0, 0], 0), Ok(1));
+        assert_eq!(
+            read_u32(&[1, 0, 0], 0),
+            Err(ReadError::Io(io::ErrorKind::InvalidData))
+        );
+        assert_eq!(
+            read_u32(&[0; 8], 6),
+            Err(ReadError::Io(io::ErrorKind::InvalidData))
+        );
+        // The layouts Microsoft documents for the two classes.
+        let layout = |class: &DirectoryClass| (class.attributes, class.name_length, class.name);
+        assert_eq!(layout(&ID_BOTH), (56, 60, 104));
+        assert_eq!(layout(&FULL), (56, 60, 68));
+    }
+}
