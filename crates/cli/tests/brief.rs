@@ -132,7 +132,7 @@ fn shared_mode_json_is_the_agent_hook_object() {
     assert_eq!(output.status.code(), Some(0));
     assert!(stdout.starts_with("{\"systemMessage\":\"Memory: Shared\",\"hookSpecificOutput\":{\"hookEventName\":\"BeforeAgent\",\"additionalContext\":\"Memory: Shared\\n\\n## Active Context · "));
     assert!(stdout.ends_with(
-        "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1165,\"remaining\":4835,\"truncated\":false}}\n"
+        "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1502,\"remaining\":4498,\"truncated\":false}}\n"
     ));
     assert_eq!(stdout.lines().count(), 1);
 }
@@ -200,7 +200,7 @@ fn envelope_is_the_mcp_payload() {
         format!("{}\n", envelope["markdown"].as_str().unwrap()),
         texts(&plain).0
     );
-    assert_eq!(envelope["budget"]["used"], 1165);
+    assert_eq!(envelope["budget"]["used"], 1502);
     assert!(
         stdout.starts_with("{\n  \"markdown\": "),
         "pretty JSON: {stdout}"

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use support::{dotaios, texts};
 
 const ADAPTER: &str = env!("CARGO_BIN_EXE_dotaios-mcp");
@@ -137,10 +138,14 @@ fn mcp_coverage_is_the_hook_json_coverage() {
         ("Short constraint \u{1f680}.".to_owned(), false),
         ("Background \u{1f680}. ".repeat(120), true),
     ] {
-        world.write(
-            "projects/coverage-demo/README.md",
-            project_readme("coverage-id", "coverage-demo", &body),
-        );
+        let readme = project_readme("coverage-id", "coverage-demo", &body);
+        world.write("projects/coverage-demo/README.md", readme.as_str());
+        let digest: String = Sha256::digest(readme.as_bytes())
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        let provenance =
+            format!("\n> Source: projects/coverage-demo/README.md (excerpt; sha256:{digest})");
         for budget in [256, 6000] {
             let payload = world
                 .tools(&[(
@@ -153,11 +158,19 @@ fn mcp_coverage_is_the_hook_json_coverage() {
             assert_eq!(coverage, &hook["contextCoverage"], "budget {budget}");
             assert_eq!(
                 coverage["selectedProjectReadme"],
-                // Our short block (129 units) fits at 256; the clipped excerpt does not.
-                json!({"excerptClipped": clipped, "budgetOmitted": clipped && budget == 256})
+                // At 256 neither block fits: the short one is 124 units, its provenance line
+                // 126 more, and the 26-unit marker is reserved beside it (contract 02 §9, §10).
+                json!({"excerptClipped": clipped, "budgetOmitted": budget == 256})
             );
             assert_eq!(payload["budget"], hook["contextBudget"]);
             let markdown = payload["markdown"].as_str().unwrap();
+            // The README block ends with its provenance line exactly when it was shown.
+            assert_eq!(
+                markdown.ends_with(&provenance),
+                budget == 6000,
+                "{markdown}"
+            );
+            assert_eq!(markdown.contains("### Active Project"), budget == 6000);
             let expected = match coverage["notice"].as_str() {
                 Some(notice) => format!("{notice}\n\n{markdown}"),
                 None => markdown.to_owned(),

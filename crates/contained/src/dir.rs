@@ -1,5 +1,5 @@
 //! [`Dir`]: a directory handle opened contained, and every operation on one child of it by a
-//! single name — the walk-relative core of the reader (contract 03 §4.8 as changed 2026-12).
+//! single name — the walk-relative core of the reader (contract 03 §4.8).
 //!
 //! A single component opened with `O_NOFOLLOW` relative to a handle that was itself opened
 //! contained is contained, so none of these operations resolves more than one name. The same
@@ -9,21 +9,15 @@
 //! **Invariant:** a name is one normal component (never empty, `.`, `..`, or holding `/` or
 //! NUL); nothing here follows a symlink, opens a non-regular file for reading, or writes.
 
-use std::ffi::{OsStr, OsString};
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
+use std::ffi::OsStr;
 
-use rustix::fs::OFlags;
-use rustix::io::Errno;
-
-use crate::error::{ReadError, UnsafeKind, io_kind};
+use crate::error::{ReadError, UnsafeKind};
 use crate::identity::{EntryKind, Identity};
 use crate::ledger::Ledger;
-use crate::open::{OpenFailure, open_directory_component};
+use crate::open::{OpenFailure, Strategy};
 use crate::read::{AfterRead, Extent, read_bounded};
-use crate::relpath::is_single_component;
-use crate::root::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe};
-use crate::sys::{StatCall, fstat, kind_at, listable_directory, open_at, stat_at};
+use crate::root::{FileBytes, FilePrefix, FileText, Listing, Probe};
+use crate::sys::{self, Handle, HandleRef};
 
 /// A directory opened contained: the root itself ([`crate::Root::dir`]), a directory below it
 /// ([`crate::Root::open_dir`]) or a child of another `Dir` ([`Dir::open_dir`]). Holds a
@@ -55,9 +49,9 @@ use crate::sys::{StatCall, fstat, kind_at, listable_directory, open_at, stat_at}
 /// ```
 #[derive(Debug)]
 pub struct Dir {
-    fd: OwnedFd,
+    handle: Handle,
     identity: Identity,
-    stat: StatCall,
+    strategy: Strategy,
 }
 
 /// How a walk-relative read checks the file (see [`Dir::read_bytes_with`]).
@@ -88,7 +82,7 @@ impl ReadOptions {
     }
 
     /// Leave out the `fstat` after the read: the caller revalidates the returned identity
-    /// before publishing anything (contract 03 §4.8 as changed 2026-12).
+    /// before publishing anything (contract 03 §4.8).
     pub fn caller_revalidates(mut self) -> ReadOptions {
         self.after = AfterRead::CallerRevalidates;
         self
@@ -101,9 +95,13 @@ impl ReadOptions {
 }
 
 impl Dir {
-    pub(crate) fn from_fd(fd: OwnedFd, stat: StatCall) -> Result<Dir, ReadError> {
-        let identity = fstat(&fd)?;
-        Ok(Dir { fd, identity, stat })
+    pub(crate) fn from_handle(handle: Handle, strategy: Strategy) -> Result<Dir, ReadError> {
+        let identity = sys::identity(sys::borrow(&handle))?;
+        Ok(Dir {
+            handle,
+            identity,
+            strategy,
+        })
     }
 
     /// The directory's identity, taken by `fstat` when it was opened.
@@ -113,7 +111,7 @@ impl Dir {
 
     /// The directory's identity now (`fstat` of the handle).
     pub fn restat(&self) -> Result<Identity, ReadError> {
-        fstat(&self.fd)
+        sys::identity(sys::borrow(&self.handle))
     }
 
     /// Lists the directory, failing with [`ReadError::DirectoryLimit`] when it has more than
@@ -121,18 +119,24 @@ impl Dir {
     /// after the enumeration must equal [`Dir::identity`] (contract 01 §4.6), so anything added,
     /// removed or renamed in it since it was opened is [`ReadError::Changed`].
     pub fn list(&self, max_entries: u64, ledger: &mut Ledger) -> Result<Listing, ReadError> {
-        list_fd(self.fd.as_fd(), &self.identity, max_entries, ledger)
+        list_handle(
+            sys::borrow(&self.handle),
+            &self.identity,
+            max_entries,
+            ledger,
+        )
     }
 
-    /// Looks at the child `name` without following it and without opening it: one
-    /// `statx`/`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)`. `None` when absent. A symlink is
-    /// reported as [`EntryKind::Symlink`], not refused.
+    /// Looks at the child `name` without following it and without opening it for data: one
+    /// `statx`/`fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)` (Windows: an attributes-only
+    /// `NtCreateFile` of that one name with `FILE_OPEN_REPARSE_POINT`). `None` when absent. A
+    /// symlink (Windows: any reparse point) is reported as [`EntryKind::Symlink`], not refused.
     pub fn stat(&self, name: impl AsRef<OsStr>) -> Result<Option<Probe>, ReadError> {
         self.at().stat(checked(name.as_ref())?)
     }
 
     /// Whether the child `name` is still the object observed as `identity` (every field
-    /// equal): one no-follow stat relative to this handle (contract 03 §4.8 rule 4 as changed).
+    /// equal): one no-follow stat relative to this handle (contract 03 §4.8 rule 4).
     /// Absent, or replaced by anything else, is `false`.
     pub fn still_matches(
         &self,
@@ -142,8 +146,9 @@ impl Dir {
         self.at().still_matches(checked(name.as_ref())?, identity)
     }
 
-    /// Opens the child directory `name` (`O_RDONLY | O_DIRECTORY | O_NOFOLLOW`) and takes its
-    /// identity. `None` when absent; a symlink or a non-directory is refused as unsafe.
+    /// Opens the child directory `name` (`O_RDONLY | O_DIRECTORY | O_NOFOLLOW`; Windows:
+    /// `FILE_DIRECTORY_FILE | FILE_OPEN_REPARSE_POINT`, then `FileAttributeTagInfo`) and takes
+    /// its identity. `None` when absent; a symlink or a non-directory is refused as unsafe.
     pub fn open_dir(&self, name: impl AsRef<OsStr>) -> Result<Option<Dir>, ReadError> {
         self.at().open_dir(checked(name.as_ref())?)
     }
@@ -171,8 +176,9 @@ impl Dir {
 
     /// Reads the whole child file `name`: the no-follow stat (unless
     /// [`ReadOptions::expecting`] supplied it), which must show a regular file within the cap;
-    /// `openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)`; `fstat` equal to
-    /// the stat; the ledger reservation; one read of `size + 1` bytes that must return `size`;
+    /// `openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)` (Windows:
+    /// `NtCreateFile` with `FILE_NON_DIRECTORY_FILE | FILE_OPEN_REPARSE_POINT`, share read,
+    /// write and delete); `fstat` equal to the stat; the ledger reservation; one read of `size + 1` bytes that must return `size`;
     /// the `fstat` after the read unless [`ReadOptions::caller_revalidates`]; close.
     ///
     /// `None` when absent at the stat. When the identity was supplied, or the object vanished
@@ -214,15 +220,16 @@ impl Dir {
 
     fn at(&self) -> At<'_> {
         At {
-            dir: self.fd.as_fd(),
-            stat: self.stat,
+            dir: sys::borrow(&self.handle),
+            strategy: self.strategy,
         }
     }
 }
 
-/// Refuses anything but one normal component.
+/// Refuses anything but one normal component (on Windows also a name the Windows name rules
+/// refuse, `crate::relpath`).
 fn checked(name: &OsStr) -> Result<&OsStr, ReadError> {
-    if is_single_component(name.as_bytes()) {
+    if sys::is_single_component(name) {
         Ok(name)
     } else {
         Err(ReadError::Unsafe(UnsafeKind::Escape))
@@ -243,20 +250,18 @@ pub(crate) fn decode(file: Option<FileBytes>) -> Result<Option<FileText>, ReadEr
 /// The operations on one child of a directory handle, by one already checked name.
 #[derive(Clone, Copy)]
 pub(crate) struct At<'dir> {
-    pub(crate) dir: BorrowedFd<'dir>,
-    pub(crate) stat: StatCall,
+    pub(crate) dir: HandleRef<'dir>,
+    pub(crate) strategy: Strategy,
 }
 
 impl At<'_> {
     pub(crate) fn stat(&self, name: &OsStr) -> Result<Option<Probe>, ReadError> {
-        match stat_at(self.dir, name, self.stat) {
-            Ok(identity) => Ok(Some(Probe {
+        Ok(
+            sys::stat_child(self.dir, name, self.strategy)?.map(|identity| Probe {
                 kind: identity.kind(),
                 identity,
-            })),
-            Err(Errno::NOENT) => Ok(None),
-            Err(errno) => Err(ReadError::Io(io_kind(errno))),
-        }
+            }),
+        )
     }
 
     pub(crate) fn still_matches(
@@ -264,16 +269,12 @@ impl At<'_> {
         name: &OsStr,
         identity: &Identity,
     ) -> Result<bool, ReadError> {
-        match stat_at(self.dir, name, self.stat) {
-            Ok(now) => Ok(now == *identity),
-            Err(Errno::NOENT | Errno::NOTDIR | Errno::LOOP) => Ok(false),
-            Err(errno) => Err(ReadError::Io(io_kind(errno))),
-        }
+        sys::still_matches(self.dir, name, identity, self.strategy)
     }
 
     pub(crate) fn open_dir(&self, name: &OsStr) -> Result<Option<Dir>, ReadError> {
-        match open_directory_component(self.dir, name, listable_directory()) {
-            Ok(fd) => Dir::from_fd(fd, self.stat).map(Some),
+        match sys::open_dir(self.dir, name) {
+            Ok(handle) => Dir::from_handle(handle, self.strategy).map(Some),
             Err(OpenFailure::Absent) => Ok(None),
             Err(OpenFailure::Error(error)) => Err(error),
         }
@@ -285,11 +286,12 @@ impl At<'_> {
         options: &ReadOptions,
         ledger: &mut Ledger,
     ) -> Result<Option<FileBytes>, ReadError> {
-        let Some((fd, identity)) = self.open_regular(name, options.expected, options.cap)? else {
+        let Some((handle, identity)) = self.open_regular(name, options.expected, options.cap)?
+        else {
             return Ok(None);
         };
         let bytes = read_bounded(
-            fd,
+            handle,
             &identity,
             options.cap,
             ledger,
@@ -305,10 +307,10 @@ impl At<'_> {
         prefix_len: u64,
         ledger: &mut Ledger,
     ) -> Result<Option<FilePrefix>, ReadError> {
-        let Some((fd, identity)) = self.open_regular(name, None, cap)? else {
+        let Some((handle, identity)) = self.open_regular(name, None, cap)? else {
             return Ok(None);
         };
-        let bytes = read_bounded(fd, &identity, cap, ledger, Extent::Prefix(prefix_len))?;
+        let bytes = read_bounded(handle, &identity, cap, ledger, Extent::Prefix(prefix_len))?;
         Ok(Some(FilePrefix {
             complete: bytes.len() as u64 == identity.size,
             bytes,
@@ -323,7 +325,7 @@ impl At<'_> {
         name: &OsStr,
         expected: Option<Identity>,
         cap: u64,
-    ) -> Result<Option<(OwnedFd, Identity)>, ReadError> {
+    ) -> Result<Option<(Handle, Identity)>, ReadError> {
         let identity = match expected {
             Some(identity) => identity,
             None => match self.stat(name)? {
@@ -340,53 +342,35 @@ impl At<'_> {
         if identity.size > cap {
             return Err(ReadError::TooLarge);
         }
-        let fd = match open_at(self.dir, name, OFlags::RDONLY | OFlags::NONBLOCK) {
-            Ok(fd) => fd,
-            // It was a regular file a moment ago: removed, or replaced by a link or a
-            // directory since.
-            Err(Errno::NOENT | Errno::LOOP | Errno::NOTDIR | Errno::ISDIR) => {
-                return Err(ReadError::Changed);
-            }
-            Err(errno) => return Err(ReadError::Io(io_kind(errno))),
-        };
-        if fstat(&fd)? != identity {
+        // It was a regular file a moment ago: removed, or replaced by a link or a directory
+        // since, is a change.
+        let handle = sys::open_file(self.dir, name)?;
+        if sys::identity(sys::borrow(&handle))? != identity {
             return Err(ReadError::Changed);
         }
-        Ok(Some((fd, identity)))
+        Ok(Some((handle, identity)))
     }
 }
 
-/// Lists the directory open as `dir`, whose identity was `identity` when it was opened.
-pub(crate) fn list_fd(
-    dir: BorrowedFd<'_>,
+/// Lists the directory open as `dir`, whose identity was `identity` when it was opened: at
+/// most `max_entries` entries, each charged to the ledger before it is taken, and the handle's
+/// identity after the enumeration equal to `identity` (contract 01 §4.6).
+pub(crate) fn list_handle(
+    dir: HandleRef<'_>,
     identity: &Identity,
     max_entries: u64,
     ledger: &mut Ledger,
 ) -> Result<Listing, ReadError> {
-    // `read_from` enumerates through a descriptor of its own, so listings of one handle never
-    // share a position.
-    let mut stream =
-        rustix::fs::Dir::read_from(dir).map_err(|errno| ReadError::Io(io_kind(errno)))?;
-    let mut entries = Vec::new();
-    while let Some(entry) = stream.read() {
-        let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
-        let name = entry.file_name().to_bytes();
-        if name == b"." || name == b".." {
-            continue;
-        }
-        if entries.len() as u64 >= max_entries {
+    let mut taken: u64 = 0;
+    let entries = sys::list(dir, || {
+        if taken >= max_entries {
             return Err(ReadError::DirectoryLimit);
         }
         ledger.reserve_entries(1).map_err(ReadError::Budget)?;
-        let name = OsString::from(OsStr::from_bytes(name));
-        let mut kind = EntryKind::from_file_type(entry.file_type());
-        if kind == EntryKind::Unknown {
-            // Some filesystems do not fill d_type; ask without following.
-            kind = kind_at(dir, &name).unwrap_or(EntryKind::Unknown);
-        }
-        entries.push(DirEntry { name, kind });
-    }
-    if fstat(dir)? != *identity {
+        taken += 1;
+        Ok(())
+    })?;
+    if sys::identity(dir)? != *identity {
         return Err(ReadError::Changed);
     }
     Ok(Listing {

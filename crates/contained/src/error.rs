@@ -7,9 +7,11 @@ use crate::ledger::BudgetDimension;
 /// Why a path below the root is unsafe to resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnsafeKind {
-    /// A symbolic link somewhere below the root (the final component or an ancestor).
+    /// A symbolic link somewhere below the root (the final component or an ancestor); on
+    /// Windows any reparse point.
     Symlink,
-    /// The kernel detected an attempt to leave the root (`EXDEV`).
+    /// An attempt to leave the root: the kernel's `EXDEV`, or a name that is not one normal
+    /// component (on Windows also one the Windows name rules refuse).
     Escape,
     /// A component that should be a directory is not one.
     NotDirectory,
@@ -57,8 +59,4 @@ pub enum RootError {
     /// Any other failure.
     #[error("root could not be opened")]
     Io(std::io::ErrorKind),
-}
-
-pub(crate) fn io_kind(errno: rustix::io::Errno) -> std::io::ErrorKind {
-    std::io::Error::from(errno).kind()
 }

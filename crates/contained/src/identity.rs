@@ -1,8 +1,9 @@
 //! What the reader observes about an object without reading it: its kind and its identity.
 
-use rustix::fs::{FileType, Stat};
-
 /// The kind of a directory entry or probed object. Symlinks are reported, never followed.
+/// On Windows every reparse point (symbolic link, junction, mount point, cloud placeholder,
+/// app-execution alias, WSL link) is a `Symlink`, a device is a `CharDevice`, and a file that is
+/// offline or recalled from elsewhere on access is `Unknown`; the other kinds do not occur.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryKind {
     /// A regular file.
@@ -23,30 +24,25 @@ pub enum EntryKind {
     Unknown,
 }
 
-impl EntryKind {
-    pub(crate) fn from_file_type(file_type: FileType) -> EntryKind {
-        match file_type {
-            FileType::RegularFile => EntryKind::File,
-            FileType::Directory => EntryKind::Directory,
-            FileType::Symlink => EntryKind::Symlink,
-            FileType::Fifo => EntryKind::Fifo,
-            FileType::Socket => EntryKind::Socket,
-            FileType::CharacterDevice => EntryKind::CharDevice,
-            FileType::BlockDevice => EntryKind::BlockDevice,
-            FileType::Unknown => EntryKind::Unknown,
-        }
-    }
-}
-
-/// An object's identity as `fstat` reports it (contract 01 §4.6: device, inode, mode, link count,
-/// size and the nanosecond modification and change times; the owner is kept as well). Two observations of an unchanged object are
-/// equal; a rename, rewrite, chmod, link or truncation makes them differ.
+/// An object's identity as `fstat` reports it (contract 01 §4.6: device, inode, mode, link
+/// count, size and the nanosecond modification and change times; the owner is kept as well).
+/// Two observations of an unchanged object are equal; a rename, rewrite, chmod, link or
+/// truncation makes them differ.
+///
+/// On Windows the same fields come from the handle's NT information: `dev` is the volume serial
+/// number, `ino` and `ino_high` the low and high halves of the 128-bit file id (`FileIdInfo`,
+/// or the 64-bit file index where the filesystem has no 128-bit id), `mode` the type bits of the
+/// kind with `0o666` (`0o444` when read-only) as the C runtime reports them, plus `0o111`
+/// for directories, `uid` 0, the times the last-write and change times (100 ns resolution).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
     /// Device number.
     pub dev: u64,
-    /// Inode number.
+    /// Inode number (on Windows the low 64 bits of the file id).
     pub ino: u64,
+    /// The high 64 bits of the 128-bit file id (Windows only).
+    #[cfg(windows)]
+    pub ino_high: u64,
     /// Type and permission bits (`st_mode`).
     pub mode: u32,
     /// Hard-link count.
@@ -66,46 +62,9 @@ pub struct Identity {
 }
 
 impl Identity {
-    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-    pub(crate) fn from_stat(stat: &Stat) -> Identity {
-        Identity {
-            dev: stat.st_dev as u64,
-            ino: stat.st_ino as u64,
-            mode: stat.st_mode as u32,
-            nlink: stat.st_nlink as u64,
-            uid: stat.st_uid as u32,
-            size: u64::try_from(stat.st_size).unwrap_or(0),
-            mtime_sec: stat.st_mtime as i64,
-            mtime_nsec: stat.st_mtime_nsec as u32,
-            ctime_sec: stat.st_ctime as i64,
-            ctime_nsec: stat.st_ctime_nsec as u32,
-        }
-    }
-
-    /// The same fields from `statx`, encoded like `fstat` (the device number through
-    /// `makedev`), so identities from either call compare equal.
-    #[cfg(target_os = "linux")]
-    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
-    pub(crate) fn from_statx(statx: &rustix::fs::Statx) -> Identity {
-        Identity {
-            dev: rustix::fs::makedev(statx.stx_dev_major, statx.stx_dev_minor) as u64,
-            ino: statx.stx_ino,
-            mode: u32::from(statx.stx_mode),
-            nlink: u64::from(statx.stx_nlink),
-            uid: statx.stx_uid,
-            size: statx.stx_size,
-            mtime_sec: statx.stx_mtime.tv_sec,
-            mtime_nsec: statx.stx_mtime.tv_nsec,
-            ctime_sec: statx.stx_ctime.tv_sec,
-            ctime_nsec: statx.stx_ctime.tv_nsec,
-        }
-    }
-
     /// The kind encoded in `mode`.
-    #[allow(clippy::unnecessary_cast)]
     pub fn kind(&self) -> EntryKind {
-        // `mode_t` is 32 bits on Linux and 16 bits on macOS; the type bits fit either.
-        EntryKind::from_file_type(FileType::from_raw_mode(self.mode as _))
+        crate::sys::kind_of_mode(self.mode)
     }
 
     /// The permission bits (`mode & 0o777`).
@@ -113,8 +72,13 @@ impl Identity {
         self.mode & 0o777
     }
 
-    /// Same object (device and inode), whatever else changed.
+    /// Same object (device and inode; on Windows volume and the whole 128-bit file id),
+    /// whatever else changed.
     pub fn same_object(&self, other: &Identity) -> bool {
+        #[cfg(windows)]
+        if self.ino_high != other.ino_high {
+            return false;
+        }
         self.dev == other.dev && self.ino == other.ino
     }
 }

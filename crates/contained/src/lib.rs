@@ -3,11 +3,12 @@
 //! `dotaios-contained` is the only code in dotaios that opens anything below an AIOS root. A
 //! [`Root`] is opened once per request from an absolute path (the root itself may be a symlink;
 //! it is followed exactly once, here). From then on every open is **relative to a handle**
-//! that was itself opened contained, and never follows a symlink.
+//! that was itself opened contained, and never follows a symlink (on Windows: any reparse
+//! point).
 //!
 //! # Two ways in
 //!
-//! - **Walk-relative handles** (the core; contract 03 §4.8 as changed 2026-12). [`Root::dir`] and
+//! - **Walk-relative handles** (the core; contract 03 §4.8). [`Root::dir`] and
 //!   [`Root::open_dir`] give a [`Dir`]; a `Dir` lists its entries ([`Dir::list`]) and works on
 //!   one child by one name: [`Dir::stat`] (`statx`/`fstatat(dirfd, name,
 //!   AT_SYMLINK_NOFOLLOW)`, the enumeration identity), [`Dir::open_dir`] (a child `Dir`),
@@ -21,11 +22,28 @@
 //!   root's [`Strategy`] resolves the parent directory beneath the root (Linux: `openat2` with
 //!   `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`, falling back to the
 //!   component walk where the kernel refuses it; macOS and other Unix systems: the portable
-//!   component walk with `fstatat`, or `O_NOFOLLOW_ANY` on macOS 11+), and the last component
-//!   goes through the same walk-relative operations.
+//!   component walk with `fstatat`, or `O_NOFOLLOW_ANY` on macOS 11+; Windows: one
+//!   `NtCreateFile` per component, see below), and the last component goes through the same
+//!   walk-relative operations.
 //!
 //! Either way a symlink, a `..` escape or a non-directory ancestor is an error, never a
 //! detour, and every strategy gives the same answers.
+//!
+//! # Windows
+//!
+//! The same API on NT handles (`sys/windows`, on `windows-sys`): the root is opened once with
+//! `CreateFileW` (`FILE_FLAG_BACKUP_SEMANTICS`, share read, write and delete); every lookup is
+//! one name with `NtCreateFile(RootDirectory = the parent handle, FILE_OPEN_REPARSE_POINT)`,
+//! never a path of several names; after every open the handle's `FileAttributeTagInfo` makes
+//! any reparse point (symbolic link, junction, mount point, cloud placeholder, app-execution
+//! alias, WSL link) an [`EntryKind::Symlink`], refused as [`UnsafeKind::Symlink`] wherever a
+//! file or directory is needed, a device a [`EntryKind::CharDevice`] and an offline or
+//! recall-on-access file an [`EntryKind::Unknown`], neither of which is read. Files are read
+//! with share read, write and delete, so an editor or sync client can still replace them.
+//! Identities are volume serial and 128-bit file id, links, size, last-write and change times
+//! ([`Identity`]), listings `FileIdBothDirectoryInfo` on a handle of their own. Names follow
+//! the Windows name rules as well ([`RelPath`]). Under Wine this is tested except links, which
+//! Wine cannot create (`docs/security.md`, "Windows").
 //!
 //! # Guarantees
 //!
@@ -33,8 +51,9 @@
 //!   components, and every lookup is relative to a contained handle. After [`Root::open`]
 //!   nothing in this crate accepts or returns an absolute path.
 //! - **No blocking, no special files.** A file is stat'ed without following it first; only a
-//!   regular file is then opened for reading, with `O_NONBLOCK | O_NOFOLLOW`, and its `fstat`
-//!   must equal the stat.
+//!   regular file is then opened for reading, with `O_NONBLOCK | O_NOFOLLOW` (Windows:
+//!   `FILE_NON_DIRECTORY_FILE | FILE_OPEN_REPARSE_POINT`), and its identity must equal the
+//!   stat.
 //! - **Bounds.** Every read has a per-file cap and is charged to a [`Ledger`] (files, bytes,
 //!   directory entries); every listing has an entry bound. Limits fail closed.
 //! - **Observed mutation.** A file's identity ([`Identity`]: device, inode, mode, links, size,
@@ -42,9 +61,12 @@
 //!   revalidates, [`ReadOptions::caller_revalidates`]) after the read; a directory's between its
 //!   open and the end of its listing; any difference is [`ReadError::Changed`].
 //! - **Strict text.** The `*_text` reads decode UTF-8 strictly; a BOM is kept.
-//! - **Read-only.** Nothing here creates, modifies, renames or deletes anything.
-//! - **Platforms.** Linux, macOS and other Unix systems (contract 01 §4.2 as changed 2026-12);
-//!   building for anything else fails with one message.
+//! - **Read-only.** Nothing here creates, modifies, renames or deletes anything (Windows opens
+//!   are `FILE_OPEN` with read access only).
+//! - **Platforms.** Linux, macOS and other Unix systems, and Windows (contract 01 §4.2). All
+//!   platform code is behind one seam, `sys` (`sys/unix`, `sys/windows`); the only `unsafe`
+//!   code is `sys/windows/nt.rs`, one system call a block. Building for anything else fails
+//!   with one message.
 //!
 //! What it does not know: anything about DotAIOS. Callers map [`ReadError`] kinds to their own
 //! codes and public messages; errors here carry no path.
@@ -60,12 +82,10 @@
 //! let same = context.read_text("work.md", 1 << 20, &mut ledger)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
-#[cfg(not(unix))]
-compile_error!(
-    "dotaios supports Linux, macOS and other Unix systems only; Windows is not supported"
-);
+#[cfg(not(any(unix, windows)))]
+compile_error!("dotaios supports Linux, macOS, other Unix systems and Windows only");
 
 mod dir;
 mod error;

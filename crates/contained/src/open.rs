@@ -1,45 +1,32 @@
-//! Resolution of a [`RelPath`]'s parent directory beneath a root handle, by the strategy the
-//! process runs (contract 01 §4.2, changed 2026-12):
+//! The resolution strategy of a [`crate::Root`] and the resolution of a [`RelPath`]'s parent
+//! directory beneath the root handle (contract 01 §4.2). How each strategy resolves is platform
+//! code ([`crate::sys`]); the final component is then handled by the walk-relative operations of
+//! [`crate::dir`], the same code every strategy and every [`crate::Dir`] uses. Which strategy runs
+//! never changes an answer: the attack suite runs every one available on the platform.
 //!
-//! - Linux: `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`;
-//!   where the kernel refuses it (`ENOSYS`, `EPERM` from a sandbox, `EINVAL`), the
-//!   component walk with `O_PATH` intermediates for the rest of the process.
-//! - macOS and other Unix systems: the portable walk, one `openat(…, O_RDONLY | O_DIRECTORY |
-//!   O_NOFOLLOW)` per component; on macOS 11+ optionally one `openat(…, O_NOFOLLOW_ANY)`.
-//!
-//! The final component is then handled by the walk-relative operations of [`crate::dir`], the
-//! same code every strategy and every [`crate::Dir`] uses. Which strategy runs never changes
-//! an answer: the attack suite runs every one available on the platform.
-//!
-//! **Invariant:** every descriptor this module returns was resolved beneath the root handle
-//! without following a single symlink. No function here takes an absolute path.
+//! **Invariant:** every handle this module returns was resolved beneath the root handle without
+//! following a single link. No function here takes an absolute path.
 
-use std::ffi::OsStr;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-#[cfg(target_os = "linux")]
-use std::sync::atomic::{AtomicU8, Ordering};
-
-use rustix::fs::OFlags;
-use rustix::io::Errno;
-
-use crate::error::{ReadError, UnsafeKind, io_kind};
-use crate::identity::EntryKind;
+use crate::error::ReadError;
 use crate::relpath::RelPath;
-use crate::sys::{StatCall, kind_at, open_at, walk_directory};
+use crate::sys::{self, Handle, HandleRef};
 
 /// How paths are resolved below a root. Every strategy gives the same answers; they differ in
 /// system calls only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Strategy {
     /// The platform's own, decided once per process: on Linux `openat2` when the kernel offers
-    /// it, otherwise the component walk; elsewhere the portable walk.
+    /// it, otherwise the component walk; on other Unix systems the portable walk; on Windows the
+    /// NT walk (one `NtCreateFile` per component relative to its parent's handle).
     Auto,
-    /// Always the component-wise `O_NOFOLLOW` walk; on Linux with `O_PATH` intermediates and
-    /// `statx` identities (the fallback of contract 01 §4.2), elsewhere the portable walk.
+    /// Always the component-wise walk: on Linux `O_NOFOLLOW` with `O_PATH` intermediates and
+    /// `statx` identities (the fallback of contract 01 §4.2), on other Unix systems the portable
+    /// walk, on Windows the NT walk (the only one there, so the same as `Auto`).
     ComponentWalk,
     /// The walk macOS and other Unix systems run: a readable `O_DIRECTORY | O_NOFOLLOW` handle
     /// per component and `fstatat` identities; no `openat2`, `O_PATH` or `statx`. Available on
     /// Linux too, so the code path of the other systems is exercised on every test run.
+    #[cfg(unix)]
     PortableWalk,
     /// macOS 11 and later: one `openat(root, parent, O_NOFOLLOW_ANY | O_DIRECTORY)` per path,
     /// which refuses a symlink in any component; `fstatat` identities.
@@ -48,52 +35,22 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Every strategy that can run on this platform (for tests and benchmarks).
+    /// Every strategy that can run on this platform (for tests and benchmarks). On Windows that
+    /// is `Auto` alone: `ComponentWalk` runs the same calls.
     pub fn available() -> &'static [Strategy] {
         &[
             Strategy::Auto,
             #[cfg(target_os = "linux")]
             Strategy::ComponentWalk,
+            #[cfg(unix)]
             Strategy::PortableWalk,
             #[cfg(target_vendor = "apple")]
             Strategy::NoFollowAny,
         ]
     }
-
-    /// The call that takes identities by name under this strategy.
-    pub(crate) fn stat_call(self) -> StatCall {
-        match self {
-            #[cfg(target_os = "linux")]
-            Strategy::Auto | Strategy::ComponentWalk => StatCall::Statx,
-            _ => StatCall::Fstatat,
-        }
-    }
-
-    /// Whether this strategy avoids everything only Linux has (`O_PATH`, `statx`): the one
-    /// decision both the walk's flags and the stat call follow.
-    fn portable(self) -> bool {
-        self.stat_call() == StatCall::Fstatat
-    }
 }
 
-#[cfg(target_os = "linux")]
-const UNKNOWN: u8 = 0;
-#[cfg(target_os = "linux")]
-const OPENAT2: u8 = 1;
-#[cfg(target_os = "linux")]
-const WALK: u8 = 2;
-
-/// What the process learned about `openat2`; once it fails with `ENOSYS`, `EPERM` or
-/// `EINVAL` before ever succeeding, every later resolution uses the walk.
-#[cfg(target_os = "linux")]
-static KERNEL_SUPPORT: AtomicU8 = AtomicU8::new(UNKNOWN);
-
-/// Concurrent renames can make `openat2` fail with `EAGAIN`; after this many retries the
-/// object counts as changed.
-#[cfg(target_os = "linux")]
-const EAGAIN_RETRIES: usize = 3;
-
-/// Why a resolution did not produce a descriptor.
+/// Why a resolution did not produce a handle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OpenFailure {
     /// The object (or a missing ancestor) does not exist; every existing component was a
@@ -112,205 +69,28 @@ impl From<ReadError> for OpenFailure {
 /// The directory holding the last component of a path: the root itself, or a handle
 /// resolved beneath it.
 pub(crate) enum Parent<'root> {
-    Root(BorrowedFd<'root>),
-    Opened(OwnedFd),
+    Root(HandleRef<'root>),
+    Opened(Handle),
 }
 
 impl Parent<'_> {
-    pub(crate) fn fd(&self) -> BorrowedFd<'_> {
+    pub(crate) fn handle(&self) -> HandleRef<'_> {
         match self {
-            Parent::Root(fd) => *fd,
-            Parent::Opened(fd) => fd.as_fd(),
+            Parent::Root(handle) => *handle,
+            Parent::Opened(handle) => sys::borrow(handle),
         }
     }
 }
 
 /// Resolves the directory that holds `rel`'s last component, beneath `root`. The handle may
-/// be `O_PATH` on Linux: it is only ever used as the directory of `*at` calls.
+/// be `O_PATH` on Linux: it is only ever used as the directory of lookups by one name.
 pub(crate) fn open_parent<'root>(
-    root: BorrowedFd<'root>,
+    root: HandleRef<'root>,
     rel: &RelPath,
     strategy: Strategy,
 ) -> Result<Parent<'root>, OpenFailure> {
     let Some(parent) = rel.parent() else {
         return Ok(Parent::Root(root));
     };
-    open_directory(root, parent, strategy).map(Parent::Opened)
-}
-
-/// Opens the directory `rel` beneath `root` for use as the directory of `*at` calls.
-fn open_directory(
-    root: BorrowedFd<'_>,
-    rel: &str,
-    strategy: Strategy,
-) -> Result<OwnedFd, OpenFailure> {
-    match strategy {
-        #[cfg(target_os = "linux")]
-        Strategy::Auto => {
-            if KERNEL_SUPPORT.load(Ordering::Relaxed) != WALK {
-                match open_with_openat2(root, rel, OFlags::PATH | OFlags::DIRECTORY) {
-                    Ok(fd) => {
-                        KERNEL_SUPPORT.store(OPENAT2, Ordering::Relaxed);
-                        return Ok(fd);
-                    }
-                    Err(Openat2Failure::Unsupported) => {
-                        KERNEL_SUPPORT.store(WALK, Ordering::Relaxed);
-                    }
-                    Err(Openat2Failure::Failed(failure)) => return Err(failure),
-                }
-            }
-            open_with_walk(root, rel, strategy.portable())
-        }
-        #[cfg(not(target_os = "linux"))]
-        Strategy::Auto => open_with_walk(root, rel, strategy.portable()),
-        Strategy::ComponentWalk | Strategy::PortableWalk => {
-            open_with_walk(root, rel, strategy.portable())
-        }
-        #[cfg(target_vendor = "apple")]
-        Strategy::NoFollowAny => open_no_follow_any(root, rel),
-    }
-}
-
-#[cfg(target_os = "linux")]
-enum Openat2Failure {
-    Unsupported,
-    Failed(OpenFailure),
-}
-
-#[cfg(target_os = "linux")]
-fn open_with_openat2(
-    root: BorrowedFd<'_>,
-    rel: &str,
-    flags: OFlags,
-) -> Result<OwnedFd, Openat2Failure> {
-    use rustix::fs::{Mode, ResolveFlags};
-    let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-    let mut attempts = 0;
-    loop {
-        match rustix::fs::openat2(root, rel, flags, Mode::empty(), resolve) {
-            Ok(fd) => return Ok(fd),
-            Err(Errno::AGAIN) if attempts < EAGAIN_RETRIES => attempts += 1,
-            Err(Errno::AGAIN) => {
-                return Err(Openat2Failure::Failed(ReadError::Changed.into()));
-            }
-            Err(Errno::INTR) => {}
-            Err(Errno::NOSYS | Errno::PERM | Errno::INVAL)
-                if KERNEL_SUPPORT.load(Ordering::Relaxed) != OPENAT2 =>
-            {
-                return Err(Openat2Failure::Unsupported);
-            }
-            // `O_DIRECTORY | O_NOFOLLOW` on a final symlink says ENOTDIR; look again without
-            // `O_DIRECTORY` to tell a link from a file.
-            Err(Errno::NOTDIR) => {
-                let probe = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                let kind = rustix::fs::openat2(root, rel, probe, Mode::empty(), resolve)
-                    .ok()
-                    .and_then(|fd| crate::sys::fstat(fd).ok())
-                    .map(|identity| identity.kind());
-                let unsafe_kind = if kind == Some(EntryKind::Symlink) {
-                    UnsafeKind::Symlink
-                } else {
-                    UnsafeKind::NotDirectory
-                };
-                return Err(Openat2Failure::Failed(
-                    ReadError::Unsafe(unsafe_kind).into(),
-                ));
-            }
-            Err(errno) => return Err(Openat2Failure::Failed(classify_errno(errno))),
-        }
-    }
-}
-
-/// macOS 11+: `O_NOFOLLOW_ANY` refuses a symlink in any component with `ELOOP`.
-#[cfg(target_vendor = "apple")]
-fn open_no_follow_any(root: BorrowedFd<'_>, rel: &str) -> Result<OwnedFd, OpenFailure> {
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW_ANY;
-    match open_at(root, rel, flags) {
-        Ok(fd) => Ok(fd),
-        // Which component is not a directory (or is a link) is told by the walk.
-        Err(Errno::NOTDIR | Errno::LOOP) => open_with_walk(root, rel, true),
-        Err(errno) => Err(classify_errno(errno)),
-    }
-}
-
-pub(crate) fn classify_errno(errno: Errno) -> OpenFailure {
-    match errno {
-        Errno::NOENT => OpenFailure::Absent,
-        Errno::LOOP => ReadError::Unsafe(UnsafeKind::Symlink).into(),
-        Errno::XDEV => ReadError::Unsafe(UnsafeKind::Escape).into(),
-        Errno::NOTDIR => ReadError::Unsafe(UnsafeKind::NotDirectory).into(),
-        other => ReadError::Io(io_kind(other)).into(),
-    }
-}
-
-/// The walk: every component is opened `O_DIRECTORY | O_NOFOLLOW` relative to the previous
-/// one, starting at the root handle (`O_PATH` on Linux unless `portable`).
-fn open_with_walk(root: BorrowedFd<'_>, rel: &str, portable: bool) -> Result<OwnedFd, OpenFailure> {
-    let flags = walk_directory(portable);
-    let mut current: Option<OwnedFd> = None;
-    for name in rel.split('/') {
-        let dir = current.as_ref().map_or(root, |fd| fd.as_fd());
-        current = Some(open_directory_component(dir, OsStr::new(name), flags)?);
-    }
-    current.ok_or(OpenFailure::Error(ReadError::Unsafe(UnsafeKind::Escape)))
-}
-
-/// Opens one directory component with `O_NOFOLLOW`, telling a link from a non-directory.
-pub(crate) fn open_directory_component(
-    dir: BorrowedFd<'_>,
-    name: &OsStr,
-    flags: OFlags,
-) -> Result<OwnedFd, OpenFailure> {
-    match open_at(dir, name, flags) {
-        Ok(fd) => Ok(fd),
-        // `O_NOFOLLOW` reports a symlink as ELOOP, and `O_DIRECTORY` reports a symlink or a
-        // file as ENOTDIR; look at the entry itself to say which.
-        Err(Errno::LOOP | Errno::NOTDIR) => Err(match kind_at(dir, name) {
-            Ok(EntryKind::Symlink) => ReadError::Unsafe(UnsafeKind::Symlink).into(),
-            _ => ReadError::Unsafe(UnsafeKind::NotDirectory).into(),
-        }),
-        Err(errno) => Err(classify_errno(errno)),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The portable walk is what macOS and other Unix systems run, so on Linux it must not
-    /// quietly use what only Linux has.
-    #[test]
-    fn the_portable_walk_uses_only_portable_calls() {
-        assert_eq!(Strategy::PortableWalk.stat_call(), StatCall::Fstatat);
-        assert!(Strategy::PortableWalk.portable());
-        let flags = walk_directory(true);
-        assert_eq!(flags, OFlags::RDONLY | OFlags::DIRECTORY);
-        #[cfg(target_os = "linux")]
-        {
-            assert_eq!(Strategy::Auto.stat_call(), StatCall::Statx);
-            assert!(!Strategy::ComponentWalk.portable());
-            assert!(walk_directory(false).contains(OFlags::PATH));
-        }
-        assert!(Strategy::available().contains(&Strategy::PortableWalk));
-    }
-
-    /// Where the kernel offers `openat2`, `Auto` uses it (and does not quietly walk).
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn auto_uses_openat2_where_the_kernel_has_it() {
-        let temp = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(temp.path().join("a/b")).unwrap();
-        let root = rustix::fs::open(
-            temp.path(),
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-            rustix::fs::Mode::empty(),
-        )
-        .unwrap();
-        let kernel_has_it = open_with_openat2(root.as_fd(), "a", OFlags::PATH).is_ok();
-        let rel = RelPath::new("a/b/c").unwrap();
-        assert!(open_parent(root.as_fd(), &rel, Strategy::Auto).is_ok());
-        let expected = if kernel_has_it { OPENAT2 } else { WALK };
-        assert_eq!(KERNEL_SUPPORT.load(Ordering::Relaxed), expected);
-    }
+    sys::open_directory(root, parent, strategy).map(Parent::Opened)
 }

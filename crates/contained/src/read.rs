@@ -1,17 +1,16 @@
 //! The bounded read of an already opened, already identified regular file (contract 01 §4.3
-//! steps 2–5, 03 §4.8 rule 3 as changed 2026-12): the size cap, the ledger reservation, one
+//! steps 2–5, 03 §4.8 rule 3): the size cap, the ledger reservation, one
 //! read of `size + 1` bytes that must return `size`, and the identity check after the read.
 //!
 //! **Invariant:** nothing is read before the cap and the ledger admitted the file, and no more
 //! than `size + 1` bytes (or the requested prefix) are ever requested from the kernel.
 
 use std::io::Read;
-use std::os::fd::OwnedFd;
 
 use crate::error::ReadError;
 use crate::identity::Identity;
 use crate::ledger::Ledger;
-use crate::sys::fstat;
+use crate::sys::{self, Handle};
 
 /// What proves that a file did not change while it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -21,7 +20,7 @@ pub(crate) enum AfterRead {
     #[default]
     Fstat,
     /// No `fstat` after the read: the caller compares the returned identity once more before
-    /// it publishes anything (contract 03 §4.8 rule 4 as changed 2026-12). The one-read end-of-file
+    /// it publishes anything (contract 03 §4.8 rule 4). The one-read end-of-file
     /// check still runs.
     CallerRevalidates,
 }
@@ -38,7 +37,7 @@ pub(crate) enum Extent {
 
 /// Reads `file`, whose `fstat` is `before`, as `extent` says.
 pub(crate) fn read_bounded(
-    file: OwnedFd,
+    file: Handle,
     before: &Identity,
     cap: u64,
     ledger: &mut Ledger,
@@ -59,7 +58,7 @@ pub(crate) fn read_bounded(
             (read_exactly(&mut file, wanted)?, true)
         }
     };
-    if check_after && fstat(&file)? != *before {
+    if check_after && sys::file_identity(&file)? != *before {
         return Err(ReadError::Changed);
     }
     Ok(bytes)
@@ -67,7 +66,7 @@ pub(crate) fn read_bounded(
 
 /// Reads into a buffer of `size + 1` bytes until end of file. A regular file's read returns
 /// fewer bytes than asked only at its end, so one read that returns exactly `size` is the
-/// end-of-file check (contract 03 §4.8 rule 3 as changed); a file that grew fills the extra byte,
+/// end-of-file check (contract 03 §4.8 rule 3); a file that grew fills the extra byte,
 /// a file that shrank ends early, and both are changes.
 fn read_to_size(file: &mut std::fs::File, size: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = vec![0u8; size.checked_add(1).ok_or(ReadError::TooLarge)?];
@@ -115,12 +114,16 @@ mod tests {
     use super::*;
     use crate::ledger::Limits;
 
-    fn open_with(bytes: &[u8]) -> (tempfile::TempDir, OwnedFd) {
+    fn open_with(bytes: &[u8]) -> (tempfile::TempDir, Handle) {
         let temp = tempfile::tempdir().unwrap();
         let path = temp.path().join("f");
         std::fs::write(&path, bytes).unwrap();
-        let fd = OwnedFd::from(std::fs::File::open(&path).unwrap());
+        let fd = Handle::from(std::fs::File::open(&path).unwrap());
         (temp, fd)
+    }
+
+    fn fstat(handle: &Handle) -> Result<Identity, ReadError> {
+        sys::identity(sys::borrow(handle))
     }
 
     fn ledger() -> Ledger {
@@ -131,7 +134,7 @@ mod tests {
         })
     }
 
-    fn claimed(fd: &OwnedFd, size: u64) -> Identity {
+    fn claimed(fd: &Handle, size: u64) -> Identity {
         Identity {
             size,
             ..fstat(fd).unwrap()
@@ -176,7 +179,7 @@ mod tests {
     #[test]
     fn the_fstat_after_the_read_runs_unless_the_caller_revalidates() {
         // An identity that differs only in its times: only the after-read fstat notices.
-        let stale = |fd: &OwnedFd| Identity {
+        let stale = |fd: &Handle| Identity {
             mtime_nsec: fstat(fd).unwrap().mtime_nsec ^ 1,
             ..fstat(fd).unwrap()
         };

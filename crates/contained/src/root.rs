@@ -4,20 +4,15 @@
 //! as a [`Dir`] child.
 
 use std::ffi::{OsStr, OsString};
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use rustix::fs::{Mode, OFlags};
-use rustix::io::Errno;
-
 use crate::dir::{At, Dir, ReadOptions, decode};
-use crate::error::{ReadError, RootError, io_kind};
+use crate::error::{ReadError, RootError};
 use crate::identity::{EntryKind, Identity};
 use crate::ledger::Ledger;
 use crate::open::{OpenFailure, Strategy, open_parent};
 use crate::relpath::RelPath;
-use crate::sys::{fstat, listable_directory, open_at};
+use crate::sys::{self, Handle};
 
 /// An open directory below which every read is contained. Holds a descriptor, never a path.
 ///
@@ -28,7 +23,7 @@ use crate::sys::{fstat, listable_directory, open_at};
 ///   [`Dir::open_dir`]), one name per call: what a walk over a tree uses.
 #[derive(Debug)]
 pub struct Root {
-    dir: OwnedFd,
+    dir: Handle,
     strategy: Strategy,
 }
 
@@ -105,16 +100,7 @@ impl Root {
 
     /// [`Root::open`] with an explicit resolution strategy.
     pub fn open_with(path: &Path, strategy: Strategy) -> Result<Root, RootError> {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let dir = loop {
-            match rustix::fs::open(path.as_os_str().as_bytes(), flags, Mode::empty()) {
-                Ok(dir) => break dir,
-                Err(Errno::INTR) => {}
-                Err(Errno::NOENT) => return Err(RootError::NotFound),
-                Err(Errno::NOTDIR) => return Err(RootError::NotDirectory),
-                Err(errno) => return Err(RootError::Io(io_kind(errno))),
-            }
-        };
+        let dir = sys::open_root(path)?;
         Ok(Root { dir, strategy })
     }
 
@@ -125,14 +111,13 @@ impl Root {
 
     /// The root directory's identity now (for authority snapshots).
     pub fn restat(&self) -> Result<Identity, ReadError> {
-        fstat(&self.dir)
+        sys::identity(sys::borrow(&self.dir))
     }
 
     /// The root itself as a [`Dir`]: a fresh listable handle, and its identity.
     pub fn dir(&self) -> Result<Dir, ReadError> {
-        let fd = open_at(self.dir.as_fd(), ".", listable_directory())
-            .map_err(|errno| ReadError::Io(io_kind(errno)))?;
-        Dir::from_fd(fd, self.strategy.stat_call())
+        let handle = sys::reopen_listable(sys::borrow(&self.dir))?;
+        Dir::from_handle(handle, self.strategy)
     }
 
     /// Opens the directory `rel` as a [`Dir`]. `None` when it (or an ancestor) is absent; a
@@ -156,11 +141,7 @@ impl Root {
     /// symlink is not followed. A walk holding the parent's [`Dir`] uses
     /// [`Dir::still_matches`] instead, which resolves one name.
     pub fn still_matches(&self, rel: &RelPath, identity: &Identity) -> Result<bool, ReadError> {
-        let at = At {
-            dir: self.dir.as_fd(),
-            stat: self.strategy.stat_call(),
-        };
-        at.still_matches(OsStr::new(rel.as_str()), identity)
+        sys::still_matches_path(sys::borrow(&self.dir), rel, identity, self.strategy)
     }
 
     /// Reads a whole file of at most `cap` bytes as strict UTF-8. `None` when absent.
@@ -228,14 +209,14 @@ impl Root {
         rel: &RelPath,
         operation: impl FnOnce(At<'_>, &OsStr) -> Result<Option<T>, ReadError>,
     ) -> Result<Option<T>, ReadError> {
-        let parent = match open_parent(self.dir.as_fd(), rel, self.strategy) {
+        let parent = match open_parent(sys::borrow(&self.dir), rel, self.strategy) {
             Ok(parent) => parent,
             Err(OpenFailure::Absent) => return Ok(None),
             Err(OpenFailure::Error(error)) => return Err(error),
         };
         let at = At {
-            dir: parent.fd(),
-            stat: self.strategy.stat_call(),
+            dir: parent.handle(),
+            strategy: self.strategy,
         };
         operation(at, OsStr::new(rel.file_name()))
     }

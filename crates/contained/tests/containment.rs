@@ -1,20 +1,50 @@
 //! The containment attack suite: every way a folder can try to make the reader leave it,
 //! block, or read something it must refuse. Each case runs in every [`Mode`]: each strategy
 //! available on this platform (`openat2` when the kernel has it, the `O_PATH` component walk,
-//! the portable walk macOS runs), both through full relative paths from the root and through
-//! the walk-relative handle API (one `Dir` per component, one name per call).
+//! the portable walk macOS runs; on Windows the NT walk), both through full relative paths from
+//! the root and through the walk-relative handle API (one `Dir` per component, one name per
+//! call).
+//!
+//! On Windows the suite runs under Wine (`scripts/test-windows.sh`), which can express bad
+//! names, `..`, absolute and device names, kind swaps, identity changes and listing bounds, but
+//! not links: Wine follows Unix symlinks silently, `CreateSymbolicLinkW` succeeds without
+//! creating anything, and it has no junctions. The link cases are therefore `#[ignore]`d on
+//! Windows ("needs real Windows") and written so that a run on a real Windows machine
+//! (`cargo test -- --ignored`, with the right to create symbolic links) exercises them; FIFOs
+//! and sockets do not exist on Windows filesystems and stay Unix-only.
 
 #![allow(clippy::print_stderr)]
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::Path;
 
 use dotaios_contained::{
     BudgetDimension, Dir, EntryKind, Ledger, Limits, Listing, Probe, ReadError, RelPath, Root,
     Strategy, UnsafeKind,
 };
+#[cfg(unix)]
 use dotaios_testkit::fingerprint;
+
+/// A symbolic link at `link` to `target` (on Windows a file or directory link, as `target` is;
+/// creating one needs Developer Mode or the symbolic-link privilege).
+fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(target, link)
+    }
+    #[cfg(windows)]
+    {
+        let (target, link) = (target.as_ref(), link.as_ref());
+        let resolved = link
+            .parent()
+            .map_or(target.to_owned(), |dir| dir.join(target));
+        if resolved.is_dir() {
+            std::os::windows::fs::symlink_dir(target, link)
+        } else {
+            std::os::windows::fs::symlink_file(target, link)
+        }
+    }
+}
 
 /// How a test reads: by full relative path from the root, or by walking `Dir` handles.
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +155,7 @@ fn ledger() -> Ledger {
 }
 
 /// A FIFO (the `mkfifo` tool: rustix has no `mkfifoat` on macOS).
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     let made = std::process::Command::new("mkfifo")
         .arg(path)
@@ -177,6 +208,7 @@ fn reads_a_real_file_and_reports_absence() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn symlinked_file_is_refused() {
     for mode in modes() {
         let temp = fixture();
@@ -194,6 +226,7 @@ fn symlinked_file_is_refused() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn symlink_to_a_file_inside_the_folder_is_refused() {
     for mode in modes() {
         let temp = fixture();
@@ -207,6 +240,7 @@ fn symlink_to_a_file_inside_the_folder_is_refused() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn symlinked_directory_is_refused_for_listing_and_reading() {
     for mode in modes() {
         let temp = fixture();
@@ -224,6 +258,7 @@ fn symlinked_directory_is_refused_for_listing_and_reading() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn symlinked_ancestor_is_refused() {
     for mode in modes() {
         let temp = fixture();
@@ -250,6 +285,7 @@ fn a_file_as_ancestor_is_unsafe_not_absent() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn fifo_is_refused_without_blocking() {
     for mode in modes() {
@@ -266,6 +302,7 @@ fn fifo_is_refused_without_blocking() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn unix_socket_is_refused() {
     for mode in modes() {
@@ -408,7 +445,6 @@ fn listing_reports_kinds_without_following() {
 fn listing_reports_kinds_without_following_in(mode: Mode) {
     let temp = fixture();
     let aios = temp.path().join("aios");
-    symlink(temp.path().join("outside"), aios.join("linked")).unwrap();
     fs::write(aios.join("aios.json"), "{}").unwrap();
     let root = open(&temp, mode);
     let listing = root.list(None, 100, &mut ledger()).unwrap().unwrap();
@@ -423,7 +459,6 @@ fn listing_reports_kinds_without_following_in(mode: Mode) {
         vec![
             ("aios.json".into(), EntryKind::File),
             ("context".into(), EntryKind::Directory),
-            ("linked".into(), EntryKind::Symlink),
         ]
     );
     assert_eq!(root.list(Some("absent"), 10, &mut ledger()).unwrap(), None);
@@ -431,6 +466,37 @@ fn listing_reports_kinds_without_following_in(mode: Mode) {
         root.list(Some("aios.json"), 10, &mut ledger()),
         Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
     );
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
+fn listing_reports_links_without_following() {
+    for mode in modes() {
+        let temp = fixture();
+        let aios = temp.path().join("aios");
+        symlink(temp.path().join("outside"), aios.join("linked")).unwrap();
+        symlink("context/work.md", aios.join("linked.md")).unwrap();
+        let root = open(&temp, mode);
+        let listing = root.list(None, 100, &mut ledger()).unwrap().unwrap();
+        let mut kinds: Vec<(String, EntryKind)> = listing
+            .entries
+            .iter()
+            .map(|entry| (entry.name_str().unwrap().to_owned(), entry.kind))
+            .collect();
+        kinds.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            kinds,
+            vec![
+                ("context".into(), EntryKind::Directory),
+                ("linked".into(), EntryKind::Symlink),
+                ("linked.md".into(), EntryKind::Symlink),
+            ]
+        );
+        assert_eq!(
+            root.list(Some("linked"), 10, &mut ledger()),
+            Err(ReadError::Unsafe(UnsafeKind::Symlink))
+        );
+    }
 }
 
 #[test]
@@ -462,6 +528,7 @@ fn prefix_reads_charge_the_whole_file() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn a_symlinked_root_is_followed_once() {
     let temp = fixture();
     symlink(temp.path().join("aios"), temp.path().join("link-to-aios")).unwrap();
@@ -526,6 +593,7 @@ fn still_matches_sees_a_rewrite() {
 /// One thread swaps `aios/notes` between a real directory and a symlink to an outside
 /// directory holding the marker, as fast as it can; the reader must never return the marker.
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn concurrent_swap_attacker_never_leaks_the_marker() {
     for mode in modes() {
         let temp = fixture();
@@ -612,6 +680,41 @@ fn reads_never_write() {
     }
 }
 
+/// The tree as the test can see it: every path with its kind, bytes, read-only flag and
+/// modification time (`dotaios_testkit::fingerprint` on Unix, which also covers modes).
+#[cfg(windows)]
+fn fingerprint(root: &Path) -> Vec<(String, bool, Vec<u8>, bool, std::time::SystemTime)> {
+    let mut seen = Vec::new();
+    let mut pending = vec![root.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let meta = fs::symlink_metadata(&path).unwrap();
+            let bytes = if meta.is_file() {
+                fs::read(&path).unwrap()
+            } else {
+                pending.push(path.clone());
+                Vec::new()
+            };
+            let name = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let modified = meta.modified().unwrap();
+            seen.push((
+                name,
+                meta.is_dir(),
+                bytes,
+                meta.permissions().readonly(),
+                modified,
+            ));
+        }
+    }
+    seen.sort();
+    seen
+}
+
 fn reads_never_write_in(mode: Mode) {
     let temp = fixture();
     let before = fingerprint(&temp.path().join("aios"));
@@ -626,6 +729,7 @@ fn reads_never_write_in(mode: Mode) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn revalidation_sees_a_directory_swapped_for_a_link() {
     for mode in modes() {
         let temp = fixture();
@@ -720,7 +824,90 @@ fn a_name_must_be_one_normal_component() {
     }
 }
 
+/// On Windows a name is also refused when the Windows name rules refuse it: separators and
+/// relative walks inside one name, drives, NT and Win32 device namespaces, wildcards, device
+/// names, alternate data streams, names the Win32 layer would rewrite and over-long names.
+/// None of them reaches the kernel, and none of them is a `RelPath` either.
+#[cfg(windows)]
 #[test]
+fn windows_names_that_could_mean_something_else_are_refused() {
+    let temp = fixture();
+    fs::write(temp.path().join("aios/context/a.txt"), "a").unwrap();
+    let root = Root::open(&temp.path().join("aios")).unwrap();
+    let top = root.dir().unwrap();
+    let context = root.open_dir(&rel("context")).unwrap().unwrap();
+    let escape = Err(ReadError::Unsafe(UnsafeKind::Escape));
+    let long = "a".repeat(256);
+    for bad in [
+        "context\\work.md",
+        "context\\..\\..\\outside",
+        "sub\\..\\x",
+        "C:",
+        "C:\\Windows",
+        "\\\\?\\C:\\",
+        "\\??\\C:\\",
+        "\\\\.\\NUL",
+        "a.*",
+        "*",
+        "CON",
+        "nul.md",
+        "Aux.txt",
+        "COM1",
+        "lpt9.log",
+        "work.md:stream",
+        "work.md::$DATA",
+        "work.md.",
+        "work.md ",
+        "WORK~1.MD",
+        "CONTEX~1",
+        long.as_str(),
+    ] {
+        for dir in [&top, &context] {
+            assert_eq!(dir.stat(bad).map(|_| ()), escape, "{bad:?}");
+            assert_eq!(dir.open_dir(bad).map(|_| ()), escape, "{bad:?}");
+            assert_eq!(
+                dir.read_text(bad, 100, &mut ledger()).map(|_| ()),
+                escape,
+                "{bad:?}"
+            );
+        }
+        assert!(RelPath::new(&format!("context/{bad}")).is_err(), "{bad:?}");
+    }
+    // The ordinary names around them still work.
+    assert_eq!(
+        context
+            .read_text("work.md", 100, &mut ledger())
+            .unwrap()
+            .unwrap()
+            .text,
+        "# Work\n"
+    );
+    assert_eq!(context.stat("console.md").unwrap(), None);
+}
+
+/// Names that mean something else on Windows are ordinary names on Unix: absent here, not
+/// refused (`docs/decisions.md`, "The contained reader on Windows").
+#[cfg(unix)]
+#[test]
+fn windows_reserved_names_are_ordinary_on_unix() {
+    let temp = fixture();
+    fs::write(temp.path().join("aios/context/CON.md"), "con").unwrap();
+    let root = Root::open(&temp.path().join("aios")).unwrap();
+    let context = root.open_dir(&rel("context")).unwrap().unwrap();
+    for absent in ["a\\b", "C:", "a.*", "work.md:stream", "work.md.", "nul"] {
+        assert_eq!(context.stat(absent).unwrap(), None, "{absent:?}");
+    }
+    assert_eq!(
+        root.read_text(&rel("context/CON.md"), 100, &mut ledger())
+            .unwrap()
+            .unwrap()
+            .text,
+        "con"
+    );
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "needs real Windows: Wine cannot create links")]
 fn children_are_classified_without_following() {
     for strategy in Strategy::available() {
         let temp = fixture();
@@ -749,6 +936,38 @@ fn children_are_classified_without_following() {
         assert_eq!(
             dir.open_dir("work.md").map(|_| ()),
             Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
+        );
+        assert_eq!(
+            dir.read_text("work.md", 100, &mut ledger())
+                .unwrap()
+                .unwrap()
+                .text,
+            "# Work\n"
+        );
+    }
+}
+
+#[test]
+fn children_are_classified_by_one_name() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        fs::create_dir(temp.path().join("aios/context/sub")).unwrap();
+        let dir = context_dir(&temp, *strategy);
+        assert_eq!(dir.stat("absent.md").unwrap(), None);
+        assert_eq!(dir.open_dir("absent").unwrap().map(|_| ()), None);
+        assert_eq!(
+            dir.read_text("absent.md", 100, &mut ledger()).unwrap(),
+            None
+        );
+        assert_eq!(dir.stat("work.md").unwrap().unwrap().kind, EntryKind::File);
+        assert_eq!(dir.stat("sub").unwrap().unwrap().kind, EntryKind::Directory);
+        assert_eq!(
+            dir.open_dir("work.md").map(|_| ()),
+            Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
+        );
+        assert_eq!(
+            dir.read_text("sub", 100, &mut ledger()),
+            Err(ReadError::NotRegular(EntryKind::Directory))
         );
         assert_eq!(
             dir.read_text("work.md", 100, &mut ledger())
@@ -819,6 +1038,7 @@ fn an_expected_identity_must_match_the_opened_file() {
 
 /// A FIFO renamed over a file between the enumeration stat and the open: the open must not
 /// block (`O_NONBLOCK`), and the identity check must refuse it.
+#[cfg(unix)]
 #[test]
 fn a_fifo_swapped_in_after_the_stat_never_blocks() {
     for strategy in Strategy::available() {
@@ -838,6 +1058,134 @@ fn a_fifo_swapped_in_after_the_stat_never_blocks() {
             Err(ReadError::NotRegular(EntryKind::Fifo))
         );
     }
+}
+
+/// A directory put where a file was stat'ed: the read refuses it (a change when the identity
+/// was supplied, not a regular file otherwise), and the walk refuses a file where a directory
+/// was.
+#[test]
+fn a_kind_swapped_after_the_stat_is_refused() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let dir = context_dir(&temp, *strategy);
+        let found = dir.stat("work.md").unwrap().unwrap();
+        let work = temp.path().join("aios/context/work.md");
+        fs::remove_file(&work).unwrap();
+        fs::create_dir(&work).unwrap();
+        let options = dotaios_contained::ReadOptions::new(100).expecting(found.identity);
+        assert_eq!(
+            dir.read_text_with("work.md", &options, &mut ledger()),
+            Err(ReadError::Changed)
+        );
+        assert_eq!(
+            dir.read_text("work.md", 100, &mut ledger()),
+            Err(ReadError::NotRegular(EntryKind::Directory))
+        );
+        assert!(!dir.still_matches("work.md", &found.identity).unwrap());
+        // And back: a file where the walk expects a directory.
+        let sub = dir.open_dir("work.md").unwrap().unwrap();
+        drop(sub);
+        fs::remove_dir(&work).unwrap();
+        fs::write(&work, "# Work\n").unwrap();
+        assert_eq!(
+            dir.open_dir("work.md").map(|_| ()),
+            Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
+        );
+        let root = Root::open_with(&temp.path().join("aios"), *strategy).unwrap();
+        assert_eq!(
+            root.read_text(&rel("context/work.md/x.md"), 100, &mut ledger()),
+            Err(ReadError::Unsafe(UnsafeKind::NotDirectory))
+        );
+    }
+}
+
+/// A file replaced by another through a rename (what editors and sync clients do) is another
+/// object: revalidation says so, and a read that expected the old identity is a change.
+#[test]
+fn a_file_replaced_by_rename_is_another_object() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let root = Root::open_with(&temp.path().join("aios"), *strategy).unwrap();
+        let dir = root.open_dir(&rel("context")).unwrap().unwrap();
+        let found = dir.stat("work.md").unwrap().unwrap();
+        let fresh = temp.path().join("aios/context/work.md.new");
+        fs::write(&fresh, "# Work\n").unwrap();
+        fs::rename(&fresh, temp.path().join("aios/context/work.md")).unwrap();
+        let now = dir.stat("work.md").unwrap().unwrap();
+        assert!(!now.identity.same_object(&found.identity));
+        assert!(!dir.still_matches("work.md", &found.identity).unwrap());
+        assert!(
+            !root
+                .still_matches(&rel("context/work.md"), &found.identity)
+                .unwrap()
+        );
+        let options = dotaios_contained::ReadOptions::new(100).expecting(found.identity);
+        assert_eq!(
+            dir.read_text_with("work.md", &options, &mut ledger()),
+            Err(ReadError::Changed)
+        );
+        assert_eq!(
+            dir.read_text("work.md", 100, &mut ledger())
+                .unwrap()
+                .unwrap()
+                .identity,
+            now.identity
+        );
+    }
+}
+
+/// A directory moved away while a walk holds its handle, and another put in its place: the
+/// held handle does not stop the move (on Windows every handle shares delete), and
+/// revalidation by name sees another object.
+#[test]
+fn revalidation_sees_a_directory_replaced_by_another() {
+    for strategy in Strategy::available() {
+        let temp = fixture();
+        let root = Root::open_with(&temp.path().join("aios"), *strategy).unwrap();
+        let top = root.dir().unwrap();
+        let held = top.open_dir("context").unwrap().unwrap();
+        let before = held.identity();
+        assert!(top.still_matches("context", &before).unwrap());
+        fs::rename(
+            temp.path().join("aios/context"),
+            temp.path().join("outside/context"),
+        )
+        .unwrap();
+        fs::create_dir(temp.path().join("aios/context")).unwrap();
+        fs::write(temp.path().join("aios/context/work.md"), "# Other\n").unwrap();
+        assert!(!top.still_matches("context", &before).unwrap());
+        assert!(!root.still_matches(&rel("context"), &before).unwrap());
+        let now = root.probe(&rel("context")).unwrap().unwrap();
+        assert!(!now.identity.same_object(&before));
+        assert_eq!(
+            root.read_text(&rel("context/work.md"), 100, &mut ledger())
+                .unwrap()
+                .unwrap()
+                .text,
+            "# Other\n"
+        );
+        // The files of the held handle can still be removed by others.
+        fs::remove_file(temp.path().join("outside/context/work.md")).unwrap();
+        assert_eq!(held.read_text("work.md", 100, &mut ledger()).unwrap(), None);
+    }
+}
+
+/// Windows: a root given as a verbatim (`\\?\`) path, as `canonicalize` returns it, opens
+/// the same folder.
+#[cfg(windows)]
+#[test]
+fn a_verbatim_root_path_opens_the_folder() {
+    let temp = fixture();
+    let verbatim = fs::canonicalize(temp.path().join("aios")).unwrap();
+    assert!(verbatim.to_string_lossy().starts_with("\\\\?\\"));
+    let root = Root::open(&verbatim).unwrap();
+    assert_eq!(
+        root.read_text(&rel("context/work.md"), 100, &mut ledger())
+            .unwrap()
+            .unwrap()
+            .text,
+        "# Work\n"
+    );
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod fit;
 mod parse;
 
 pub(crate) use parse::{strip_frontmatter, unanswered_sections, without_comments};
+mod provenance;
 mod render;
 mod sources;
 mod timeline;
@@ -38,7 +39,7 @@ use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use serde_json::Value;
 
-use self::render::{CandidateTexts, Candidates, ProjectView};
+use self::render::{CandidateTexts, Candidates, HeaderSources, ProjectView};
 use self::timeline::{Selection, SelectionRequest, TimelineTexts};
 use crate::error::PublicError;
 use crate::folder::attribution::attribute;
@@ -373,7 +374,12 @@ fn active_project(
     catalog: &[ProjectRecord],
 ) -> Option<ProjectView> {
     if let Some(scope) = scope {
-        return catalog.get(scope.record).map(record_view);
+        // Only the selected project's README carries its provenance line (contract 02 §10).
+        return catalog.get(scope.record).map(|record| ProjectView {
+            source: provenance::project_readme(&record.slug, record.id.as_deref())
+                .map(|path| provenance::line(&path, &record.readme)),
+            ..record_view(record)
+        });
     }
     match inferred {
         Some(inferred) => Some(
@@ -406,6 +412,7 @@ fn record_view(record: &ProjectRecord) -> ProjectView {
         description: record.description.clone(),
         excerpt: record.context_excerpt.clone(),
         excerpt_clipped: record.context_excerpt_clipped,
+        source: None,
     }
 }
 
@@ -417,7 +424,12 @@ fn synthetic_view(project: &str) -> ProjectView {
         description: String::new(),
         excerpt: String::new(),
         excerpt_clipped: false,
+        source: None,
     }
+}
+
+fn source_of(path: &str, text: &str) -> Option<String> {
+    (!text.is_empty()).then(|| provenance::line(path, text))
 }
 
 /// The candidates of contract 02 §6, with the slices of §7.5 already selected. The Active
@@ -438,6 +450,13 @@ fn candidate_texts(
             &shared.priorities,
         ))),
         current_work: parse::current_work(&shared.work),
+        // A file that was read names itself beneath its section; an absent one reads as "" and
+        // shows no section (contract 02 §10).
+        sources: HeaderSources {
+            identity: source_of("context/identity.md", &shared.identity),
+            priorities: source_of("context/priorities.md", &shared.priorities),
+            current_work: source_of("context/work.md", &shared.work),
+        },
         decisions: parse::recent_decisions(&shared.decisions)
             .into_iter()
             .map(str::to_owned)

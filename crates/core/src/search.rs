@@ -48,7 +48,7 @@ mod streamed_tests;
 #[cfg(test)]
 mod tests;
 mod unicode;
-mod walk;
+pub(crate) mod walk;
 
 use std::path::Path;
 

@@ -60,17 +60,17 @@ fn shared_mode_matches_the_worked_fixture() {
     let before = fingerprint(dir.path());
     let context = ok(dir.path(), ContextScope::Shared, None);
     assert_eq!(context.projection.markdown.to_string_lossy(), SHARED_DIGEST);
-    assert_eq!(context.projection.budget.used, 1165);
+    assert_eq!(context.projection.budget.used, 1502);
     assert_eq!(context.cli_plain(), format!("{SHARED_DIGEST}\n"));
     let json = context.cli_hook_json(None);
     assert!(json.ends_with(
-        "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1165,\"remaining\":4835,\"truncated\":false}}\n"
+        "\"dotaiosMemory\":{\"mode\":\"shared\",\"project\":null},\"contextBudget\":{\"limit\":6000,\"used\":1502,\"remaining\":4498,\"truncated\":false}}\n"
     ));
     insta::assert_snapshot!("shared_hook_json", json);
     let payload = context.mcp_payload().unwrap_or_default();
     insta::assert_snapshot!("shared_mcp_payload", payload);
     assert!(payload.ends_with(
-        "  \"generated_at\": \"2026-08-29T10:00:00.000Z\",\n  \"budget\": {\n    \"limit\": 6000,\n    \"used\": 1165,\n    \"remaining\": 4835,\n    \"truncated\": false\n  },\n  \"operational\": {\n    \"migration\": {\n      \"status\": \"current\",\n      \"folder_schema_version\": \"1.2.0\",\n      \"supported_schema_version\": \"1.2.0\",\n      \"severity\": \"none\",\n      \"action\": null\n    }\n  }\n}"
+        "  \"generated_at\": \"2026-08-29T10:00:00.000Z\",\n  \"budget\": {\n    \"limit\": 6000,\n    \"used\": 1502,\n    \"remaining\": 4498,\n    \"truncated\": false\n  },\n  \"operational\": {\n    \"migration\": {\n      \"status\": \"current\",\n      \"folder_schema_version\": \"1.2.0\",\n      \"supported_schema_version\": \"1.2.0\",\n      \"severity\": \"none\",\n      \"action\": null\n    }\n  }\n}"
     ));
     assert_eq!(
         fingerprint(dir.path()),
@@ -97,12 +97,12 @@ fn project_mode_matches_the_worked_fixture() {
     let context = ok(dir.path(), project("proj-rust-001"), None);
     let projection = &context.projection;
     assert_eq!(projection.markdown.to_string_lossy(), PROJECT_DIGEST);
-    assert_eq!(projection.budget.used, 378);
+    assert_eq!(projection.budget.used, 500);
     assert_eq!(projection.scope_project.as_deref(), Some("rust-port"));
     assert_eq!(context.notice(), None);
     let json = context.cli_hook_json(Some("proj-rust-001"));
     assert!(json.ends_with(
-        "\"dotaiosMemory\":{\"mode\":\"project\",\"project\":\"proj-rust-001\"},\"contextBudget\":{\"limit\":6000,\"used\":378,\"remaining\":5622,\"truncated\":false},\"contextCoverage\":{\"version\":1,\"selectedProjectReadme\":{\"excerptClipped\":false,\"budgetOmitted\":false},\"notice\":null}}\n"
+        "\"dotaiosMemory\":{\"mode\":\"project\",\"project\":\"proj-rust-001\"},\"contextBudget\":{\"limit\":6000,\"used\":500,\"remaining\":5500,\"truncated\":false},\"contextCoverage\":{\"version\":1,\"selectedProjectReadme\":{\"excerptClipped\":false,\"budgetOmitted\":false},\"notice\":null}}\n"
     ));
     insta::assert_snapshot!("project_hook_json", json);
     // Matched by slug: the same output.
@@ -139,6 +139,9 @@ fn project_mode_with_a_small_budget() {
     );
 }
 
+/// At the MCP minimum budget the README block with its provenance line (350 units) and the
+/// reserved marker do not fit: the block is left out and coverage says so, while the session
+/// that carries no provenance still fits (contract 02 §9, §12).
 #[test]
 fn project_mode_at_the_mcp_minimum_budget() {
     let dir = fixture();
@@ -146,21 +149,51 @@ fn project_mode_at_the_mcp_minimum_budget() {
     let markdown = context.projection.markdown.to_string_lossy();
     assert_eq!(
         markdown,
-        "Memory: This project\n\n## Active Context · 2026-08-29\n\n### Active Project\n- Rust Port · active · build\n  Re-implement the DotAIOS read side in Rust.\n> Re-implement the DotAIOS read side in Rust.\n>\n> - Keep outputs byte-identical.\n\n[context budget reached]"
+        "Memory: This project\n\n## Active Context · 2026-08-29\n\n### Recent Sessions\n- 2026-08-29 · claude-code · rust-port · \"Plan the port\" (12 turns)\n\n### Recent Signals\n- [2026-08-29] Budget marker is 26 chars\n\n[context budget reached]"
     );
     let budget = context.projection.budget;
     assert_eq!(
         (budget.used, budget.remaining, budget.truncated),
-        (254, 2.0, true)
+        (228, 28.0, true)
     );
     let coverage = context
         .projection
         .coverage
         .unwrap_or_else(|| panic!("no coverage"));
-    assert!(!coverage.budget_omitted);
+    assert!(coverage.budget_omitted && !coverage.excerpt_clipped);
     let payload = context.mcp_payload().unwrap_or_default();
     assert!(payload.contains("\n  \"scope\": {\n    \"project\": \"rust-port\"\n  },\n"));
     insta::assert_snapshot!("project_256_mcp_payload", payload);
+}
+
+/// The block is admitted once it fits with the marker reserved beside it (350 + 26 ≤ 400); the
+/// session that would follow cannot leave that room, so the marker comes after the whole block
+/// and never cuts into the excerpt or its provenance (contract 02 §9).
+#[test]
+fn project_mode_reserves_the_marker_beside_the_readme_block() {
+    let dir = fixture();
+    for (limit, admitted) in [(375.0, false), (376.0, true), (400.0, true)] {
+        let context = ok(dir.path(), project("proj-rust-001"), Some(limit));
+        let markdown = context.projection.markdown.to_string_lossy();
+        let coverage = context
+            .projection
+            .coverage
+            .unwrap_or_else(|| panic!("no coverage"));
+        assert_eq!(coverage.budget_omitted, !admitted, "{limit}: {markdown}");
+        assert_eq!(
+            markdown.contains("> Source: projects/rust-port/README.md (excerpt; sha256:"),
+            admitted,
+            "{limit}"
+        );
+        if admitted {
+            assert!(
+                markdown.ends_with("sha256:0ecfcb64b87a46047567f49fdfaaf70f7a41b914c37c1e4557946e526931ed70)\n\n[context budget reached]"),
+                "{markdown}"
+            );
+            assert!(!markdown.contains("Recent Sessions"));
+        }
+        assert!(context.projection.budget.used as f64 <= limit);
+    }
 }
 
 #[test]

@@ -71,9 +71,17 @@ struct Fitter<'a> {
 }
 
 impl Fitter<'_> {
+    /// Accepts `candidate` when its rendering fits. A selection that shows a provenance line
+    /// must also leave room for the budget marker (contract 02 §9), so that a later marker
+    /// never cuts into an excerpt or its provenance.
     fn consider(&mut self, candidate: Selection) -> bool {
+        let reserve = if self.candidates.carries_source(&candidate) {
+            MARKER.len()
+        } else {
+            0
+        };
         // Lengths are far below 2^53, so the conversion is exact.
-        if self.candidates.measure(&candidate) as f64 > self.limit {
+        if (self.candidates.measure(&candidate) + reserve) as f64 > self.limit {
             self.omitted = true;
             false
         } else {
@@ -295,6 +303,7 @@ mod tests {
                 description: "d".into(),
                 excerpt: "e".repeat(40),
                 excerpt_clipped: true,
+                source: None,
             }),
             plan: vec!["one".into(), "two".into()],
             ..CandidateTexts::default()

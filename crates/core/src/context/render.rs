@@ -52,6 +52,8 @@ pub(crate) struct ProjectView {
     pub(crate) excerpt: String,
     /// Whether the excerpt was clipped at 1,200 units (README coverage, contract 02 §12).
     pub(crate) excerpt_clipped: bool,
+    /// The README's provenance line, last in the block (project mode only, contract 02 §10).
+    pub(crate) source: Option<String>,
 }
 
 impl ProjectView {
@@ -79,6 +81,9 @@ impl ProjectView {
                 };
                 lines.push(Line::new(JsString::from(text)));
             }
+        }
+        if let Some(source) = &self.source {
+            lines.push(Line::new(JsString::from(source.as_str())));
         }
         lines
     }
@@ -111,6 +116,10 @@ pub(crate) struct Candidates {
     pub(crate) identity: Option<Line>,
     pub(crate) priorities: Option<Line>,
     pub(crate) current_work: Option<Line>,
+    /// The provenance lines of the three header sections, shown beneath their text.
+    sources: HeaderSources<Option<Line>>,
+    /// Whether the Active Project block ends with a provenance line.
+    project_source: bool,
     /// All decisions, one line each; accepted or rejected as one unit.
     pub(crate) decisions: Vec<Line>,
     pub(crate) focus: Option<Line>,
@@ -153,12 +162,22 @@ impl Headings {
     }
 }
 
+/// One value per header section that can carry a provenance line (contract 02 §10).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HeaderSources<T> {
+    pub(crate) identity: T,
+    pub(crate) priorities: T,
+    pub(crate) current_work: T,
+}
+
 /// The raw candidate values, before rendering.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CandidateTexts {
     pub(crate) identity: JsString,
     pub(crate) priorities: JsString,
     pub(crate) current_work: JsString,
+    /// The provenance line of each header section's source file, when it was read.
+    pub(crate) sources: HeaderSources<Option<String>>,
     pub(crate) decisions: Vec<String>,
     pub(crate) focus: String,
     pub(crate) plan: Vec<String>,
@@ -167,6 +186,10 @@ pub(crate) struct CandidateTexts {
     pub(crate) sessions: Vec<Session>,
     pub(crate) signals: Vec<TimelineEntry>,
     pub(crate) events: Vec<TimelineEntry>,
+}
+
+fn source_line(source: &Option<String>) -> Option<Line> {
+    source.as_deref().map(Line::plain)
 }
 
 fn non_empty(text: &JsString) -> Option<Line> {
@@ -238,6 +261,15 @@ impl Candidates {
             identity: non_empty(&texts.identity),
             priorities: non_empty(&texts.priorities),
             current_work: non_empty(&texts.current_work),
+            sources: HeaderSources {
+                identity: source_line(&texts.sources.identity),
+                priorities: source_line(&texts.sources.priorities),
+                current_work: source_line(&texts.sources.current_work),
+            },
+            project_source: texts
+                .active_project
+                .as_ref()
+                .is_some_and(|project| project.source.is_some()),
             decisions: texts.decisions.iter().map(|d| bullet(d)).collect(),
             focus: (!texts.focus.is_empty())
                 .then(|| Line::new(JsString::from(format!("**Focus:** {}", texts.focus)))),
@@ -269,14 +301,27 @@ impl Candidates {
         };
         let h = &self.headings;
         let one = |line: &'a Option<Line>, on: bool| line.iter().filter(move |_| on);
-        section(&h.identity, &mut one(&self.identity, selection.identity));
+        // A header section is its text, then its provenance line; never the line alone.
+        let header = |text: &'a Option<Line>, source: &'a Option<Line>, on: bool| {
+            let on = on && text.is_some();
+            one(text, on).chain(one(source, on))
+        };
+        let sources = &self.sources;
+        section(
+            &h.identity,
+            &mut header(&self.identity, &sources.identity, selection.identity),
+        );
         section(
             &h.priorities,
-            &mut one(&self.priorities, selection.priorities),
+            &mut header(&self.priorities, &sources.priorities, selection.priorities),
         );
         section(
             &h.current_work,
-            &mut one(&self.current_work, selection.current_work),
+            &mut header(
+                &self.current_work,
+                &sources.current_work,
+                selection.current_work,
+            ),
         );
         let decisions = if selection.decisions {
             &self.decisions[..]
@@ -300,6 +345,26 @@ impl Candidates {
         section(&h.sessions, &mut self.sessions[..selection.sessions].iter());
         section(&h.signals, &mut self.signals[..selection.signals].iter());
         section(&h.events, &mut self.events[..selection.events].iter());
+    }
+
+    /// Whether `selection` shows a section that carries a provenance line (contract 02 §9: its
+    /// admission reserves the budget marker).
+    pub(crate) fn carries_source(&self, selection: &Selection) -> bool {
+        let shown = |text: &Option<Line>, source: &Option<Line>, on: bool| {
+            on && text.is_some() && source.is_some()
+        };
+        shown(&self.identity, &self.sources.identity, selection.identity)
+            || shown(
+                &self.priorities,
+                &self.sources.priorities,
+                selection.priorities,
+            )
+            || shown(
+                &self.current_work,
+                &self.sources.current_work,
+                selection.current_work,
+            )
+            || (selection.active_project && self.project_source)
     }
 
     /// The length in UTF-16 units of [`Candidates::render`]`(selection)`, without building it.
@@ -415,6 +480,7 @@ mod tests {
             description: "Re-implement.".into(),
             excerpt: "Re-implement.\r\n\r\n- Keep.".into(),
             excerpt_clipped: false,
+            source: Some("> Source: projects/rust-port/README.md (excerpt; sha256:00)".into()),
         };
         let lines: Vec<String> = view
             .lines()
@@ -428,11 +494,13 @@ mod tests {
                 "  Re-implement.",
                 "> Re-implement.",
                 ">",
-                "> - Keep."
+                "> - Keep.",
+                "> Source: projects/rust-port/README.md (excerpt; sha256:00)"
             ]
         );
         let same = ProjectView {
             excerpt: "Re-implement.".into(),
+            source: None,
             ..view.clone()
         };
         assert_eq!(same.lines().len(), 2);
@@ -440,6 +508,7 @@ mod tests {
             details: vec![],
             description: String::new(),
             excerpt: String::new(),
+            source: None,
             ..view
         };
         assert_eq!(bare.lines()[0].text.to_string_lossy(), "- Rust Port");
@@ -456,6 +525,7 @@ mod tests {
                 description: String::new(),
                 excerpt: String::new(),
                 excerpt_clipped: false,
+                source: None,
             }),
             ..CandidateTexts::default()
         };
@@ -484,6 +554,70 @@ mod tests {
         assert_eq!(
             candidates.render(&all).to_string_lossy(),
             "Memory: Shared\n\n## Active Context \u{b7} 2026-08-29\n\n### Identity\n# Identity\n\n- Ada\n\n### Today\n- one\n\n### Active Project\n- spaced"
+        );
+        assert!(!candidates.carries_source(&all));
+    }
+
+    #[test]
+    fn provenance_lines_follow_their_section_only_when_it_shows() {
+        let texts = CandidateTexts {
+            identity: JsString::from("# Identity"),
+            // A file that was read but whose section text is empty shows neither.
+            sources: HeaderSources {
+                identity: Some("> Source: context/identity.md (excerpt; sha256:aa)".into()),
+                priorities: Some("> Source: context/priorities.md (excerpt; sha256:bb)".into()),
+                current_work: None,
+            },
+            active_project: Some(ProjectView {
+                name: "P".into(),
+                details: vec![],
+                description: String::new(),
+                excerpt: String::new(),
+                excerpt_clipped: false,
+                source: Some("> Source: projects/p/README.md (excerpt; sha256:cc)".into()),
+            }),
+            ..CandidateTexts::default()
+        };
+        let candidates = Candidates::new("Memory: This project", "2026-08-29", &texts);
+        let identity = Selection {
+            identity: true,
+            priorities: true,
+            ..Selection::default()
+        };
+        let project = Selection {
+            active_project: true,
+            ..Selection::default()
+        };
+        for (selection, expected, carries) in [
+            (
+                identity,
+                "### Identity\n# Identity\n> Source: context/identity.md (excerpt; sha256:aa)",
+                true,
+            ),
+            (
+                project,
+                "### Active Project\n- P\n> Source: projects/p/README.md (excerpt; sha256:cc)",
+                true,
+            ),
+            (
+                Selection::default(),
+                "## Active Context \u{b7} 2026-08-29",
+                false,
+            ),
+        ] {
+            let rendered = candidates.render(&selection);
+            assert!(
+                rendered.to_string_lossy().ends_with(expected),
+                "{rendered:?}"
+            );
+            assert_eq!(candidates.measure(&selection), rendered.len());
+            assert_eq!(candidates.carries_source(&selection), carries);
+        }
+        assert!(
+            !candidates
+                .render(&identity)
+                .to_string_lossy()
+                .contains("priorities")
         );
     }
 }

@@ -375,6 +375,8 @@ mod tests {
         Identity {
             dev: 1,
             ino,
+            #[cfg(windows)]
+            ino_high: 0,
             mode: 0o100_644,
             nlink: 1,
             uid: 0,

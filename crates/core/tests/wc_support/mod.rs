@@ -123,6 +123,7 @@ pub(crate) const SHARED_DIGEST: &str = "Memory: Shared
 
 - Name: Ada
 - Role: Founder
+> Source: context/identity.md (excerpt; sha256:84c76653dd3f9ae60e9d031fe706859cbc5eb1190fac2218d7f51fca55b5546e)
 
 ### Priorities
 # Priorities
@@ -130,9 +131,11 @@ pub(crate) const SHARED_DIGEST: &str = "Memory: Shared
 ## Current Bets
 
 - Ship the Rust reader
+> Source: context/priorities.md (excerpt; sha256:712d60b1a2508547122a604ec6e8fa1b2ae389a127265f871ed40a92b4e66732)
 
 ### Current Work
 Porting the AIOS reader to Rust.
+> Source: context/work.md (excerpt; sha256:1d701552f64e2a81ef33ce1c846e174f442a8506fa31a980f9ed8e12caf70c31)
 
 ### Decisions
 - 2026-08-28 Bound every read
@@ -182,6 +185,7 @@ pub(crate) const PROJECT_DIGEST: &str = "Memory: This project
 > Re-implement the DotAIOS read side in Rust.
 >
 > - Keep outputs byte-identical.
+> Source: projects/rust-port/README.md (excerpt; sha256:0ecfcb64b87a46047567f49fdfaaf70f7a41b914c37c1e4557946e526931ed70)
 
 ### Recent Sessions
 - 2026-08-29 · claude-code · rust-port · \"Plan the port\" (12 turns)
