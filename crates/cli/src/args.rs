@@ -16,8 +16,8 @@
 //! this is not clap. This module never reads or writes anything but its arguments.
 
 use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::OsStrExt;
 
+use dotaios_core::folder::location::os_tail;
 pub(crate) use dotaios_core::text::did_you_mean;
 
 use crate::CliError;
@@ -371,11 +371,15 @@ fn option_parts(item: &OsStr) -> Option<(String, Option<OsString>)> {
             Some(equals) => {
                 let split = 2 + equals;
                 let name = String::from_utf8_lossy(&bytes[..split]).into_owned();
-                // Unix OS strings are bytes, so the value after `=` is kept exactly.
-                (
-                    name,
-                    Some(OsStr::from_bytes(&bytes[split + 1..]).to_os_string()),
-                )
+                // The value after `=` is kept exactly when the name is ASCII (`os_tail`
+                // cuts after ASCII); no option has another name, so any other is refused
+                // as unknown and its value only needs to exist.
+                let value = if bytes[..=split].is_ascii() {
+                    os_tail(item, split + 1)
+                } else {
+                    OsString::from(String::from_utf8_lossy(&bytes[split + 1..]).into_owned())
+                };
+                (name, Some(value))
             }
             None => (item.to_string_lossy().into_owned(), None),
         });

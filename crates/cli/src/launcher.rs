@@ -19,11 +19,15 @@ use std::path::{Path, PathBuf};
 
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
+use crate::sys::Os;
 use crate::{CliError, Env};
 
-/// The adapter's file name. This crate builds for Unix only (its writers use `*at` system
-/// calls), so there is no `.exe` suffix to add.
-const ADAPTER_NAME: &str = "dotaios-mcp";
+/// The adapter's file name (contract 06 §2.1: `dotaios-mcp.exe` on Windows).
+const ADAPTER_NAME: &str = if cfg!(windows) {
+    "dotaios-mcp.exe"
+} else {
+    "dotaios-mcp"
+};
 
 /// The command that installs `dotaios` and `dotaios-mcp` side by side from the root of a clone
 /// of the repository (contract 06 §1.7).
@@ -32,8 +36,12 @@ pub(crate) const INSTALL_COMMAND: &str = "cargo install --locked --path crates/c
 pub(crate) const PUBLISHED_INSTALL_COMMAND: &str = "cargo install --locked dotaios";
 /// A clone's `crates/cli/Cargo.toml` is far smaller; a larger file is not ours.
 const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
-/// The CLI's file name, looked up in `PATH`.
-const CLI_NAME: &str = "dotaios";
+/// The CLI's file name, looked up in `PATH` (`dotaios.exe` on Windows).
+const CLI_NAME: &str = if cfg!(windows) {
+    "dotaios.exe"
+} else {
+    "dotaios"
+};
 
 /// The process facts launcher resolution depends on, captured once by the command so that the
 /// lookup itself is a pure function of them (and testable with invented facts).
@@ -45,7 +53,7 @@ pub(crate) struct ProcessFacts {
     pub(crate) path_var: Option<OsString>,
     /// The running executable as the operating system reports it (symlinks resolved).
     pub(crate) current_exe: Option<PathBuf>,
-    /// The system temporary directory (`TMPDIR`, or `/tmp`).
+    /// The system temporary directory (`TMPDIR`, or `/tmp`; on Windows `TMP`, `TEMP`, …).
     pub(crate) temp_dir: PathBuf,
     /// The working directory, for lexical absolutisation.
     pub(crate) cwd: PathBuf,
@@ -244,24 +252,43 @@ fn has_separator(invocation: &OsStr) -> bool {
         .any(|byte| std::path::is_separator(char::from(*byte)))
 }
 
-/// An existing regular file (symlinks followed) with an execute bit set.
+/// An existing regular file (symlinks followed) that this platform executes: on Unix one
+/// with an execute bit set, on Windows one named `.exe` or `.com` (what a client can start
+/// without a shell, contract 06 §2.3).
 pub(crate) fn is_executable_file(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path)
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(windows)]
+    {
+        meta.is_file()
+            && path.extension().is_some_and(|extension| {
+                extension.eq_ignore_ascii_case("exe") || extension.eq_ignore_ascii_case("com")
+            })
+    }
 }
 
 /// The temporary roots of §2.2, each as given and canonicalised (so a temporary directory
-/// reached through a symlinked `/tmp` is recognised). The filesystem root itself is never a
-/// temporary root, even if `TMPDIR=/`: that would make every location disposable.
+/// reached through a symlinked `/tmp`, or on Windows through its `\\?\` or 8.3 form, is
+/// recognised). The filesystem root itself is never a temporary root, even if `TMPDIR=/`:
+/// that would make every location disposable.
 pub(crate) fn temp_roots(temp_dir: &Path) -> Vec<PathBuf> {
     let mut roots = Vec::new();
-    let given = [
-        temp_dir,
+    let unix_roots = [
         Path::new("/tmp"),
         Path::new("/var/tmp"),
         Path::new("/dev/shm"),
     ];
+    let unix_roots: &[&Path] = match Os::HOST {
+        Os::Unix => &unix_roots,
+        Os::Windows => &[],
+    };
+    let given = std::iter::once(temp_dir).chain(unix_roots.iter().copied());
     for root in given {
         if !root.is_absolute() || root.parent().is_none() {
             continue;
@@ -283,9 +310,12 @@ pub(crate) fn is_disposable(path: &Path, temp_roots: &[PathBuf]) -> bool {
     if let Ok(canonical) = std::fs::canonicalize(path) {
         forms.push(canonical);
     }
-    forms
-        .iter()
-        .any(|form| in_cargo_target(form) || temp_roots.iter().any(|root| form.starts_with(root)))
+    forms.iter().any(|form| {
+        in_cargo_target(form)
+            || temp_roots
+                .iter()
+                .any(|root| is_within(form, root, Os::HOST))
+    })
 }
 
 /// Whether `path` (as given, or with every symlink resolved) lies in a cargo build directory:
@@ -302,25 +332,87 @@ fn in_cargo_target(path: &Path) -> bool {
         .ancestors()
         .skip(1)
         .any(|dir| dir.join("CACHEDIR.TAG").symlink_metadata().is_ok());
-    if tagged {
-        return true;
-    }
+    tagged || has_target_profile(&path.to_string_lossy(), Os::HOST)
+}
+
+/// A component `target` followed later by `debug` or `release`; on Windows components are
+/// split at `\` and `/` and compared case-insensitively. Pure, so that both platforms' rules
+/// are tested everywhere.
+fn has_target_profile(path: &str, os: Os) -> bool {
+    let same = |component: &str, name: &str| match os {
+        Os::Unix => component == name,
+        Os::Windows => component.eq_ignore_ascii_case(name),
+    };
+    let separators: &[char] = match os {
+        Os::Unix => &['/'],
+        Os::Windows => &['\\', '/'],
+    };
     let mut seen_target = false;
-    for component in path.components() {
-        let name = component.as_os_str();
-        if seen_target && (name == "debug" || name == "release") {
+    for component in path.split(separators) {
+        if seen_target && (same(component, "debug") || same(component, "release")) {
             return true;
         }
-        if name == "target" {
+        if same(component, "target") {
             seen_target = true;
         }
     }
     false
 }
 
+/// Whether `path` is `root` or lies below it. Unix: component-wise, exactly. Windows: on the
+/// comparable form of [`windows_key`], so that case, `/` versus `\` and the `\\?\` prefix
+/// that canonical paths carry do not matter. Pure on the path text.
+pub(crate) fn is_within(path: &Path, root: &Path, os: Os) -> bool {
+    match os {
+        Os::Unix => path.starts_with(root),
+        Os::Windows => {
+            let path = windows_key(&path.to_string_lossy());
+            let root = windows_key(&root.to_string_lossy());
+            !root.is_empty()
+                && path
+                    .strip_prefix(root.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('\\'))
+        }
+    }
+}
+
+/// A Windows path in a form two spellings of one location share: `/` written `\`, the
+/// verbatim and NT prefixes dropped (`\\?\C:\x` and `\??\C:\x` → `C:\x`,
+/// `\\?\UNC\srv\share` → `\\srv\share`), no trailing separator (`C:\` → `C:`), and
+/// every character that has a one-character upper case upper-cased (NTFS compares names
+/// through its upcase table; a character whose upper case is longer, such as `ß`, is kept).
+fn windows_key(path: &str) -> String {
+    let path = path.replace('/', "\\");
+    let path = if let Some(rest) = path
+        .strip_prefix(r"\\?\UNC\")
+        .or_else(|| path.strip_prefix(r"\??\UNC\"))
+    {
+        format!(r"\\{rest}")
+    } else if let Some(rest) = path
+        .strip_prefix(r"\\?\")
+        .or_else(|| path.strip_prefix(r"\??\"))
+    {
+        rest.to_owned()
+    } else {
+        path
+    };
+    let trimmed = path.trim_end_matches('\\');
+    trimmed
+        .chars()
+        .map(|c| {
+            let mut upper = c.to_uppercase();
+            match (upper.next(), upper.next()) {
+                (Some(single), None) => single,
+                _ => c,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use std::fs;
+    #[cfg(unix)]
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     use super::*;
@@ -328,7 +420,59 @@ mod tests {
     fn executable(path: &Path) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
         fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn windows_paths_compare_without_case_prefix_or_separator_style() {
+        let within =
+            |path: &str, root: &str| is_within(Path::new(path), Path::new(root), Os::Windows);
+        let temp = r"C:\Users\Ada\AppData\Local\Temp";
+        assert!(within(
+            r"\\?\C:\users\ada\appdata\local\TEMP\x\dotaios-mcp.exe",
+            temp
+        ));
+        assert!(within(
+            r"c:/Users/ada/AppData/Local/Temp/dotaios-mcp.exe",
+            temp
+        ));
+        assert!(within(
+            r"C:\Users\Ada\AppData\Local\Temp",
+            r"\\?\C:\Users\Ada\AppData\Local\Temp\"
+        ));
+        assert!(within(r"\\?\UNC\srv\share\tmp\a.exe", r"\\SRV\Share\tmp"));
+        assert!(within(r"C:\Ünï\a.exe", r"c:\ünÏ"));
+        // A sibling whose name only starts with the root's is not below it.
+        assert!(!within(r"C:\Users\Ada\AppData\Local\Temporary\a.exe", temp));
+        assert!(!within(r"D:\Users\Ada\AppData\Local\Temp\a.exe", temp));
+        // Unix paths keep their case.
+        assert!(!is_within(Path::new("/TMP/a"), Path::new("/tmp"), Os::Unix));
+        assert!(is_within(Path::new("/tmp/a"), Path::new("/tmp"), Os::Unix));
+    }
+
+    #[test]
+    fn cargo_profiles_are_found_by_each_platforms_rules() {
+        assert!(has_target_profile(
+            r"C:\src\Target\Release\dotaios-mcp.exe",
+            Os::Windows
+        ));
+        assert!(has_target_profile(
+            r"C:/src/target/debug/dotaios-mcp.exe",
+            Os::Windows
+        ));
+        assert!(!has_target_profile(
+            r"C:\src\target\dotaios-mcp.exe",
+            Os::Windows
+        ));
+        assert!(!has_target_profile(
+            "/src/Target/Release/dotaios-mcp",
+            Os::Unix
+        ));
+        assert!(has_target_profile(
+            "/src/target/release/dotaios-mcp",
+            Os::Unix
+        ));
     }
 
     fn facts(root: &Path) -> ProcessFacts {
@@ -342,6 +486,8 @@ mod tests {
         }
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn explicit_launcher_must_be_an_executable_file() {
         let temp = tempfile::tempdir().unwrap();
@@ -369,6 +515,8 @@ mod tests {
         }
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn explicit_launcher_expands_tilde() {
         let temp = tempfile::tempdir().unwrap();
@@ -378,6 +526,8 @@ mod tests {
         assert_eq!(found.path, temp.path().join("home/bin/dotaios-mcp"));
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn invocation_directory_comes_first_and_is_not_canonicalised() {
         let temp = tempfile::tempdir().unwrap();
@@ -393,6 +543,8 @@ mod tests {
         assert_eq!(found.source, Source::Default);
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn path_lookup_then_current_exe() {
         let temp = tempfile::tempdir().unwrap();
@@ -424,6 +576,8 @@ mod tests {
         ));
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn cargo_target_directories_are_disposable() {
         let temp = tempfile::tempdir().unwrap();
@@ -453,6 +607,8 @@ mod tests {
         assert!(!is_disposable(&plain, &no_roots));
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn temporary_directories_are_recognised_through_symlinks() {
         let temp = tempfile::tempdir().unwrap();
@@ -497,6 +653,8 @@ mod tests {
         assert_eq!(install_command(&root), PUBLISHED_INSTALL_COMMAND);
     }
 
+    // Unix file names, modes and links; the Windows rules are tested as pure functions.
+    #[cfg(unix)]
     #[test]
     fn filesystem_root_is_never_a_temporary_root() {
         let roots = temp_roots(Path::new("/"));

@@ -3,7 +3,6 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 /// Writes `text` to stdout exactly as given (no newline added).
@@ -33,13 +32,15 @@ pub(crate) fn err_line(line: &str) {
 }
 
 /// Quotes `path` for a copy-pasteable command line (contract 01 §9.4): as is when it matches
-/// `^[A-Za-z0-9_./:-]+$`, otherwise in single quotes with `'` written `'\''`.
+/// `^[A-Za-z0-9_./:-]+$` (on Windows `\` too, a plain character to PowerShell and `cmd`),
+/// otherwise in single quotes with `'` written `'\''`.
 pub(crate) fn shell_quote(path: &Path) -> String {
-    let bytes = path.as_os_str().as_bytes();
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let plain_punctuation: &[u8] = if cfg!(windows) { b"_./:-\\" } else { b"_./:-" };
     let plain = !bytes.is_empty()
         && bytes
             .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b"_./:-".contains(b));
+            .all(|b| b.is_ascii_alphanumeric() || plain_punctuation.contains(b));
     let text = path.to_string_lossy();
     if plain {
         text.into_owned()

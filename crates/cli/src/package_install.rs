@@ -18,6 +18,8 @@
 
 use std::path::Path;
 
+use crate::sys::Os;
+
 /// The npm launcher package and the prefix of its per-platform packages.
 pub(crate) const NPM_PACKAGE: &str = "dotaios-rs";
 /// The PyPI distribution.
@@ -36,18 +38,25 @@ pub(crate) enum PackageInstall {
 
 impl PackageInstall {
     /// The program and the arguments before `--path <folder>` that start the adapter at exactly
-    /// this version.
-    pub(crate) fn launcher(&self) -> (&'static str, Vec<String>) {
+    /// this version, for a client on `os`. On Windows `npx` is a batch file (`npx.cmd`), which
+    /// a client that spawns without a shell cannot start, so it runs as `cmd /c npx …` there
+    /// (the form Claude Code documents; `docs/decisions.md`, "Client launchers on Windows").
+    /// `uvx` is a native `uvx.exe` and needs no wrapper.
+    pub(crate) fn launcher(&self, os: Os) -> (&'static str, Vec<String>) {
         match self {
-            PackageInstall::Npm { version } => (
-                "npx",
-                vec![
+            PackageInstall::Npm { version } => {
+                let npx = [
+                    "npx".to_owned(),
                     "-y".to_owned(),
                     "--package".to_owned(),
                     format!("{NPM_PACKAGE}@{version}"),
                     "dotaios-mcp".to_owned(),
-                ],
-            ),
+                ];
+                match os {
+                    Os::Unix => ("npx", npx[1..].to_vec()),
+                    Os::Windows => ("cmd", std::iter::once("/c".to_owned()).chain(npx).collect()),
+                }
+            }
             PackageInstall::PyPi { version } => (
                 "uvx",
                 vec![
@@ -58,26 +67,54 @@ impl PackageInstall {
             ),
         }
     }
+
+    /// The executable that must be on `PATH` for [`PackageInstall::launcher`] to work, where
+    /// that is checked: `uvx` (`uvx.exe` on Windows) for the wheel, nothing for npm, whose
+    /// `npx` comes with the Node.js that installed the package.
+    pub(crate) fn required_program(&self, os: Os) -> Option<&'static str> {
+        match (self, os) {
+            (PackageInstall::Npm { .. }, _) => None,
+            (PackageInstall::PyPi { .. }, Os::Unix) => Some("uvx"),
+            (PackageInstall::PyPi { .. }, Os::Windows) => Some("uvx.exe"),
+        }
+    }
 }
 
-/// The package install that holds `exe` at `own_version`, if any.
-pub(crate) fn detect(exe: &Path, own_version: &str) -> Option<PackageInstall> {
+/// The package install that holds `exe` at `own_version`, if any, laid out as on `os`: npm's
+/// `<pkg>/bin/<exe>` everywhere; a wheel's `<prefix>/bin/<exe>` with
+/// `<prefix>/lib/python*/site-packages` on Unix and `<prefix>\Scripts\<exe>` with
+/// `<prefix>\Lib\site-packages` on Windows (where names compare case-insensitively).
+pub(crate) fn detect(exe: &Path, own_version: &str, os: Os) -> Option<PackageInstall> {
     let bin_dir = exe.parent()?;
-    if bin_dir.file_name()? != "bin" {
-        return None;
-    }
+    let bin_name = bin_dir.file_name()?;
+    let is_named = |expected: &str| match os {
+        Os::Unix => bin_name == expected,
+        Os::Windows => bin_name.eq_ignore_ascii_case(expected),
+    };
     let prefix = bin_dir.parent()?;
-    if npm_platform_package(prefix, own_version) {
+    if is_named("bin") && npm_platform_package(prefix, own_version) {
         return Some(PackageInstall::Npm {
             version: own_version.to_owned(),
         });
     }
-    if pypi_dist_info(prefix, own_version) {
-        return Some(PackageInstall::PyPi {
-            version: own_version.to_owned(),
-        });
-    }
-    None
+    let wheel = match os {
+        Os::Unix => is_named("bin") && unix_dist_info(prefix, own_version),
+        Os::Windows => {
+            is_named("Scripts")
+                && prefix
+                    .join("Lib")
+                    .join("site-packages")
+                    .join(dist_info_name(own_version))
+                    .is_dir()
+        }
+    };
+    wheel.then(|| PackageInstall::PyPi {
+        version: own_version.to_owned(),
+    })
+}
+
+fn dist_info_name(version: &str) -> String {
+    format!("{PYPI_DIST_INFO_STEM}-{version}.dist-info")
 }
 
 /// `<dir>/package.json` names `dotaios-rs-<platform>` at `version`.
@@ -95,11 +132,11 @@ fn npm_platform_package(dir: &Path, version: &str) -> bool {
 }
 
 /// `<prefix>/lib/python*/site-packages/dotaios_rs-<version>.dist-info` is a directory.
-fn pypi_dist_info(prefix: &Path, version: &str) -> bool {
+fn unix_dist_info(prefix: &Path, version: &str) -> bool {
     let Ok(entries) = std::fs::read_dir(prefix.join("lib")) else {
         return false;
     };
-    let dist_info = format!("{PYPI_DIST_INFO_STEM}-{version}.dist-info");
+    let dist_info = dist_info_name(version);
     entries.flatten().any(|entry| {
         entry.file_name().to_string_lossy().starts_with("python")
             && entry.path().join("site-packages").join(&dist_info).is_dir()
@@ -128,17 +165,17 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let exe = npm_package(temp.path(), "dotaios-rs-linux-x64", "1.2.3");
         assert_eq!(
-            detect(&exe, "1.2.3"),
+            detect(&exe, "1.2.3", Os::Unix),
             Some(PackageInstall::Npm {
                 version: "1.2.3".to_owned()
             })
         );
         // Another version, another package, or a file outside `bin/` is not this install.
-        assert_eq!(detect(&exe, "1.2.4"), None);
+        assert_eq!(detect(&exe, "1.2.4", Os::Unix), None);
         let foreign = npm_package(temp.path(), "dotaios", "1.2.3");
-        assert_eq!(detect(&foreign, "1.2.3"), None);
+        assert_eq!(detect(&foreign, "1.2.3", Os::Unix), None);
         let beside = exe.parent().unwrap().parent().unwrap().join("dotaios");
-        assert_eq!(detect(&beside, "1.2.3"), None);
+        assert_eq!(detect(&beside, "1.2.3", Os::Unix), None);
     }
 
     #[test]
@@ -147,7 +184,7 @@ mod tests {
         let exe = npm_package(temp.path(), "dotaios-rs-darwin-arm64", "1.0.0");
         let manifest = exe.parent().unwrap().parent().unwrap().join("package.json");
         fs::write(&manifest, "{not json").unwrap();
-        assert_eq!(detect(&exe, "1.0.0"), None);
+        assert_eq!(detect(&exe, "1.0.0", Os::Unix), None);
     }
 
     #[test]
@@ -159,16 +196,16 @@ mod tests {
         fs::create_dir_all(venv.join("bin")).unwrap();
         let exe = venv.join("bin/dotaios");
         assert_eq!(
-            detect(&exe, "0.4.0"),
+            detect(&exe, "0.4.0", Os::Unix),
             Some(PackageInstall::PyPi {
                 version: "0.4.0".to_owned()
             })
         );
-        assert_eq!(detect(&exe, "0.4.1"), None);
+        assert_eq!(detect(&exe, "0.4.1", Os::Unix), None);
         // A plain prefix such as ~/.cargo/bin has neither marker.
         let cargo_bin = temp.path().join(".cargo/bin/dotaios");
         fs::create_dir_all(cargo_bin.parent().unwrap()).unwrap();
-        assert_eq!(detect(&cargo_bin, "0.4.0"), None);
+        assert_eq!(detect(&cargo_bin, "0.4.0", Os::Unix), None);
     }
 
     #[test]
@@ -177,7 +214,7 @@ mod tests {
             version: "0.1.0".to_owned(),
         };
         assert_eq!(
-            npm.launcher(),
+            npm.launcher(Os::Unix),
             (
                 "npx",
                 vec![
@@ -192,7 +229,7 @@ mod tests {
             version: "0.1.0".to_owned(),
         };
         assert_eq!(
-            pypi.launcher(),
+            pypi.launcher(Os::Unix),
             (
                 "uvx",
                 vec![
@@ -202,5 +239,59 @@ mod tests {
                 ]
             )
         );
+    }
+
+    #[test]
+    fn windows_launchers_wrap_npx_in_cmd_and_start_uvx_directly() {
+        let npm = PackageInstall::Npm {
+            version: "0.1.0".to_owned(),
+        };
+        assert_eq!(
+            npm.launcher(Os::Windows),
+            (
+                "cmd",
+                [
+                    "/c",
+                    "npx",
+                    "-y",
+                    "--package",
+                    "dotaios-rs@0.1.0",
+                    "dotaios-mcp"
+                ]
+                .map(str::to_owned)
+                .to_vec()
+            )
+        );
+        assert_eq!(npm.required_program(Os::Windows), None);
+        let pypi = PackageInstall::PyPi {
+            version: "0.1.0".to_owned(),
+        };
+        assert_eq!(pypi.launcher(Os::Windows), pypi.launcher(Os::Unix));
+        assert_eq!(pypi.required_program(Os::Windows), Some("uvx.exe"));
+        assert_eq!(pypi.required_program(Os::Unix), Some("uvx"));
+    }
+
+    #[test]
+    fn windows_package_layouts() {
+        let temp = tempfile::tempdir().unwrap();
+        let exe = npm_package(temp.path(), "dotaios-rs-win32-x64", "1.2.3");
+        assert_eq!(
+            detect(&exe.with_extension("exe"), "1.2.3", Os::Windows),
+            Some(PackageInstall::Npm {
+                version: "1.2.3".to_owned()
+            })
+        );
+        let venv = temp.path().join("venv");
+        fs::create_dir_all(venv.join("Lib/site-packages/dotaios_rs-0.4.0.dist-info")).unwrap();
+        fs::create_dir_all(venv.join("Scripts")).unwrap();
+        let exe = venv.join("Scripts/dotaios.exe");
+        assert_eq!(
+            detect(&exe, "0.4.0", Os::Windows),
+            Some(PackageInstall::PyPi {
+                version: "0.4.0".to_owned()
+            })
+        );
+        assert_eq!(detect(&exe, "0.4.0", Os::Unix), None);
+        assert_eq!(detect(&exe, "0.4.1", Os::Windows), None);
     }
 }

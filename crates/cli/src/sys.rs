@@ -27,6 +27,22 @@ pub(crate) use windows::*;
 #[cfg(not(any(unix, windows)))]
 compile_error!("dotaios's writers support Unix and Windows only");
 
+/// The platform whose rules a pure function applies. Code that depends on the platform takes
+/// one as a value, and its caller passes [`Os::HOST`], so that the unit tests check both
+/// platforms' rules on every run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Os {
+    /// Linux, macOS and the other Unix systems.
+    Unix,
+    /// Windows.
+    Windows,
+}
+
+impl Os {
+    /// The platform this binary was built for.
+    pub(crate) const HOST: Os = if cfg!(windows) { Os::Windows } else { Os::Unix };
+}
+
 /// What an existing name is, seen without following it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FileKind {

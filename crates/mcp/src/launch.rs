@@ -12,12 +12,11 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufReader, IsTerminal, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dotaios_core::error::NO_FOLDER_MESSAGE;
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::folder::location::{LocationInputs, os_tail, resolve_folder};
 use dotaios_core::text::did_you_mean;
 
 use crate::server::Server;
@@ -64,7 +63,8 @@ fn search_cache_enabled(value: Option<&OsStr>) -> Result<bool, &'static str> {
 impl Environment {
     /// Reads `HOME`, the working directory, `DOTAIOS_PATH` and `DOTAIOS_SEARCH_CACHE`.
     pub fn capture() -> Environment {
-        let home = std::env::var_os("HOME")
+        // Contract 06 §1.4: `HOME` on Unix, `USERPROFILE` on Windows, else the platform's.
+        let home = std::env::var_os(if cfg!(windows) { "USERPROFILE" } else { "HOME" })
             .filter(|home| !home.is_empty())
             .map(PathBuf::from)
             .or_else(std::env::home_dir);
@@ -181,7 +181,7 @@ fn parse_args(args: &[OsString]) -> Result<Parsed, String> {
             if value.is_empty() {
                 return Err("--path requires a value".to_owned());
             }
-            path = Some(OsStr::from_bytes(value).to_os_string());
+            path = Some(os_tail(arg, "--path=".len()));
             continue;
         }
         if arg != "--path" {

@@ -168,7 +168,14 @@ fn opencode_dir(home: &Path, xdg_config_home: Option<&Path>, cwd: &Path) -> Path
 /// A location as shown to the user: `~/…` below the home directory, else the full path.
 fn tilde(path: &Path, home: &Path) -> String {
     match path.strip_prefix(home) {
-        Ok(rest) if home.parent().is_some() => format!("~/{}", rest.display()),
+        // Components joined by `/` on every platform: the contract's literal `~/…` text.
+        Ok(rest) if home.parent().is_some() => {
+            let parts: Vec<String> = rest
+                .components()
+                .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            format!("~/{}", parts.join("/"))
+        }
         _ => path.display().to_string(),
     }
 }

@@ -333,10 +333,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 /// working directory), then create `~/aios`, then connect a client.
 fn next_step(env: &Env) -> String {
     let facts = ProcessFacts::capture(env);
-    let package = facts
-        .current_exe
-        .as_deref()
-        .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION")));
+    let package = facts.current_exe.as_deref().and_then(|exe| {
+        package_install::detect(exe, env!("CARGO_PKG_VERSION"), crate::sys::Os::HOST)
+    });
     let installed = package.is_some()
         || launcher::resolve(None, &facts)
             .is_ok_and(|found| !launcher::is_build_output(&found.path));

@@ -18,6 +18,7 @@ use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{lines_text, out};
 use crate::package_install;
+use crate::sys::Os;
 use crate::{CliError, Env};
 
 /// The fragment's text format.
@@ -39,15 +40,16 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         None => facts
             .current_exe
             .as_deref()
-            .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION")))
+            .and_then(|exe| package_install::detect(exe, env!("CARGO_PKG_VERSION"), Os::HOST))
             .filter(|package| {
-                !matches!(package, package_install::PackageInstall::PyPi { .. })
-                    || launcher::find_in_path(package.launcher().0, &facts).is_some()
+                package
+                    .required_program(Os::HOST)
+                    .is_none_or(|program| launcher::find_in_path(program, &facts).is_some())
             }),
     };
     let (command, prefix) = match &package {
         Some(package) => {
-            let (program, prefix) = package.launcher();
+            let (program, prefix) = package.launcher(Os::HOST);
             (program.to_owned(), prefix)
         }
         None => {
@@ -166,26 +168,45 @@ fn target_path(
     home_is_default: bool,
     kimi_code_home: Option<&Path>,
 ) -> PathBuf {
+    // Joined one component at a time, so that a Windows path has one kind of separator.
+    let below = |base: PathBuf, components: &[&str]| -> PathBuf {
+        components
+            .iter()
+            .fold(base, |path, component| path.join(component))
+    };
     match agent {
-        Agent::Claude => home.join(".claude.json"),
-        Agent::Codex => home.join(".codex/config.toml"),
-        Agent::Cursor => home.join(".cursor/mcp.json"),
-        Agent::Gemini => home.join(".gemini/settings.json"),
-        Agent::Antigravity => home.join(".gemini/config/mcp_config.json"),
-        Agent::Kimi => kimi_code_home.map_or_else(
-            || home.join(".kimi-code/mcp.json"),
-            |dir| dir.join("mcp.json"),
-        ),
+        Agent::Kimi => match kimi_code_home {
+            Some(dir) => dir.join("mcp.json"),
+            None => below(home.to_path_buf(), home_target(agent)),
+        },
         Agent::OpenCode => {
             let config_home = if home_is_default {
                 super::connect::xdg_config_home()
             } else {
                 None
             };
-            config_home
-                .unwrap_or_else(|| home.join(".config"))
-                .join("opencode/opencode.json")
+            match config_home {
+                Some(config) => below(config, &home_target(agent)[1..]),
+                None => below(home.to_path_buf(), home_target(agent)),
+            }
         }
+        _ => below(home.to_path_buf(), home_target(agent)),
+    }
+}
+
+/// Each client's user-level configuration file below the home directory, as components
+/// (contract 06 §5.2, §7). The same on every platform: on Windows the home is
+/// `%USERPROFILE%`, where each of these clients keeps its file (Cursor documents
+/// `%USERPROFILE%\.cursor\mcp.json`).
+fn home_target(agent: Agent) -> &'static [&'static str] {
+    match agent {
+        Agent::Claude => &[".claude.json"],
+        Agent::Codex => &[".codex", "config.toml"],
+        Agent::Cursor => &[".cursor", "mcp.json"],
+        Agent::Gemini => &[".gemini", "settings.json"],
+        Agent::Antigravity => &[".gemini", "config", "mcp_config.json"],
+        Agent::Kimi => &[".kimi-code", "mcp.json"],
+        Agent::OpenCode => &[".config", "opencode", "opencode.json"],
     }
 }
 
@@ -325,5 +346,104 @@ mod tests {
         assert_eq!(toml_string("a\u{7f}b"), "\"a\\u007fb\"");
         assert_eq!(toml_string("q\"\\\t\u{1}"), "\"q\\\"\\\\\\t\\u0001\"");
         assert_eq!(toml_string("é\u{85}"), "\"é\u{85}\"");
+    }
+
+    const WINDOWS_LAUNCHER: &str = r"C:\Users\ada\.cargo\bin\dotaios-mcp.exe";
+    const WINDOWS_FOLDER: &str = r"C:\Users\ada\aios";
+
+    #[test]
+    fn windows_paths_are_escaped_in_every_fragment() {
+        for agent in [
+            Agent::Claude,
+            Agent::Cursor,
+            Agent::Gemini,
+            Agent::Antigravity,
+            Agent::Kimi,
+        ] {
+            let (_, text) = fragment(agent, WINDOWS_LAUNCHER, WINDOWS_FOLDER);
+            assert!(
+                text.contains(r#""command": "C:\\Users\\ada\\.cargo\\bin\\dotaios-mcp.exe""#),
+                "{text}"
+            );
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(value["mcpServers"]["dotaios"]["command"], WINDOWS_LAUNCHER);
+            assert_eq!(
+                value["mcpServers"]["dotaios"]["args"],
+                json!(["--path", WINDOWS_FOLDER])
+            );
+            assert!(!text.contains("npx"), "{text}");
+        }
+        let (_, text) = fragment(Agent::OpenCode, WINDOWS_LAUNCHER, WINDOWS_FOLDER);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["mcp"]["dotaios"]["command"],
+            json!([WINDOWS_LAUNCHER, "--path", WINDOWS_FOLDER])
+        );
+        let (_, text) = fragment(Agent::Codex, WINDOWS_LAUNCHER, WINDOWS_FOLDER);
+        assert_eq!(
+            text,
+            r#"[mcp_servers.dotaios]
+command = "C:\\Users\\ada\\.cargo\\bin\\dotaios-mcp.exe"
+args = ["--path","C:\\Users\\ada\\aios"]"#
+        );
+        let table: toml_edit::DocumentMut = text.parse().unwrap();
+        assert_eq!(
+            table["mcp_servers"]["dotaios"]["command"].as_str(),
+            Some(WINDOWS_LAUNCHER)
+        );
+    }
+
+    #[test]
+    fn windows_npm_launcher_runs_through_cmd_in_every_client() {
+        let npm = package_install::PackageInstall::Npm {
+            version: "1.0.0".to_owned(),
+        };
+        let (command, prefix) = npm.launcher(Os::Windows);
+        let (_, text) = fragment_with(Agent::Claude, command, &prefix, WINDOWS_FOLDER);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["mcpServers"]["dotaios"]["command"], "cmd");
+        assert_eq!(
+            value["mcpServers"]["dotaios"]["args"],
+            json!([
+                "/c",
+                "npx",
+                "-y",
+                "--package",
+                "dotaios-rs@1.0.0",
+                "dotaios-mcp",
+                "--path",
+                WINDOWS_FOLDER
+            ])
+        );
+        let (_, text) = fragment_with(Agent::OpenCode, command, &prefix, WINDOWS_FOLDER);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["mcp"]["dotaios"]["command"][0], "cmd");
+        assert_eq!(value["mcp"]["dotaios"]["command"][2], "npx");
+        let (_, text) = fragment_with(Agent::Codex, command, &prefix, WINDOWS_FOLDER);
+        assert!(
+            text.starts_with("[mcp_servers.dotaios]\ncommand = \"cmd\"\nargs = [\"/c\",\"npx\","),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn targets_are_below_the_home_one_component_at_a_time() {
+        let home = Path::new("/home/ada");
+        assert_eq!(
+            target_path(Agent::Codex, home, false, None),
+            home.join(".codex").join("config.toml")
+        );
+        assert_eq!(
+            target_path(Agent::OpenCode, home, false, None),
+            home.join(".config/opencode/opencode.json")
+        );
+        assert_eq!(
+            target_path(Agent::Kimi, home, true, Some(Path::new("/k"))),
+            Path::new("/k/mcp.json")
+        );
+        assert_eq!(
+            home_target(Agent::Antigravity),
+            [".gemini", "config", "mcp_config.json"]
+        );
     }
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use self::json::{Json, Members};
 use super::atomic::{Dir, FileMode, WriteError};
-use crate::sys::{self, FileKind, Meta};
+use crate::sys::{self, FileKind, Meta, Os};
 
 /// A larger `opencode.json` is not a configuration file we should load into memory.
 const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
@@ -369,13 +369,7 @@ fn strings(items: &[Json]) -> Option<Vec<&str>> {
 /// One of the three launcher forms DotAIOS has ever written (§6.4 a–c).
 fn is_launcher_command(command: &[&str], launcher: &str) -> bool {
     match command {
-        [program, "--path", _] => {
-            *program == launcher
-                || (Path::new(program).is_absolute()
-                    && Path::new(program)
-                        .file_name()
-                        .is_some_and(|name| name == "dotaios-mcp" || name == "dotaios-mcp.exe"))
-        }
+        [program, "--path", _] => *program == launcher || is_adapter_path(program, Os::HOST),
         [
             "npx" | "npx.cmd",
             "--yes",
@@ -387,6 +381,33 @@ fn is_launcher_command(command: &[&str], launcher: &str) -> bool {
         ] => is_pinned_package(version),
         [node, script, "--path", _] => is_node(node) && is_reference_server(script),
         _ => false,
+    }
+}
+
+/// §6.4 (a): an absolute path whose last component is `dotaios-mcp` or `dotaios-mcp.exe`. On
+/// Windows a path is absolute with a drive (`C:\`, `C:/`) or as a UNC or verbatim path
+/// (`\\server`, `\\?\`), components split at `\` and `/`, and the name compared
+/// case-insensitively; on Unix it starts with `/` and the name is exact.
+fn is_adapter_path(program: &str, os: Os) -> bool {
+    match os {
+        Os::Unix => {
+            program.starts_with('/')
+                && Path::new(program)
+                    .file_name()
+                    .is_some_and(|name| name == "dotaios-mcp" || name == "dotaios-mcp.exe")
+        }
+        Os::Windows => {
+            let bytes = program.as_bytes();
+            let drive = bytes.len() >= 3
+                && bytes[0].is_ascii_alphabetic()
+                && bytes[1] == b':'
+                && matches!(bytes[2], b'\\' | b'/');
+            let unc = program.starts_with(r"\\") || program.starts_with("//");
+            let last = program.rsplit(['/', '\\']).next().unwrap_or(program);
+            (drive || unc)
+                && (last.eq_ignore_ascii_case("dotaios-mcp")
+                    || last.eq_ignore_ascii_case("dotaios-mcp.exe"))
+        }
     }
 }
 
@@ -631,5 +652,24 @@ mod tests {
             io_code(&std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
             "read error"
         );
+    }
+
+    #[test]
+    fn adapter_paths_follow_each_platforms_rules() {
+        assert!(is_adapter_path("/opt/bin/dotaios-mcp", Os::Unix));
+        assert!(is_adapter_path("/opt/bin/dotaios-mcp.exe", Os::Unix));
+        assert!(!is_adapter_path("/opt/bin/DOTAIOS-MCP", Os::Unix));
+        assert!(!is_adapter_path("bin/dotaios-mcp", Os::Unix));
+        assert!(!is_adapter_path(r"C:\bin\dotaios-mcp.exe", Os::Unix));
+        assert!(is_adapter_path(
+            r"C:\Users\ada\.cargo\bin\dotaios-mcp.exe",
+            Os::Windows
+        ));
+        assert!(is_adapter_path(r"c:/tools/DotAIOS-MCP.EXE", Os::Windows));
+        assert!(is_adapter_path(r"\\srv\share\dotaios-mcp", Os::Windows));
+        assert!(is_adapter_path(r"\\?\C:\bin\dotaios-mcp.exe", Os::Windows));
+        assert!(!is_adapter_path(r"bin\dotaios-mcp.exe", Os::Windows));
+        assert!(!is_adapter_path(r"C:dotaios-mcp.exe", Os::Windows));
+        assert!(!is_adapter_path(r"C:\bin\dotaios-mcp.cmd", Os::Windows));
     }
 }

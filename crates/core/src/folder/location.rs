@@ -30,15 +30,17 @@ pub fn resolve_folder(inputs: LocationInputs<'_>) -> PathBuf {
 }
 
 /// `~` → home, `~/x` → home/x, and the reference's quirk `~x` → home/x (no `~user` lookup).
+/// On Windows `~\x` is home/x too.
 pub fn expand_tilde(value: &OsStr, home: &Path) -> PathBuf {
     let bytes = value.as_encoded_bytes();
     if bytes.first() != Some(&b'~') {
         return PathBuf::from(value);
     }
-    let rest = &bytes[1..];
-    let rest = rest.strip_prefix(b"/").unwrap_or(rest);
-    // Rebuild through the lossless Unix byte view: the remainder may be non-UTF-8.
-    let rest = os_from_bytes(rest);
+    let separator = bytes
+        .get(1)
+        .is_some_and(|byte| *byte == b'/' || (cfg!(windows) && *byte == b'\\'));
+    // The remainder may be non-UTF-8: cut losslessly after the ASCII prefix.
+    let rest = os_tail(value, if separator { 2 } else { 1 });
     if rest.is_empty() {
         home.to_path_buf()
     } else {
@@ -67,15 +69,27 @@ pub fn absolutize(path: &Path, cwd: &Path) -> PathBuf {
     normal
 }
 
-#[cfg(unix)]
-fn os_from_bytes(bytes: &[u8]) -> OsString {
-    use std::os::unix::ffi::OsStrExt;
-    OsStr::from_bytes(bytes).to_os_string()
-}
-
-#[cfg(not(unix))]
-fn os_from_bytes(bytes: &[u8]) -> OsString {
-    OsString::from(String::from_utf8_lossy(bytes).into_owned())
+/// `value` without its first `skip` bytes, which must be ASCII (so the cut falls between two
+/// characters on every platform), kept exactly: Unix OS strings are bytes, Windows ones
+/// UTF-16 code units, one per ASCII byte. Used wherever an argument is split after a fixed
+/// ASCII prefix (`~/`, `--path=`).
+pub fn os_tail(value: &OsStr, skip: usize) -> OsString {
+    debug_assert!(value.as_encoded_bytes()[..skip].is_ascii());
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        OsStr::from_bytes(&value.as_bytes()[skip..]).to_os_string()
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::ffi::{OsStrExt, OsStringExt};
+        let wide: Vec<u16> = value.encode_wide().skip(skip).collect();
+        OsString::from_wide(&wide)
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        OsString::from(String::from_utf8_lossy(&value.as_encoded_bytes()[skip..]).into_owned())
+    }
 }
 
 #[cfg(test)]
