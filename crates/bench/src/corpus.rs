@@ -7,6 +7,7 @@
 
 use std::fs;
 use std::io::Write;
+#[cfg(unix)]
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -311,8 +312,11 @@ fn make_dir(path: &Path) -> Result<(), String> {
         Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && path.is_dir() => {}
         Err(error) => return Err(format!("cannot create a fixture directory: {error}")),
     }
+    // Windows has no mode bits: the directory keeps the ACL it inherits.
+    #[cfg(unix)]
     fs::set_permissions(path, fs::Permissions::from_mode(0o755))
-        .map_err(|error| format!("cannot set a directory mode: {error}"))
+        .map_err(|error| format!("cannot set a directory mode: {error}"))?;
+    Ok(())
 }
 
 fn make_dirs(base: &Path, dir: &Path) -> Result<(), String> {
@@ -338,6 +342,7 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
         .map_err(|error| format!("cannot create a fixture file: {error}"))?;
     file.write_all(bytes)
         .map_err(|error| format!("cannot write a fixture file: {error}"))?;
+    #[cfg(unix)]
     file.set_permissions(fs::Permissions::from_mode(0o644))
         .map_err(|error| format!("cannot set a file mode: {error}"))?;
     let fixed = SystemTime::UNIX_EPOCH + Duration::from_secs(FIXED_SECONDS);
@@ -439,7 +444,12 @@ pub(crate) fn verify_fixture(fixtures_dir: &Path, fixture: &Fixture) -> Result<V
 
 fn check_mtime(path: &Path, fixture: &Fixture) -> Result<(), String> {
     let meta = fs::metadata(path).map_err(|error| format!("{}: {error}", fixture.id))?;
-    if meta.mtime() != FIXED_SECONDS as i64 || meta.mtime_nsec() != 0 {
+    #[cfg(unix)]
+    let fixed = meta.mtime() == FIXED_SECONDS as i64 && meta.mtime_nsec() == 0;
+    #[cfg(not(unix))]
+    let fixed =
+        meta.modified().ok() == Some(SystemTime::UNIX_EPOCH + Duration::from_secs(FIXED_SECONDS));
+    if !fixed {
         return Err(format!(
             "{}: a file's mtime is not the fixed time",
             fixture.id

@@ -374,13 +374,22 @@ fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
             let Some(path) = files.get(index) else {
                 break;
             };
-            let flags = rustix::fs::OFlags::RDONLY
-                | rustix::fs::OFlags::NOFOLLOW
-                | rustix::fs::OFlags::CLOEXEC;
-            let fd = rustix::fs::open(path, flags, rustix::fs::Mode::empty())
-                .map_err(|error| error.to_string())?;
+            #[cfg(unix)]
+            let fd = {
+                let flags = rustix::fs::OFlags::RDONLY
+                    | rustix::fs::OFlags::NOFOLLOW
+                    | rustix::fs::OFlags::CLOEXEC;
+                std::fs::File::from(
+                    rustix::fs::open(path, flags, rustix::fs::Mode::empty())
+                        .map_err(|error| error.to_string())?,
+                )
+            };
+            // Windows: a plain open (the fixtures hold no links).
+            #[cfg(not(unix))]
+            let fd = std::fs::File::open(path).map_err(|error| error.to_string())?;
             loop {
-                let read = rustix::io::read(&fd, &mut buffer).map_err(|error| error.to_string())?;
+                let read = std::io::Read::read(&mut &fd, &mut buffer)
+                    .map_err(|error| error.to_string())?;
                 if read == 0 {
                     break;
                 }
@@ -731,11 +740,22 @@ fn cli(
 fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
-        .map(|directory| directory.join(name))
+        .map(|directory| {
+            directory
+                .join(name)
+                .with_extension(std::env::consts::EXE_EXTENSION)
+        })
         .find(|candidate| {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::metadata(candidate)
-                .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::metadata(candidate)
+                    .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+            }
+            #[cfg(not(unix))]
+            {
+                std::fs::metadata(candidate).is_ok_and(|meta| meta.is_file())
+            }
         })
 }
 
@@ -1126,8 +1146,10 @@ pub(crate) fn server_peak(client: Client) -> Result<u64, String> {
     Ok(usage.rusage.maxrss)
 }
 
-/// `sync` and `echo 3 > /proc/sys/vm/drop_caches` (macOS: `purge`), when running as root.
+/// `sync` and `echo 3 > /proc/sys/vm/drop_caches` (macOS: `purge`), when running as root;
+/// nothing on Windows.
 fn drop_caches() {
+    #[cfg(unix)]
     if rustix::process::geteuid().is_root() {
         rustix::fs::sync();
         #[cfg(target_os = "linux")]

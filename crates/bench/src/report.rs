@@ -214,6 +214,12 @@ fn command_line(program: &str, args: &[&str]) -> Option<String> {
         .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
 }
 
+#[cfg(not(unix))]
+fn filesystem_name(_path: &Path) -> String {
+    "unknown".to_owned()
+}
+
+#[cfg(unix)]
 fn filesystem_name(path: &Path) -> String {
     let Ok(stat) = rustix::fs::statfs(path) else {
         return "unknown".to_owned();

@@ -5,7 +5,6 @@
 //! the temporary directory it creates.
 
 use std::fs;
-use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 /// The repository's `examples/aios`, the documented sample folder.
@@ -165,9 +164,11 @@ impl Folder {
         self
     }
 
-    /// Makes `relative` a symbolic link whose target text is `target`.
+    /// Makes `relative` a symbolic link whose target text is `target` (Unix only: Windows
+    /// needs a privilege to create links, and Wine does not create them).
+    #[cfg(unix)]
     pub fn symlink(&self, relative: &str, target: impl AsRef<Path>) -> &Folder {
-        symlink(target, self.root.join(relative))
+        std::os::unix::fs::symlink(target, self.root.join(relative))
             .unwrap_or_else(|e| panic!("symlink {relative}: {e}"));
         self
     }

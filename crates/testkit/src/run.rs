@@ -1,14 +1,14 @@
 //! The bounded command runner: starts a command in its own process group with the given
 //! stdin, collects its exit status, stdout and stderr, and kills the whole group when the time
 //! limit passes, so a hung child fails its test instead of hanging the suite. It never leaves
-//! a child it started running.
+//! a child it started running. On Windows the standard library offers no process group (a job
+//! object needs `unsafe` calls), so there the limit kills the child itself (`TerminateProcess`);
+//! the product's commands under test start no grandchildren that outlive them.
 
 use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-use std::os::unix::process::CommandExt;
 
 /// The limit [`output`] uses: far above any test run here, far below a hung CI job.
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(120);
@@ -59,11 +59,16 @@ pub fn output(command: &mut Command) -> Ran {
 /// child's process group is killed and `timed_out` is set. The command's stdin, stdout and
 /// stderr settings are replaced by pipes.
 pub fn run(command: &mut Command, input: &[u8], limit: Duration) -> Ran {
-    let mut child = command
+    command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    let mut child = command
         .spawn()
         .unwrap_or_else(|e| panic!("{command:?} does not start: {e}"));
     let mut stdin = child.stdin.take().expect("piped stdin");
@@ -101,8 +106,11 @@ fn wait_until(child: &mut Child, deadline: Instant) -> (ExitStatus, bool) {
         if Instant::now() >= deadline {
             // The group is the child's own (`process_group(0)`), so this reaches its children
             // too, which would otherwise keep the output pipes open.
-            let group = rustix::process::Pid::from_child(child);
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            #[cfg(unix)]
+            {
+                let group = rustix::process::Pid::from_child(child);
+                let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+            }
             let _ = child.kill();
             return (child.wait().expect("wait for the killed child"), true);
         }
@@ -110,7 +118,8 @@ fn wait_until(child: &mut Child, deadline: Instant) -> (ExitStatus, bool) {
     }
 }
 
-#[cfg(test)]
+// The tests drive `sh` and `cat`.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

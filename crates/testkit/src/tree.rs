@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 /// What one name is.
@@ -74,18 +73,22 @@ fn walk(root: &Path, path: &Path, into: &mut BTreeMap<String, Entry>) {
     } else {
         Kind::Other
     };
+    // Components joined by `/` on every platform, so that keys read the same everywhere.
     let relative = path
         .strip_prefix(root)
         .expect("below the root")
-        .to_string_lossy()
-        .into_owned();
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/");
+    let (mode, mtime) = mode_and_time(&meta);
     into.insert(
         relative,
         Entry {
             kind: content,
-            mode: meta.mode() & 0o7777,
-            size: meta.size(),
-            mtime: Some((meta.mtime(), meta.mtime_nsec())),
+            mode,
+            size: meta.len(),
+            mtime: Some(mtime),
         },
     );
     if kind.is_dir() {
@@ -94,6 +97,36 @@ fn walk(root: &Path, path: &Path, into: &mut BTreeMap<String, Entry>) {
             walk(root, &entry.expect("directory entry").path(), into);
         }
     }
+}
+
+/// The permission bits (`st_mode & 0o7777`) and `st_mtime` seconds and nanoseconds.
+#[cfg(unix)]
+fn mode_and_time(meta: &fs::Metadata) -> (u32, (i64, i64)) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.mode() & 0o7777, (meta.mtime(), meta.mtime_nsec()))
+}
+
+/// Windows has no permission bits: the read-only attribute as the C runtime shows it (`0o444`,
+/// else `0o666`), and the last-write time since the Unix epoch.
+#[cfg(windows)]
+fn mode_and_time(meta: &fs::Metadata) -> (u32, (i64, i64)) {
+    let mode = if meta.permissions().readonly() {
+        0o444
+    } else {
+        0o666
+    };
+    let since_epoch = meta
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+        .unwrap_or_default();
+    (
+        mode,
+        (
+            i64::try_from(since_epoch.as_secs()).unwrap_or(i64::MAX),
+            i64::from(since_epoch.subsec_nanos()),
+        ),
+    )
 }
 
 impl Fingerprint {
@@ -143,7 +176,8 @@ impl Fingerprint {
     }
 }
 
-#[cfg(test)]
+// Links and mode bits: Unix only.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::{PermissionsExt, symlink};
