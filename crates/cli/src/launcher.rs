@@ -417,10 +417,10 @@ mod tests {
 
     use super::*;
 
+    #[cfg(unix)]
     fn executable(path: &Path) {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, "#!/bin/sh\n").unwrap();
-        #[cfg(unix)]
         fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
     }
 
@@ -475,6 +475,7 @@ mod tests {
         ));
     }
 
+    #[cfg(unix)]
     fn facts(root: &Path) -> ProcessFacts {
         ProcessFacts {
             invocation: None,

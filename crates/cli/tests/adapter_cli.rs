@@ -1,6 +1,8 @@
 //! The `dotaios-mcp` binary's own command line (contract 05 §1): it ships in this package, says
 //! what it is, prints its version, and tells a person who starts it at a terminal what it waits
 //! for; and `dotaios mcp serve` answers byte for byte as it does (contract 05 §14 item 61).
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -36,10 +38,12 @@ fn help_says_what_it_is_and_version_prints_the_version() {
     }
 }
 
+#[cfg(unix)]
 /// Started by hand (stdin is a terminal): one line on stderr, nothing on stdout; closing the
 /// terminal ends it. With a pipe as stdin (every other test) stderr stays empty.
 #[test]
 fn at_a_terminal_it_says_it_waits_for_a_client() {
+    #[cfg(unix)]
     use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
     let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
     // The child must not inherit the terminal's other end.

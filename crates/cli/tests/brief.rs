@@ -2,10 +2,13 @@
 //! with its dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the
 //! zone), Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
 //! the exact message, the exit code, no machine path in the output and an unchanged tree.
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 #[path = "../../core/tests/wc_support/mod.rs"]
 mod wc_support;
 
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -486,6 +489,7 @@ fn a_missing_folder_is_named() {
     assert_eq!(output.status.code(), Some(1));
 }
 
+#[cfg(unix)]
 /// Runs `brief --compact` (plain and `--json`) on the fixture after `setup` and asserts the
 /// one path-free message, exit 1, and an unchanged tree (contract 02 §17.5).
 fn assert_read_refusal(setup: impl Fn(&Path)) {
@@ -508,6 +512,8 @@ fn assert_read_refusal(setup: impl Fn(&Path)) {
 macro_rules! refusal {
     ($($name:ident => $setup:expr;)*) => {
         $(
+            // Links, FIFOs and the fingerprint's mode bits: Unix only.
+            #[cfg(unix)]
             #[test]
             fn $name() {
                 assert_read_refusal($setup);

@@ -6,12 +6,16 @@
 //! The healthy-adapter tests start the `dotaios-mcp` binary built next to `dotaios` (the test
 //! script builds every binary first; a plain `cargo test -p dotaios` needs
 //! `cargo build --bins` before it).
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 mod support;
 
 use std::ffi::OsStr;
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -126,6 +130,7 @@ impl Fixture {
         fs::write(&file, text).unwrap();
     }
 
+    #[cfg(unix)]
     fn script(&self, name: &str, body: &str) -> PathBuf {
         let path = self.root().join(name);
         fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
@@ -184,6 +189,7 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&fs::read(path).unwrap()).unwrap()
 }
 
+#[cfg(unix)]
 fn mode(path: &Path) -> u32 {
     fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
 }
@@ -638,6 +644,7 @@ fn c38_c39_option_errors() {
 /// The sentence `mcp install` prints after the fragment to explain the `Evidence:` line.
 const EVIDENCE_EXPLANATION: &str = "Evidence: the furthest a real run of this client got with such a fragment (configured, discoverable, invoked, produced: its tool results reached the model); see docs/compatibility.md.";
 
+#[cfg(unix)]
 /// The `claude mcp add` line works as printed: run by a shell with a stand-in `claude` that
 /// records its arguments, it passes exactly the fragment's command and args, also for a folder
 /// whose path needs quoting (contract 06 §5.4).
@@ -756,6 +763,7 @@ fn c40_del_character_is_escaped_in_toml() {
     assert_codex_fragment(fragment, &adapter_text(), aios.to_str().unwrap());
 }
 
+#[cfg(unix)]
 #[test]
 fn c41_non_utf8_folder_cannot_go_into_client_configuration() {
     let fixture = Fixture::new();
@@ -915,6 +923,7 @@ fn assert_status_failure(text: &Output, json: &Output, failure: &str, codes: &[&
     assert!(codes.contains(&error), "{error}");
 }
 
+#[cfg(unix)]
 #[test]
 fn status_with_a_launcher_that_exits_at_once() {
     let fixture = Fixture::new();
@@ -931,6 +940,7 @@ fn status_with_a_launcher_that_exits_at_once() {
     assert_eq!(report["tools"], json!([]));
 }
 
+#[cfg(unix)]
 #[test]
 fn c30_status_with_a_launcher_that_prints_no_json() {
     let fixture = Fixture::new();
@@ -946,6 +956,7 @@ fn c30_status_with_a_launcher_that_prints_no_json() {
 
 const INITIALIZE_ANSWER: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"SERVER","version":"9.9.9"}}}"#;
 
+#[cfg(unix)]
 /// `mcp status` (text and `--json`) against a launcher script that answers `initialize` as
 /// `server` (version 9.9.9) and `tools/list` with `tools`; also the parsed JSON report.
 fn status_of_server(fixture: &Fixture, server: &str, tools: &str) -> (Output, Output, Value) {
@@ -961,6 +972,7 @@ fn status_of_server(fixture: &Fixture, server: &str, tools: &str) -> (Output, Ou
     (text, json, report)
 }
 
+#[cfg(unix)]
 #[test]
 fn c31_status_with_a_server_listing_two_tools() {
     let fixture = Fixture::new();
@@ -985,6 +997,7 @@ fn c31_status_with_a_server_listing_two_tools() {
     assert_eq!(report["adapter"]["version_matches"], json!(false));
 }
 
+#[cfg(unix)]
 #[test]
 fn status_with_another_server() {
     let fixture = Fixture::new();
@@ -999,6 +1012,7 @@ fn status_with_another_server() {
     assert_eq!(report["adapter"]["server_name"], json!("other-server"));
 }
 
+#[cfg(unix)]
 #[test]
 fn c31_status_with_a_launcher_that_never_answers() {
     let fixture = Fixture::new();
@@ -1127,6 +1141,7 @@ fn assert_connect_refused(fixture: &Fixture, output: &Output, pieces: &[&str], b
     assert_eq!(fs::read(fixture.opencode_json()).unwrap(), before);
 }
 
+#[cfg(unix)]
 #[test]
 fn c11_fresh_home_gets_a_private_file() {
     let fixture = Fixture::new();
@@ -1368,6 +1383,7 @@ fn c27_reference_launchers_are_replaced() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn c18_mode_is_preserved() {
     let fixture = Fixture::new();
@@ -1377,6 +1393,7 @@ fn c18_mode_is_preserved() {
     assert_eq!(mode(&fixture.opencode_json()), 0o640);
 }
 
+#[cfg(unix)]
 #[test]
 fn read_only_file_is_replaced_and_stays_read_only() {
     let fixture = Fixture::new();
@@ -1409,6 +1426,7 @@ fn c19_directory_at_the_file_path_is_refused() {
     assert!(fixture.opencode_json().is_dir());
 }
 
+#[cfg(unix)]
 #[test]
 fn c20_c43_symlinked_file_is_refused_and_left_intact() {
     let fixture = Fixture::new();
@@ -1610,6 +1628,7 @@ fn kimi_target_follows_kimi_code_home_without_home_flag() {
     assert!(!kimi.exists(), "install must never create anything");
 }
 
+#[cfg(unix)]
 #[test]
 fn symlinked_config_directory_is_followed() {
     let fixture = Fixture::new();

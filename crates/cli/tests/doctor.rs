@@ -3,6 +3,7 @@
 mod support;
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{PermissionsExt, symlink};
 
 use dotaios_testkit::fingerprint;
@@ -42,6 +43,7 @@ fn missing_folder_fails_check_one_and_skips_the_rest() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
     let temp = sample_copy();

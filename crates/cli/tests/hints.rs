@@ -2,6 +2,8 @@
 //! each test lays out one install situation (a cargo install under a temporary CARGO_HOME, a
 //! wheel in a venv with or without `uvx`, a build outside or inside a clone), reads the
 //! suggestion from the built binaries' output and, where it runs offline, runs it.
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 mod support;
 
@@ -130,6 +132,7 @@ fn a_cargo_install_under_a_temporary_cargo_home_gets_a_line_that_runs() {
     refusal_and_status_agree_and_run(&bin, &path, &home, temp.path());
 }
 
+#[cfg(unix)]
 #[test]
 fn a_wheel_without_uvx_uses_the_venv_adapter_like_status() {
     let temp = tempfile::tempdir().unwrap();

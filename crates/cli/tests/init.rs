@@ -2,6 +2,7 @@
 //! temporary directory and no terminal on stdin.
 
 use std::collections::BTreeMap;
+#[cfg(unix)]
 use std::os::unix::fs::{MetadataExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -353,6 +354,7 @@ fn empty_existing_folder_is_initialised() {
     assert!(world.path("aios/aios.json").is_file());
 }
 
+#[cfg(unix)]
 #[test]
 fn vault_path_inside_the_target_is_refused() {
     let world = World::new();
@@ -458,6 +460,7 @@ fn overwrite_replaces_generated_files_but_never_config_or_ignore_rules() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn overwrite_of_an_unchanged_folder_changes_nothing() {
     let world = World::new();
@@ -502,6 +505,7 @@ fn an_interrupted_migration_stops_init() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_planted_file_symlink_is_refused_and_its_target_untouched() {
     let world = World::new();
@@ -527,6 +531,7 @@ fn a_planted_file_symlink_is_refused_and_its_target_untouched() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_planted_directory_symlink_is_refused_and_never_entered() {
     let world = World::new();
@@ -569,6 +574,7 @@ fn assert_init_stops(make: impl Fn(&World, &Path), code: &str) {
     assert_eq!(fingerprint(&target), before);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_symlinked_aios_json_stops_init() {
     assert_init_stops(
@@ -638,6 +644,7 @@ fn help_wins_and_unknown_options_fail() {
     assert!(!world.home().join("aios").exists());
 }
 
+#[cfg(unix)]
 #[test]
 fn a_symlinked_target_is_followed() {
     let world = World::new();

@@ -4,6 +4,9 @@
 //! whole tree is compared with its testkit fingerprint (names, kinds, bytes, modes, link targets; mtimes
 //! too where nothing may be written), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
+// The crash and interruption protocol is tested with Unix signals, modes, owners and links;
+// on Windows `migrate` is type-checked only (docs/decisions.md, "Writers on Windows").
+#![cfg(unix)]
 
 mod support;
 

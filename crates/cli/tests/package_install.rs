@@ -71,6 +71,7 @@ fn npm_platform_package_prints_pinned_npx() {
     assert!(text.contains(&expected), "{text}");
 }
 
+#[cfg(unix)]
 #[test]
 fn pypi_wheel_prints_pinned_uvx() {
     let temp = tempfile::tempdir().unwrap();

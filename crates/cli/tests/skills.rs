@@ -1,9 +1,12 @@
 //! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` run as the built
 //! binary (contract 04 §5).
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 mod support;
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -401,6 +404,7 @@ fn missing_folder_is_reported_before_anything_else() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn linked_skill_directory_is_skipped_and_never_named() {
     let temp = fixture();
@@ -498,6 +502,7 @@ fn invalid_metadata_fails_with_the_fixed_message() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn unreadable_skill_files_fail_with_path_free_messages() {
     let temp = fixture();

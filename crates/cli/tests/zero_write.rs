@@ -6,6 +6,7 @@
 mod support;
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::time::Duration;
 
@@ -183,6 +184,7 @@ fn read_commands_never_write_to_the_sample_folder() {
     assert_read_commands_write_nothing(&temp, false);
 }
 
+#[cfg(unix)]
 #[test]
 fn read_commands_never_write_to_a_hostile_folder() {
     let temp = sample_copy();

@@ -8,8 +8,11 @@
 //! `folder::config` and `folder::inspection`. The confirming pass of step 4 (a change between
 //! the two passes) is a race; its comparison is a separate function tested directly in
 //! `folder::inspection` (`confirm_step_requires_identical_bytes_and_ids`).
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Command;
@@ -44,6 +47,7 @@ fn owned(temp: &tempfile::TempDir) -> std::path::PathBuf {
     migrations
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(status.success());
@@ -173,6 +177,7 @@ fn sixteen_transactions_are_allowed() {
     assert_eq!(state.transaction_ids.len(), 16);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_symlinked_root_is_followed() {
     let temp = folder("1.2.0");
@@ -201,6 +206,7 @@ fn code_config_too_large() {
     assert_eq!(failed(&temp), InspectionCode::ConfigTooLarge);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_file_symlink() {
     let temp = tempfile::tempdir().unwrap();
@@ -209,6 +215,7 @@ fn code_unsafe_file_symlink() {
     assert_eq!(failed(&temp), InspectionCode::UnsafeFile);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_file_fifo() {
     let temp = tempfile::tempdir().unwrap();
@@ -301,6 +308,7 @@ fn code_unsupported_schema() {
 
 // ---- .dotaios/migrations codes -----------------------------------------------------------
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_metadata_linked_dotaios() {
     let temp = folder("1.2.0");
@@ -322,6 +330,7 @@ fn code_unsafe_metadata_migrations_not_a_directory() {
     assert_eq!(failed(&temp), InspectionCode::UnsafeMetadata);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_metadata_linked_migrations() {
     let temp = folder("1.2.0");
@@ -330,6 +339,7 @@ fn code_unsafe_metadata_linked_migrations() {
     assert_eq!(failed(&temp), InspectionCode::UnsafeMetadata);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_metadata_owner_variants() {
     // Larger than 4,096 bytes.
@@ -371,6 +381,7 @@ fn code_unsafe_metadata_two_entries_without_owner() {
     assert_eq!(failed(&temp), InspectionCode::UnsafeMetadata);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_unsafe_metadata_transactions_not_a_real_directory() {
     let temp = folder("1.2.0");
@@ -423,6 +434,7 @@ fn code_state_changed_without_transactions_directory() {
     assert_eq!(failed(&temp), InspectionCode::StateChanged);
 }
 
+#[cfg(unix)]
 #[test]
 fn code_state_changed_non_directory_entry() {
     // A file with a valid plan-id name.

@@ -1,12 +1,17 @@
 //! The project catalog (contract 01 §6.1), scope resolution (§6.5) and the portable identity
 //! (§6.3) on real folders in temporary directories, read through the contained reader.
+// Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
+#![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::Command;
 
-use dotaios_contained::{BudgetDimension, Ledger, Limits, ReadError, Root, UnsafeKind};
+#[cfg(unix)]
+use dotaios_contained::UnsafeKind;
+use dotaios_contained::{BudgetDimension, Ledger, Limits, ReadError, Root};
 use dotaios_core::folder::frontmatter::YamlError;
 use dotaios_core::folder::projects::{
     CatalogError, IdentityError, IdentityProblem, PortableIdentity, ProjectRecord, ScopeError,
@@ -34,6 +39,7 @@ fn project(temp: &tempfile::TempDir, slug: &str, readme: &str) {
     fs::write(dir.join("README.md"), readme).unwrap();
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
 }
@@ -61,6 +67,7 @@ fn catalog_absent_shelf_is_empty() {
     assert_eq!(catalog(&aios()), Ok(Vec::new()));
 }
 
+#[cfg(unix)]
 #[test]
 fn catalog_reads_records_in_collation_order() {
     let temp = aios();
@@ -93,6 +100,7 @@ fn catalog_reads_records_in_collation_order() {
     assert_eq!(records[3].name, "Zeta");
 }
 
+#[cfg(unix)]
 #[test]
 fn catalog_error_symlinked_project_directory() {
     let temp = aios();
@@ -112,6 +120,7 @@ fn catalog_error_symlinked_project_directory() {
     assert_eq!(catalog(&temp), Err(CatalogError::LinkedProjectDirectory));
 }
 
+#[cfg(unix)]
 #[test]
 fn catalog_error_linked_or_special_shelf() {
     let temp = aios();
@@ -151,6 +160,7 @@ fn catalog_error_bad_slug() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn catalog_error_readme_link_or_special() {
     let temp = aios();
@@ -451,6 +461,7 @@ fn identity_direct_record_is_strict() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn identity_direct_record_unreadable_is_fatal() {
     let temp = aios();
@@ -486,6 +497,7 @@ fn identity_missing_direct_readme_lets_the_scan_decide() {
     assert_eq!(identity(&temp, "empty"), Ok(pid("empty", "other")));
 }
 
+#[cfg(unix)]
 #[test]
 fn identity_scan_is_lenient() {
     let temp = aios();
@@ -553,6 +565,7 @@ fn identity_reads_only_a_bounded_prefix() {
     assert_eq!(identity(&temp, "wide"), Ok(pid("wide", "wide")));
 }
 
+#[cfg(unix)]
 #[test]
 fn identity_reader_failures_propagate() {
     let temp = aios();

@@ -337,10 +337,12 @@ fn migration_envelope_inspection_failed() {
     );
 }
 
+#[cfg(unix)]
 /// Each safety and limit variant of contract 02 §17.5 fails with its internal code and leaves the
 /// tree as it was.
 #[test]
 fn read_failures_have_their_codes() {
+    #[cfg(unix)]
     use std::os::unix::fs::symlink;
     type Setup = Box<dyn Fn(&Path)>;
     let mib = 1024 * 1024;

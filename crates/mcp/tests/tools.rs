@@ -5,6 +5,7 @@
 
 mod support;
 
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 
 use serde_json::{Value, json};
@@ -533,6 +534,7 @@ fn item_17_corrupt_session_index_line_is_skipped() {
     assert_eq!(fixture.snapshot(), before);
 }
 
+#[cfg(unix)]
 /// Item 18.
 #[test]
 fn item_18_linked_evidence_fails_closed() {
@@ -731,6 +733,7 @@ fn items_23_to_25_unsafe_session_paths() {
     }
 }
 
+#[cfg(unix)]
 /// Item 26.
 #[test]
 fn item_26_unsafe_configuration() {
@@ -786,6 +789,7 @@ fn item_27_external_vault() {
     assert_eq!(value["results"][0]["file"], "note.md");
 }
 
+#[cfg(unix)]
 /// Item 28.
 #[test]
 fn item_28_linked_skill_is_skipped_silently() {

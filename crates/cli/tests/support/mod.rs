@@ -102,9 +102,11 @@ pub fn wheel_venv(root: &Path, python: &str) -> std::path::PathBuf {
     venv
 }
 
+#[cfg(unix)]
 /// An executable `uvx` in `dir` that does nothing: the `uvx` launcher is printed only where
 /// `uvx` is found on `PATH` (contract 06 §2.4).
 pub fn fake_uvx(dir: &Path) -> std::path::PathBuf {
+    #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
     fs::create_dir_all(dir).unwrap();
     let uvx = dir.join("uvx");

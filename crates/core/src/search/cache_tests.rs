@@ -142,6 +142,7 @@ fn edits_additions_and_deletions_are_seen_on_the_next_request() {
     assert_eq!(cache.len(), 5);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_cached_file_swapped_for_a_symlink_is_refused() {
     let temp = folder();
@@ -193,6 +194,7 @@ fn the_cap_only_limits_what_is_kept() {
     both(&root, "lighthouse", now, &cache);
 }
 
+#[cfg(unix)]
 /// Ties and accents: the visiting order differs from byte order, so the remembered order is
 /// what decides the cached request's order, and a renamed file must not reuse it.
 #[test]

@@ -6,6 +6,7 @@
 //! ([`engine::run_with_limits`]) and every ceiling reached with a small tree.
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 
@@ -70,6 +71,7 @@ impl Folder {
         fs::File::create(&full).unwrap().set_len(size).unwrap();
     }
 
+    #[cfg(unix)]
     fn link(&self, target: &Path, path: &str) {
         let full = self.root().join(path);
         fs::create_dir_all(full.parent().unwrap()).unwrap();
@@ -182,6 +184,7 @@ fn evidence(result: Result<SearchOutcome, SearchError>) -> EvidenceError {
 
 // ----- modes, scopes, groups -------------------------------------------------------------
 
+#[cfg(unix)]
 #[test]
 fn off_mode_touches_nothing() {
     let temp = tempfile::tempdir().unwrap();
@@ -795,6 +798,7 @@ fn assert_fails_closed(folder: &Folder, ask: &Ask<'_>, expected: EvidenceError) 
     assert_eq!(fingerprint(&folder.outside()), before);
 }
 
+#[cfg(unix)]
 #[test]
 fn linked_files_and_directories_in_every_scope() {
     for scope_dir in [
@@ -844,6 +848,7 @@ fn linked_files_and_directories_in_every_scope() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn linked_scope_directories_and_fixed_sources() {
     for path in [
@@ -974,8 +979,10 @@ fn a_read_error_in_an_omitted_scope_does_not_fail_the_request() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn non_utf8_names() {
+    #[cfg(unix)]
     use std::os::unix::ffi::OsStrExt;
     let folder = Folder::new();
     folder.mkdir("vault");
@@ -1003,6 +1010,7 @@ fn non_utf8_names() {
     assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
 }
 
+#[cfg(unix)]
 #[test]
 fn session_paths_that_escape_fail_the_request() {
     for path in [
@@ -1042,6 +1050,7 @@ fn session_paths_that_escape_fail_the_request() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn vault_locations() {
     // `<root>/vault` as a link fails; an external vault_path is a second root.
@@ -1278,6 +1287,7 @@ mod final_revalidation {
         });
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_changed_mode_fails() {
         assert_changed(|root| {

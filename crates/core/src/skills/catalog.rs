@@ -450,6 +450,7 @@ fn phrase_list(value: &YamlValue) -> Result<Vec<String>, CatalogError> {
 mod tests {
     use super::*;
     use std::fs;
+    #[cfg(unix)]
     use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
 
@@ -634,6 +635,7 @@ mod tests {
         read_catalog(&Root::open(root).unwrap())
     }
 
+    #[cfg(unix)]
     fn dirs(skills: &[Skill]) -> Vec<&str> {
         skills.iter().map(|skill| skill.dir.as_str()).collect()
     }
@@ -644,6 +646,7 @@ mod tests {
         assert_eq!(catalog_of(temp.path()), Ok(Vec::new()));
     }
 
+    #[cfg(unix)]
     #[test]
     fn skipped_entries_and_order() {
         let temp = tempfile::tempdir().unwrap();
@@ -684,6 +687,7 @@ mod tests {
         assert!(skills.iter().all(|skill| !skill.name.contains("secret")));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_linked_or_special_skill_file_fails_the_catalog() {
         let temp = tempfile::tempdir().unwrap();
@@ -709,6 +713,7 @@ mod tests {
         assert_eq!(dirs(&catalog_of(root).unwrap()), ["good"]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_linked_skills_directory_is_unsafe() {
         let temp = tempfile::tempdir().unwrap();

@@ -196,6 +196,7 @@ fn check_vault_location(vault: &VaultRequest) -> Result<(), InitError> {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn inside_is_lexical_or_through_links() {
         let temp = tempfile::tempdir().unwrap();

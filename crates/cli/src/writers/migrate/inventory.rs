@@ -211,15 +211,13 @@ fn hash_file(parent: &Dir, name: &str) -> io::Result<Option<(u64, String)>> {
     Ok(Some((total, hex(&hasher.finalize()))))
 }
 
-#[cfg(test)]
+// Links: Unix only.
+#[cfg(all(test, unix))]
 mod tests {
-    #[cfg(unix)]
     use std::os::unix::fs::symlink;
 
     use super::*;
 
-    // Links: Unix only.
-    #[cfg(unix)]
     #[test]
     fn walks_shelves_without_following_links() {
         let temp = tempfile::tempdir().unwrap();

@@ -282,6 +282,7 @@ mod tests {
         ));
     }
 
+    #[cfg(unix)]
     #[test]
     fn linked_metadata_is_unsafe() {
         let temp = folder();
