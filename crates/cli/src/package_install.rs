@@ -40,7 +40,7 @@ impl PackageInstall {
     /// The program and the arguments before `--path <folder>` that start the adapter at exactly
     /// this version, for a client on `os`. On Windows `npx` is a batch file (`npx.cmd`), which
     /// a client that spawns without a shell cannot start, so it runs as `cmd /c npx …` there
-    /// (the form Claude Code documents; `docs/decisions.md`, "Client launchers on Windows").
+    /// (the form Claude Code documents; `docs/decisions.md`, "Writers, launcher and client configurations on Windows").
     /// `uvx` is a native `uvx.exe` and needs no wrapper.
     pub(crate) fn launcher(&self, os: Os) -> (&'static str, Vec<String>) {
         match self {

@@ -5,7 +5,7 @@
 //! too where nothing may be written), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
 // The crash and interruption protocol is tested with Unix signals, modes, owners and links;
-// on Windows `migrate` is type-checked only (docs/decisions.md, "Writers on Windows").
+// on Windows `migrate` is type-checked only (docs/decisions.md, "Writers, launcher and client configurations on Windows").
 #![cfg(unix)]
 
 mod support;

@@ -8,7 +8,7 @@
 //! any other reparse point is refused as a link, never entered. Renames and removals are
 //! retried a few times on the sharing violations and access-denied answers that virus scanners
 //! and indexers cause by holding a just-written file open. What each Unix guarantee means here
-//! is written in `docs/decisions.md` ("Writers on Windows").
+//! is written in `docs/decisions.md` ("Writers, launcher and client configurations on Windows").
 
 use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions};

@@ -28,6 +28,13 @@
 //!   narrows (what `init` wants); [`FileMode::Exact`] sets the bits with `fchmod` after
 //!   creation so the umask cannot interfere (what `migrate` and `connect` want).
 //!
+//! The calls named above are the Unix backend of [`crate::sys`]; on Windows the same rules hold
+//! through its Windows backend: children opened with `FILE_FLAG_OPEN_REPARSE_POINT` and every
+//! reparse point refused as a link, `CREATE_NEW` for exclusive creation, `MoveFileExW` for the
+//! replacing rename and a hard link for the exclusive one, retried while a scanner holds the
+//! file; no mode is applied and no directory is flushed there (`docs/decisions.md`, "Writers,
+//! launcher and client configurations on Windows").
+//!
 //! What it must never do: follow a link below a handle, accept a multi-component name, or
 //! resolve an absolute path after [`Dir::open`]. It reads nothing back; reads below an AIOS
 //! root go through `dotaios-contained`. A crash between the temporary write and the final
@@ -41,7 +48,7 @@ use std::path::Path;
 use crate::sys::{self, DirHandle, FileKind, OpenedDir};
 
 /// How a new file's permission bits are chosen. On Windows neither variant changes anything:
-/// the file gets the ACL its directory passes on (`docs/decisions.md`, "Writers on Windows").
+/// the file gets the ACL its directory passes on (`docs/decisions.md`, "Writers, launcher and client configurations on Windows").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FileMode {
     /// These bits, narrowed by the process umask (`0o644` gives `0644` under umask `022`).
