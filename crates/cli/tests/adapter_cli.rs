@@ -59,6 +59,7 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
     let home = tempfile::tempdir().unwrap();
     let mut child = Command::new(ADAPTER)
         .env("HOME", home.path())
+        .env("USERPROFILE", home.path())
         .env_remove("DOTAIOS_PATH")
         .stdin(Stdio::from(slave))
         .stdout(Stdio::piped())
@@ -104,6 +105,7 @@ fn at_a_terminal_it_says_it_waits_for_a_client() {
     let piped = || {
         Command::new(ADAPTER)
             .env("HOME", home.path())
+            .env("USERPROFILE", home.path())
             .env_remove("DOTAIOS_PATH")
             .stdin(Stdio::null())
             .output()
@@ -184,6 +186,7 @@ fn without_home_the_cli_uses_the_platform_home_as_the_adapter_does() {
     let home = Command::new("bash")
         .args(["-c", "echo ~"])
         .env_remove("HOME")
+        .env_remove("USERPROFILE")
         .output()
         .unwrap();
     let home = String::from_utf8(home.stdout).unwrap().trim().to_owned();
@@ -196,6 +199,7 @@ fn without_home_the_cli_uses_the_platform_home_as_the_adapter_does() {
         .args(["--launcher", ADAPTER, "--path"])
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/aios"))
         .env_remove("HOME")
+        .env_remove("USERPROFILE")
         .env_remove("DOTAIOS_PATH")
         .output()
         .unwrap();

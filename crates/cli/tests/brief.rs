@@ -23,7 +23,10 @@ const READ_FAILED: &str = "DotAIOS could not read working context safely.\n";
 /// `dotaios` with `HOME` pointed at `home` and no `DOTAIOS_PATH`.
 fn dotaios(home: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dotaios"));
-    command.env("HOME", home).env_remove("DOTAIOS_PATH");
+    command
+        .env("HOME", home)
+        .env("USERPROFILE", home)
+        .env_remove("DOTAIOS_PATH");
     command
 }
 

@@ -502,6 +502,7 @@ fn install_with_copied_pair(fixture: &Fixture, dir: &Path) -> Output {
     }
     Command::new(dir.join("dotaios"))
         .env("HOME", fixture.home())
+        .env("USERPROFILE", fixture.home())
         .args(["mcp", "install", "--dry-run", "--path"])
         .arg(fixture.aios())
         .output()
@@ -1071,6 +1072,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
         let mut command = Command::new(bin.join("dotaios"));
         command
             .env("HOME", fixture.home())
+            .env("USERPROFILE", fixture.home())
             .env("PATH", "/usr/bin:/bin")
             .args(["mcp", "status", "--path"])
             .arg(fixture.aios());
@@ -1100,6 +1102,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     // install cannot fall back to a report: it is an error.
     let install = Command::new(bin.join("dotaios"))
         .env("HOME", fixture.home())
+        .env("USERPROFILE", fixture.home())
         .env("PATH", "/usr/bin:/bin")
         .args(["mcp", "install", "--path"])
         .arg(fixture.aios())

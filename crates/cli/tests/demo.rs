@@ -11,6 +11,7 @@ fn demo(args: &[&str]) -> String {
         .arg("demo")
         .args(args)
         .env("HOME", temp.path())
+        .env("USERPROFILE", temp.path())
         .current_dir(temp.path())
         .output()
         .unwrap();

@@ -40,6 +40,7 @@ fn shell(line: &str, path: &str, home: &Path, cwd: &Path) -> Output {
         .env_clear()
         .env("PATH", path)
         .env("HOME", home)
+        .env("USERPROFILE", home)
         .current_dir(cwd)
         .output()
         .unwrap()
@@ -175,6 +176,7 @@ fn demo_last_line(exe: &Path, home: &Path, cwd: &Path, path: &str) -> String {
         .env_clear()
         .env("PATH", path)
         .env("HOME", home)
+        .env("USERPROFILE", home)
         .current_dir(cwd)
         .output()
         .unwrap();

@@ -34,6 +34,7 @@ impl World {
             .arg("init")
             .args(args)
             .env("HOME", self.home())
+            .env("USERPROFILE", self.home())
             .env_remove("DOTAIOS_PATH")
             .current_dir(self.temp.path())
             .stdin(Stdio::null())
@@ -665,6 +666,7 @@ fn bundled_skills_meet_the_resolve_acceptance_scores() {
             .args(["skills", "resolve", intent, "--json", "--all", "--path"])
             .arg(world.path("aios"))
             .env("HOME", world.home())
+            .env("USERPROFILE", world.home())
             .stdin(Stdio::null())
             .output()
             .unwrap();

@@ -47,6 +47,7 @@ fn readme_install_yields_both_binaries_that_wire_a_client() {
         Command::new(&cli)
             .args(args)
             .env("HOME", &home)
+            .env("USERPROFILE", &home)
             .env_remove("DOTAIOS_PATH")
             .output()
             .unwrap()

@@ -109,6 +109,7 @@ impl Fixture {
             .arg("--path")
             .arg(self.root())
             .env("HOME", self._home.path())
+            .env("USERPROFILE", self._home.path())
             .env_remove("DOTAIOS_MIGRATE_FAILPOINT")
             .env_remove("DOTAIOS_PATH");
         command
@@ -220,6 +221,7 @@ fn brief_text(fixture: &Fixture) -> String {
         .args(["brief", "--compact", "--path"])
         .arg(fixture.root())
         .env("HOME", fixture._home.path())
+        .env("USERPROFILE", fixture._home.path())
         .output()
         .unwrap();
     assert_ok(&output);
@@ -370,6 +372,7 @@ fn default_folder_has_no_path_suffix() {
     let output = Command::new(BIN)
         .arg("migrate")
         .env("HOME", home.path())
+        .env("USERPROFILE", home.path())
         .output()
         .unwrap();
     assert_ok(&output);

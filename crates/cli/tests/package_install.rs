@@ -30,6 +30,7 @@ fn mcp_install(exe: &Path, home: &Path, agent: &str) -> Output {
 fn mcp_install_with_path(exe: &Path, home: &Path, agent: &str, path: &str) -> Output {
     Command::new(exe)
         .env("HOME", home)
+        .env("USERPROFILE", home)
         .env("PATH", path)
         .args(["mcp", "install", "--dry-run", "--agent", agent, "--path"])
         .arg(aios())

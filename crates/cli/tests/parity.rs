@@ -74,6 +74,7 @@ impl World {
             .arg("--path")
             .arg(self.aios())
             .env("HOME", self.temp.path().join("home"))
+            .env("USERPROFILE", self.temp.path().join("home"))
             .env("TZ", "UTC")
             .env_remove("DOTAIOS_PATH")
             .stdin(Stdio::piped())

@@ -606,7 +606,8 @@ fn item_60_environment_locates_the_folder() {
     let transcript = run_raw(
         Command::new(adapter())
             .env("DOTAIOS_PATH", &fixture.aios)
-            .env_remove("HOME"),
+            .env_remove("HOME")
+            .env_remove("USERPROFILE"),
         format!("{line}\n").as_bytes(),
     );
     assert!(
@@ -620,7 +621,8 @@ fn item_60_environment_locates_the_folder() {
     let transcript = run_raw(
         Command::new(adapter())
             .env("DOTAIOS_PATH", "")
-            .env("HOME", home.path()),
+            .env("HOME", home.path())
+            .env("USERPROFILE", home.path()),
         format!("{line}\n").as_bytes(),
     );
     assert_eq!(error_of(&transcript.responses[0]).1, NO_FOLDER_MESSAGE);
@@ -628,7 +630,8 @@ fn item_60_environment_locates_the_folder() {
     let transcript = run_raw(
         Command::new(adapter())
             .env("DOTAIOS_PATH", "")
-            .env("HOME", home.path()),
+            .env("HOME", home.path())
+            .env("USERPROFILE", home.path()),
         format!("{line}\n").as_bytes(),
     );
     assert!(

@@ -18,7 +18,10 @@ pub fn sample_copy() -> tempfile::TempDir {
 /// `dotaios` with `HOME` pointed at `home` and a clean `DOTAIOS_PATH`.
 pub fn dotaios(home: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_dotaios"));
-    command.env("HOME", home).env_remove("DOTAIOS_PATH");
+    command
+        .env("HOME", home)
+        .env("USERPROFILE", home)
+        .env_remove("DOTAIOS_PATH");
     command
 }
 
