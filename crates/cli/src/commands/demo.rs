@@ -733,12 +733,14 @@ mod tests {
             if path.is_dir() {
                 collect(root, &path, files);
             } else {
-                files.push(
-                    path.strip_prefix(root)
-                        .unwrap()
-                        .to_string_lossy()
-                        .into_owned(),
-                );
+                // The embedded paths use `/` on every platform.
+                let parts: Vec<String> = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .components()
+                    .map(|part| part.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                files.push(parts.join("/"));
             }
         }
     }

@@ -253,7 +253,7 @@ mod tests {
             error_of(&["instal", "--agent", "codex"], &env),
             "Unknown mcp command: instal. Did you mean install? Try `dotaios mcp --help`."
         );
-        let missing = temp.path().join("home/aios");
+        let missing = temp.path().join("home").join("aios");
         assert_eq!(
             error_of(&["status"], &env),
             format!(
