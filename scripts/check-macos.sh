@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Type-checks the whole workspace, tests included, for both macOS targets (contract 01 §4.2 as
-# changed 2026-12: macOS is a supported platform).
+# Type-checks the whole workspace, tests included, for both macOS targets (contract 01 §4.2:
+# macOS is a supported platform).
 #
 # No macOS SDK or rustup macOS target is needed: Debian's `rustc-web`, `cargo-web` and
 # `rust-web-src` (Rust with its library source) build the standard library for the target

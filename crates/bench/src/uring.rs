@@ -3,7 +3,7 @@
 //! compared (`docs/decisions.md`, "io_uring").
 //!
 //! Both variants do the same work per note, each by one name relative to a directory handle
-//! held open for the whole pass (contract 03 §4.8 as changed 2026-12): the enumeration `statx`
+//! held open for the whole pass (contract 03 §4.8): the enumeration `statx`
 //! (no-follow; it must show a regular file within the cap), `openat` (`O_RDONLY | O_NOFOLLOW |
 //! O_NONBLOCK | O_CLOEXEC`), a stat of the open handle that must equal it, one read of
 //! `size + 1` that must return `size`, strict UTF-8, close; then the final revalidation

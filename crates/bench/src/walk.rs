@@ -1,5 +1,5 @@
 //! The `safe-walk` control: the fixture's vault read through the contained reader's
-//! walk-relative handles alone (contract 03 §4.8 as changed 2026-12), with no search logic.
+//! walk-relative handles alone (contract 03 §4.8), with no search logic.
 //!
 //! Per directory: one contained open and a bounded listing. Per note: the enumeration stat by
 //! name (`statx`/`fstatat`), the open by name whose `fstat` must equal it, one read of

@@ -143,7 +143,7 @@ fn shared_mode_json_is_the_agent_hook_object() {
     assert_eq!(stdout.lines().count(), 1);
 }
 
-/// Contract 02 §14.2 (changed 2026-12): `--json` is the agent-hook JSON of the reference, byte for
+/// Contract 02 §14.2: `--json` is the agent-hook JSON of the reference, byte for
 /// byte the same as `--hook-json`, so hooks written for the reference keep working.
 #[test]
 fn json_is_the_agent_hook_json_and_hook_json_its_alias() {

@@ -274,7 +274,7 @@ fn unknown_global_flag_suggests_the_closest() {
     }
 }
 
-/// Contract 03 §17.1 (changed 2026-12): a mistyped option is refused, not searched for; after
+/// Contract 03 §17.1: a mistyped option is refused, not searched for; after
 /// `--` it is a query word.
 #[test]
 fn search_refuses_a_mistyped_option_and_takes_words_after_double_dash() {

@@ -1,6 +1,6 @@
 //! `mcp install` run from an npm platform package or a PyPI wheel install prints the
 //! version-pinned package launcher; from a plain directory it keeps the executable path and its
-//! disposable-location refusal (contract 06 §2, as changed for package installs).
+//! disposable-location refusal (contract 06 §2).
 
 mod support;
 

@@ -388,7 +388,7 @@ fn missing_folder_is_reported_before_anything_else() {
     }
     assert!(!missing.exists());
 
-    // `--path=<dir>` means `--path <dir>` (contract 06 §1.2, changed 2026-12): never a silent
+    // `--path=<dir>` means `--path <dir>` (contract 06 §1.2): never a silent
     // fall-back to the default folder.
     let output = dotaios(temp.path())
         .args(["skills", "resolve", "x"])

@@ -166,7 +166,7 @@ enum Parsed {
     Version,
 }
 
-/// §1.1 step 2, with the option syntax of contract 06 §1.2 (changed 2026-12): `--path <value>`
+/// §1.1 step 2, with the option syntax of contract 06 §1.2: `--path <value>`
 /// or `--path=<value>` (the last one wins), `-V`/`--version`; anything else is an unknown
 /// option.
 fn parse_args(args: &[OsString]) -> Result<Parsed, String> {

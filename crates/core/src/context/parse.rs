@@ -270,7 +270,7 @@ fn is_placeholder(text: &str) -> bool {
 
 /// The unanswered sections of `lines` as line ranges `(heading, end)`: a heading of level 2 or
 /// deeper whose body, up to the next heading, is a placeholder ([`is_placeholder`]), and which
-/// has no deeper subsection (contract 02 §6, as changed). One pass over the lines.
+/// has no deeper subsection (contract 02 §6). One pass over the lines.
 fn unanswered_ranges(lines: &[&str]) -> Vec<(usize, usize)> {
     let headings: Vec<(usize, usize)> = lines
         .iter()
@@ -291,7 +291,7 @@ fn unanswered_ranges(lines: &[&str]) -> Vec<(usize, usize)> {
     ranges
 }
 
-/// `dropUnanswered(s)` (contract 02 §6, as changed): `text` without its unanswered sections
+/// `dropUnanswered(s)` (contract 02 §6): `text` without its unanswered sections
 /// (heading included) and without the lines that are a placeholder on their own (`- Role:
 /// <!-- Your Role -->`), so an `init` placeholder never reaches the agent; `""` when only
 /// headings and blank lines remain.
