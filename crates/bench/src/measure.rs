@@ -570,7 +570,7 @@ fn core(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<(u64, S
         session_filters: &filters,
         clock: Clock {
             now_ms,
-            local_offset_ms: &|_| 0.0,
+            time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers,
     };

@@ -19,8 +19,9 @@
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
-//! - JavaScript `Date.parse` for the ECMAScript date-time string format (`js_date_parse`, crate-internal),
-//!   with the meaning of local time left to the caller;
+//! - JavaScript `Date.parse` for the ECMAScript date-time string format (`js_date_parse`,
+//!   crate-internal), with the one local-time conversion (`local_time_to_utc`): a date-time
+//!   without an offset is local time in a `jiff` time zone the caller passes;
 //! - the one ISO-8601 timestamp formatter, `Date.prototype.toISOString` on `jiff`
 //!   ([`iso_string`] for a time value, [`iso_utc`] for an instant);
 //! - the closest name for a typo ([`did_you_mean`]);

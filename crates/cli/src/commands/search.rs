@@ -105,11 +105,6 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     })?;
 
     let time_zone = jiff::tz::TimeZone::system();
-    let local_offset_ms = move |local_ms: f64| -> f64 {
-        let instant = jiff::Timestamp::from_millisecond(local_ms as i64)
-            .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-        f64::from(time_zone.to_offset(instant).seconds()) * 1000.0
-    };
     let request = SearchRequest {
         query: &query,
         scope,
@@ -119,7 +114,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         session_filters: &options.filters,
         clock: Clock {
             now_ms: jiff::Timestamp::now().as_millisecond() as f64,
-            local_offset_ms: &local_offset_ms,
+            time_zone: &time_zone,
         },
         workers: std::thread::available_parallelism().map_or(1, |n| n.get().min(32)),
     };

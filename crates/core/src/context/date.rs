@@ -5,7 +5,7 @@
 //! so tests inject both the clock and the zone.
 
 use jiff::Timestamp;
-use jiff::civil::{Date, DateTime};
+use jiff::civil::Date;
 use jiff::tz::TimeZone;
 
 use crate::text::js_date_parse;
@@ -43,22 +43,12 @@ fn iso_date(date: Date) -> String {
 /// extended years (contract 02 §16, open point 3): milliseconds since the epoch, or `None` where
 /// JavaScript gives `NaN`.
 ///
-/// Date-only forms are UTC; date-time forms without an offset are local time in `zone`
-/// (a time in a DST gap moves forward, an ambiguous one takes the earlier instant, as
-/// ECMAScript requires). The grammar and arithmetic are [`js_date_parse`]'s.
+/// Date-only forms are UTC; date-time forms without an offset are local time in `zone`, read
+/// by the one local-time conversion (`text::local_time_to_utc`: a time in a DST gap moves
+/// forward, an ambiguous one takes the earlier instant, as ECMAScript requires). The grammar
+/// and arithmetic are [`js_date_parse`]'s.
 pub(crate) fn date_parse_ms(text: &str, zone: &TimeZone) -> Option<f64> {
-    js_date_parse(text, |local| local_to_utc(local, zone))
-}
-
-/// Interprets `local` milliseconds (a wall-clock reading in `zone`) as an instant.
-fn local_to_utc(local: f64, zone: &TimeZone) -> Option<f64> {
-    // Whole seconds and the millisecond remainder; the value is far inside i64.
-    let seconds = (local / 1000.0).floor();
-    let millis = local - seconds * 1000.0;
-    let wall = Timestamp::from_second(seconds as i64).ok()?;
-    let civil: DateTime = wall.to_zoned(TimeZone::UTC).datetime();
-    let instant = zone.to_ambiguous_timestamp(civil).compatible().ok()?;
-    Some(instant.as_second() as f64 * 1000.0 + millis)
+    js_date_parse(text, zone)
 }
 
 #[cfg(test)]

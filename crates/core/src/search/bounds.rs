@@ -39,7 +39,7 @@ pub fn memory_kept(texts: Vec<String>, query: &str, limit: usize) -> usize {
     jsonl::count(&sources, &suppression, &query, None, &mut stats);
     let clock = Clock {
         now_ms: 0.0,
-        local_offset_ms: &|_| 0.0,
+        time_zone: &jiff::tz::TimeZone::UTC,
     };
     jsonl::best(
         &sources,

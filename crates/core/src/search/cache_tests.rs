@@ -54,7 +54,6 @@ fn write(root: &Path, path: &str, text: &str) {
 /// The request's outcome, or its error, as text: what must be byte-identical.
 fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> String {
     let filters = SessionFilters::default();
-    let offset = |_: f64| 0.0;
     let request = SearchRequest {
         query,
         scope: ScopeRequest::All,
@@ -64,7 +63,7 @@ fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> St
         session_filters: &filters,
         clock: Clock {
             now_ms,
-            local_offset_ms: &offset,
+            time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers: 2,
     };

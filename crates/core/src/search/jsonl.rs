@@ -548,10 +548,12 @@ mod tests {
     use super::*;
     use crate::search::matcher::MatchKind;
 
+    static UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
+
     fn clock() -> Clock<'static> {
         Clock {
             now_ms: 1_786_579_200_000.0,
-            local_offset_ms: &|_| 0.0,
+            time_zone: &UTC,
         }
     }
 

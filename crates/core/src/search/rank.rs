@@ -4,6 +4,8 @@
 //! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
 //! reads them.
 
+use jiff::tz::TimeZone;
+
 use crate::text::js_date_parse;
 
 /// The request's notion of time, read once by the caller (contract 03 §9.3).
@@ -11,10 +13,9 @@ use crate::text::js_date_parse;
 pub struct Clock<'a> {
     /// Milliseconds since the Unix epoch, read once per request.
     pub now_ms: f64,
-    /// For a local wall-clock time (milliseconds since the epoch as if it were UTC), the offset
-    /// of the local time zone from UTC in milliseconds at that moment (positive east of UTC).
-    /// JavaScript interprets a date-time without an offset as local time.
-    pub local_offset_ms: &'a (dyn Fn(f64) -> f64 + Sync),
+    /// The local time zone: a `ts` without an offset is local time in it, as in JavaScript
+    /// (contract 03 §9.3). The binaries pass the process zone (`TimeZone::system()`).
+    pub time_zone: &'a TimeZone,
 }
 
 impl std::fmt::Debug for Clock<'_> {
@@ -22,19 +23,18 @@ impl std::fmt::Debug for Clock<'_> {
         formatter
             .debug_struct("Clock")
             .field("now_ms", &self.now_ms)
-            .finish_non_exhaustive()
+            .field("time_zone", &self.time_zone.iana_name())
+            .finish()
     }
 }
 
 /// Parses a JSONL `ts` with JavaScript `Date.parse` rules ([`js_date_parse`]): the ECMAScript
-/// date-time string format, date-only forms UTC, date-times without an offset local time by
-/// `clock.local_offset_ms`. Anything else (the open point of §9.3) is `None`: no decay.
-///
-/// Unlike the working context's `date_parse_ms`, which resolves a local reading through a
-/// time-zone database, local time here is `local - local_offset_ms(local)` with the offset
-/// the caller's clock reports for that reading.
+/// date-time string format, date-only forms UTC, date-times without an offset local time in
+/// `clock.time_zone` by the one local-time conversion the working context uses too
+/// (`text::local_time_to_utc`, its rule at a daylight-saving change stated there). Anything
+/// else (the open point of §9.3) is `None`: no decay.
 pub(crate) fn parse_ts(text: &str, clock: &Clock<'_>) -> Option<f64> {
-    js_date_parse(text, |local| Some(local - (clock.local_offset_ms)(local)))
+    js_date_parse(text, clock.time_zone)
 }
 
 #[cfg(test)]
@@ -43,10 +43,12 @@ mod tests {
 
     const DAY_MS: f64 = 86_400_000.0;
 
+    static UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
+
     fn utc_clock() -> Clock<'static> {
         Clock {
             now_ms: 0.0,
-            local_offset_ms: &|_| 0.0,
+            time_zone: &UTC,
         }
     }
 
@@ -78,10 +80,11 @@ mod tests {
     }
 
     #[test]
-    fn local_time_uses_the_offset() {
+    fn local_time_uses_the_zone() {
+        let zone = TimeZone::fixed(jiff::tz::offset(1));
         let clock = Clock {
             now_ms: 0.0,
-            local_offset_ms: &|_| 3_600_000.0,
+            time_zone: &zone,
         };
         assert_eq!(parse_ts("1970-01-01T01:00", &clock), Some(0.0));
         // Date-only forms stay UTC.

@@ -27,7 +27,7 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
             session_filters: &filters,
             clock: Clock {
                 now_ms: NOW_MS,
-                local_offset_ms: &|_| 0.0,
+                time_zone: &jiff::tz::TimeZone::UTC,
             },
             workers: 2,
         },
@@ -121,7 +121,7 @@ fn the_fuzz_seeds_give_the_oracles_answers() {
                     session_filters: &filters,
                     clock: Clock {
                         now_ms: 1_796_083_200_000.0,
-                        local_offset_ms: &|_| 0.0,
+                        time_zone: &jiff::tz::TimeZone::UTC,
                     },
                     workers: 1,
                 },

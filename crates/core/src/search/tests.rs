@@ -18,10 +18,12 @@ use crate::text::to_json_compact;
 
 const NOW_MS: f64 = 1_786_579_200_000.0;
 
+static UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
+
 fn clock() -> Clock<'static> {
     Clock {
         now_ms: NOW_MS,
-        local_offset_ms: &|_| 0.0,
+        time_zone: &UTC,
     }
 }
 

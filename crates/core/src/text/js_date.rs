@@ -2,8 +2,12 @@
 //! the grammar, the calendar arithmetic and TimeClip, shared by the working context's clock
 //! rules (contract 02 §16) and the search ranking of JSONL `ts` values (contract 03 §9.3).
 //!
-//! It never decides what local time means: a date-time without an offset is handed to the
-//! caller's conversion, because the two callers model the local zone differently.
+//! A date-time without an offset is local time in the caller's `jiff` time zone, converted by
+//! [`local_time_to_utc`], the one local-time conversion of the project: the working context,
+//! the search ranking, `dotaios search` and `search_aios` all read local time through it.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
 
 /// The largest magnitude of a JavaScript time value in milliseconds (ECMAScript TimeClip).
 const MAX_TIME_MS: f64 = 8.64e15;
@@ -15,14 +19,10 @@ const MS_PER_DAY: f64 = 86_400_000.0;
 /// `Z` or `±HH:mm`; extended years `±YYYYYY`): milliseconds since the epoch, or `None` where
 /// JavaScript gives `NaN`.
 ///
-/// Date-only forms are UTC. A date-time without an offset is a local wall-clock reading: its
-/// milliseconds, counted as if it were UTC, go to `local_to_utc`, which returns the instant or
-/// `None`. Like V8, a day beyond the month's end rolls over (`02-30` is `03-02`) and any number
-/// of fraction digits is accepted, the first three counting.
-pub(crate) fn js_date_parse(
-    text: &str,
-    local_to_utc: impl FnOnce(f64) -> Option<f64>,
-) -> Option<f64> {
+/// Date-only forms are UTC. A date-time without an offset is local time in `zone`
+/// ([`local_time_to_utc`]). Like V8, a day beyond the month's end rolls over (`02-30` is
+/// `03-02`) and any number of fraction digits is accepted, the first three counting.
+pub(crate) fn js_date_parse(text: &str, zone: &TimeZone) -> Option<f64> {
     let parsed = parse_iso(text.as_bytes())?;
     let day = days_from_civil(parsed.year, parsed.month, 1) + f64::from(parsed.day - 1);
     let time_ms = f64::from(parsed.hour) * 3_600_000.0
@@ -33,9 +33,32 @@ pub(crate) fn js_date_parse(
     let utc = match parsed.offset {
         Offset::Utc => local,
         Offset::Minutes(minutes) => local - f64::from(minutes) * 60_000.0,
-        Offset::Local => local_to_utc(local)?,
+        Offset::Local => local_time_to_utc(local, zone)?,
     };
     (utc.abs() <= MAX_TIME_MS).then_some(utc)
+}
+
+/// The instant (milliseconds since the epoch) of a local wall-clock reading in `zone`, the
+/// reading given as milliseconds counted as if it were UTC; ECMAScript's `UTC(t)`, which
+/// `Date.parse` applies to a date-time without an offset (contract 02 §16 and 03 §9.3: "local
+/// time, as in JavaScript").
+///
+/// The rule at a daylight-saving change is ECMAScript's, `jiff`'s `compatible` disambiguation:
+/// a reading in a gap (clocks jump forward) takes the offset from before the change, so it
+/// moves forward by the gap (Lisbon's 2026-03-29T01:30 is 01:30Z, i.e. 02:30 summer time); a
+/// reading in a fold (clocks go back) takes the earlier of its two instants (Lisbon's
+/// 2026-10-25T01:30 is 00:30Z, still summer time). `None` outside the time-zone database's
+/// years −9999 to 9999, where the reading counts as unparseable (`docs/decisions.md`).
+pub(crate) fn local_time_to_utc(local_ms: f64, zone: &TimeZone) -> Option<f64> {
+    // Whole seconds and the millisecond remainder; a parsed reading is far inside i64.
+    let seconds = (local_ms / 1000.0).floor();
+    let millis = local_ms - seconds * 1000.0;
+    let wall = Timestamp::from_second(seconds as i64)
+        .ok()?
+        .to_zoned(TimeZone::UTC)
+        .datetime();
+    let instant = zone.to_ambiguous_timestamp(wall).compatible().ok()?;
+    Some(instant.as_second() as f64 * 1000.0 + millis)
 }
 
 /// Days from 1970-01-01 to the first-of-month date `year-month-day` in the proleptic Gregorian
@@ -195,4 +218,73 @@ fn parse_iso(bytes: &[u8]) -> Option<Parsed> {
         return None;
     }
     Some(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lisbon() -> TimeZone {
+        TimeZone::get("Europe/Lisbon").expect("the time-zone database has Europe/Lisbon")
+    }
+
+    fn utc(text: &str) -> Option<f64> {
+        js_date_parse(text, &TimeZone::UTC)
+    }
+
+    #[test]
+    fn a_reading_in_the_spring_gap_moves_forward() {
+        // 2026-03-29: Lisbon's clocks jump from 01:00 WET to 02:00 WEST, so 01:30 never
+        // happens; it is read with the offset from before the change (WET, +00:00).
+        let zone = lisbon();
+        assert_eq!(
+            js_date_parse("2026-03-29T01:30", &zone),
+            utc("2026-03-29T01:30Z")
+        );
+        assert_eq!(
+            js_date_parse("2026-03-29T01:30:00.250", &zone),
+            utc("2026-03-29T01:30:00.250Z")
+        );
+        // Either side of the gap: WET before, WEST after.
+        assert_eq!(
+            js_date_parse("2026-03-29T00:59", &zone),
+            utc("2026-03-29T00:59Z")
+        );
+        assert_eq!(
+            js_date_parse("2026-03-29T02:00", &zone),
+            utc("2026-03-29T01:00Z")
+        );
+    }
+
+    #[test]
+    fn a_reading_in_the_autumn_fold_takes_the_earlier_instant() {
+        // 2026-10-25: Lisbon's clocks go back from 02:00 WEST to 01:00 WET, so 01:30 happens
+        // at 00:30Z and again at 01:30Z; the earlier (WEST, +01:00) is the instant.
+        let zone = lisbon();
+        assert_eq!(
+            js_date_parse("2026-10-25T01:30", &zone),
+            utc("2026-10-25T00:30Z")
+        );
+        assert_eq!(
+            js_date_parse("2026-10-25T00:59", &zone),
+            utc("2026-10-24T23:59Z")
+        );
+        assert_eq!(
+            js_date_parse("2026-10-25T02:00", &zone),
+            utc("2026-10-25T02:00Z")
+        );
+    }
+
+    #[test]
+    fn local_time_outside_the_database_range_is_unparseable() {
+        assert_eq!(js_date_parse("+010000-01-01T00:00", &lisbon()), None);
+        assert_eq!(
+            js_date_parse("+010000-01-01T00:00Z", &lisbon()),
+            Some(253_402_300_800_000.0)
+        );
+        assert_eq!(
+            js_date_parse("+010000-01-01", &lisbon()),
+            utc("+010000-01-01")
+        );
+    }
 }

@@ -23,7 +23,6 @@ pub(crate) fn run(
     cache: Option<&SearchCache>,
 ) -> Result<String, RpcError> {
     let scope = ScopeRequest::parse(args.scope).ok_or(RpcError::Failed)?;
-    let local_offset_ms = |local_ms: f64| local_offset(time_zone, local_ms);
     let filters = SessionFilters::default();
     let request = SearchRequest {
         query: &args.query,
@@ -34,7 +33,7 @@ pub(crate) fn run(
         session_filters: &filters,
         clock: Clock {
             now_ms: Timestamp::now().as_millisecond() as f64,
-            local_offset_ms: &local_offset_ms,
+            time_zone,
         },
         workers: std::thread::available_parallelism().map_or(1, |count| count.get().min(4)),
     };
@@ -47,17 +46,4 @@ pub(crate) fn run(
     outcome
         .mcp_payload(&args.query, args.budget as usize)
         .map_err(|error| RpcError::from_core(&error))
-}
-
-/// The offset from UTC (ms, positive east) of `time_zone` at a local wall-clock time given as
-/// milliseconds since the epoch as if it were UTC; JavaScript reads offset-less date-times so.
-fn local_offset(time_zone: &TimeZone, local_ms: f64) -> f64 {
-    let Ok(instant) = Timestamp::from_millisecond(local_ms as i64) else {
-        return 0.0;
-    };
-    let wall = instant.to_zoned(TimeZone::UTC).datetime();
-    time_zone
-        .to_ambiguous_zoned(wall)
-        .compatible()
-        .map_or(0.0, |zoned| f64::from(zoned.offset().seconds()) * 1000.0)
 }

@@ -183,7 +183,7 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
         session_filters: &filters,
         clock: crate::search::Clock {
             now_ms: 0.0,
-            local_offset_ms: &|_| 0.0,
+            time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers,
     };
