@@ -324,3 +324,37 @@ fn unanswered_init_sections_stay_out_of_the_context_and_doctor_names_them() {
         "{stdout}"
     );
 }
+
+/// Doctor's reader-limits walk and the search walk skip the same names, by one predicate
+/// (contract 03 §4.2, "ci" = ASCII case-insensitive). A link named `to\u{212A}en.md` (the
+/// Kelvin sign, which Unicode lowercases to `k`) is not skipped: search refuses it as an
+/// eligible link and doctor lists it. A link named `Token.md` is skipped by both.
+#[cfg(unix)]
+#[test]
+fn doctor_and_search_skip_the_same_names() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    let search = |temp: &tempfile::TempDir| {
+        let output = run_on(temp, &["search", "anything", "--scope", "vault"]);
+        (output.status.code(), texts(&output).1)
+    };
+    symlink("/etc/hostname", aios.join("vault/Token.md")).unwrap();
+    let (code, stderr) = search(&temp);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (stdout, _) = texts(&run_on(&temp, &["doctor"]));
+    assert!(!stdout.contains("Token.md"), "{stdout}");
+
+    fs::remove_file(aios.join("vault/Token.md")).unwrap();
+    symlink("/etc/hostname", aios.join("vault/to\u{212A}en.md")).unwrap();
+    let (code, stderr) = search(&temp);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "DotAIOS could not read the evidence corpus safely.\n"
+    );
+    let (stdout, _) = texts(&run_on(&temp, &["doctor"]));
+    assert!(
+        stdout.contains("        vault/to\u{212A}en.md: a symbolic link\n"),
+        "{stdout}"
+    );
+}

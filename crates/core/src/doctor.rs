@@ -21,6 +21,7 @@ use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
 use crate::folder::projects::read_catalog;
+use crate::search::walk::is_skipped;
 
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
@@ -521,7 +522,8 @@ pub fn check_reader_limits(root: &Root) -> Check {
                 findings.push(format!("{dir}/<name that is not UTF-8>"));
                 continue;
             };
-            if is_skipped_name(name) {
+            // The search walk's skip rule itself (contract 03 §4.2: ASCII case-insensitive).
+            if is_skipped(name.as_bytes()) {
                 continue;
             }
             let Ok(child) = dir.join(name) else { continue };
@@ -583,20 +585,6 @@ fn special_kind(kind: EntryKind) -> &'static str {
         EntryKind::CharDevice | EntryKind::BlockDevice => "a device",
         _ => "not a regular file",
     }
-}
-
-/// The evidence reader's skipped names (contract 01 §4.7): hidden names, tool folders and
-/// secret-like names.
-fn is_skipped_name(name: &str) -> bool {
-    let lower = name.to_lowercase();
-    name.starts_with('.')
-        || name == "node_modules"
-        || lower == "credentials"
-        || lower.starts_with("credentials.")
-        || lower == "token"
-        || lower.starts_with("token.")
-        || lower.ends_with(".pem")
-        || lower.ends_with(".key")
 }
 
 /// Runs every check in the contract's order. Checks that need the folder are skipped when it is
@@ -801,26 +789,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn skipped_names_follow_the_evidence_rules() {
-        for name in [
-            ".git",
-            ".env",
-            "node_modules",
-            "credentials.md",
-            "Token.md",
-            "x.KEY",
-            "a.pem",
-        ] {
-            assert!(is_skipped_name(name), "{name}");
-        }
-        for name in ["tokens.md", "notes.md", "credentialsx.md"] {
-            assert!(!is_skipped_name(name), "{name}");
-        }
-    }
-
-    /// The migration fixes put the folder in as the placeholder, never as the path
-    /// the caller passed, so the JSON report stays path-free (contract 01 §10).
     #[test]
     fn migration_fixes_name_the_folder_by_placeholder() {
         let temp = tempfile::tempdir().unwrap();

@@ -133,6 +133,10 @@ mod tests {
             "node_modules2",
             "a.pem.md",
             "notes",
+            // "ci" is ASCII case-insensitive (§4.2): the Kelvin sign U+212A, which Unicode
+            // lowercases to `k`, is not `k`.
+            "to\u{212A}en.md",
+            "x.\u{212A}EY",
         ] {
             assert!(!is_skipped(kept.as_bytes()), "{kept}");
         }
