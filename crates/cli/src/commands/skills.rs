@@ -249,7 +249,9 @@ fn read_full(folder: &Path, skill: &Skill) -> Result<String, CliError> {
 }
 
 fn skill_path(folder: &str, skill: &Skill) -> String {
-    format!("{folder}/{}", skill.resource())
+    crate::output::below(Path::new(folder), skill.resource().split('/'))
+        .display()
+        .to_string()
 }
 
 /// `dotaios skills`: a count line, the skills in catalog order, a hint (contract 04 §5.5).
