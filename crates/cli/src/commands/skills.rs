@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::request::Limit;
 use dotaios_core::skills::{
     Ranked, Reason, Skill, SkillRequest, escape_table_cell, read_catalog_at, read_skill_text,
     resolve_skill, round_score, routing_hint,
@@ -197,7 +198,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         intent: &intent,
         memory: MemoryMode::Shared,
         project: None,
-        limit: (!options.all).then(|| options.limit.unwrap_or(1)),
+        limit: (!options.all).then(|| options.limit.unwrap_or(Limit::SKILL_DEFAULT.get())),
     };
     let resolution = resolve_skill(&folder, &request)?;
     let catalog = &resolution.catalog;
@@ -389,6 +390,18 @@ fn render_boot_context(catalog: &[Skill], folder: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The help states the default `resolve_skill` and `skills resolve` share.
+    #[test]
+    fn help_states_the_request_default() {
+        assert_eq!(
+            RESOLVE_SPEC.option_help("--limit").map(str::to_owned),
+            Some(format!(
+                "Show the best <n> matches with --json (default {})",
+                Limit::SKILL_DEFAULT.get()
+            ))
+        );
+    }
 
     #[test]
     fn limit_values() {

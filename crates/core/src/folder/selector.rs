@@ -105,8 +105,9 @@ pub fn is_project_slug(name: &str) -> bool {
         })
 }
 
-/// General category `Cc`: U+0000–U+001F and U+007F–U+009F.
-pub(crate) fn is_cc(c: char) -> bool {
+/// General category `Cc`: U+0000–U+001F and U+007F–U+009F; the one definition the selector
+/// checks and the adapter's string arguments (contract 05 §6.2) use.
+pub fn is_cc(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
 }
 

@@ -42,8 +42,11 @@ fn compare(folder: &Path, request: &SearchRequest<'_>) {
         (Ok(streamed), Ok(oracle)) => {
             assert_eq!(streamed, oracle, "{query:?} {scope:?} limit {limit}");
             // Byte-identical as the adapter shows it, too.
-            let text =
-                |outcome: &SearchOutcome| outcome.mcp_payload(query, 32_000).unwrap_or_default();
+            let text = |outcome: &SearchOutcome| {
+                outcome
+                    .mcp_payload(query, crate::request::Budget::whole(32_000))
+                    .unwrap_or_default()
+            };
             assert_eq!(text(&streamed), text(&oracle));
         }
         (streamed, oracle) => assert_eq!(streamed.err(), oracle.err()),
@@ -117,7 +120,8 @@ fn the_fuzz_seeds_give_the_oracles_answers() {
                     scope,
                     limit: 1 + limit,
                     memory: MODES[usize::from(*mode) % MODES.len()],
-                    project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()],
+                    project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()]
+                        .map(|selector| crate::request::Selector::canonical(selector).unwrap()),
                     session_filters: &filters,
                     clock: Clock {
                         now_ms: 1_796_083_200_000.0,

@@ -129,13 +129,19 @@ impl<'a> Ask<'a> {
         self
     }
 
+    /// Builds the request as a surface does (the selector checked once, here) and runs it.
     fn run(&self, folder: &Path) -> Result<SearchOutcome, SearchError> {
+        let project = self
+            .project
+            .map(Selector::canonical)
+            .transpose()
+            .map_err(SearchError::Selector)?;
         let request = SearchRequest {
             query: self.query,
             scope: self.scope,
             limit: self.limit,
             memory: self.memory,
-            project: self.project,
+            project,
             session_filters: &self.filters,
             clock: clock(),
             workers: self.workers,
@@ -1333,7 +1339,7 @@ fn scope_names_come_from_one_table() {
             "all"
         ]
     );
-    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ALL) {
+    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ACCEPTED) {
         assert_eq!(ScopeRequest::parse(name), Some(request));
         assert_eq!(request.as_str(), name);
     }
