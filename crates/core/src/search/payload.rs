@@ -14,7 +14,7 @@ use crate::budget::{Envelope, fit, pretty_if_fits, write_member};
 use crate::error::PayloadError;
 use crate::folder::memory::{MemoryMode, OFF_NOTICE};
 use crate::request::Budget;
-use crate::sanitize::{SEARCH_ARRAY_CAP, sanitise_members};
+use crate::sanitize::{SEARCH_ARRAY_CAP, sanitize_members};
 use crate::text::{JsonLayout, JsonWriter, to_json_pretty};
 
 /// What replaces the cut part of a query that does not fit (contract 05 §8.3 step 4).
@@ -81,7 +81,7 @@ fn item(group_scope: &str, raw: &Value) -> Value {
     let mut item = Map::new();
     item.insert("scope".into(), Value::from(group_scope));
     if let Value::Object(members) = raw {
-        for (name, value) in sanitise_members(members, Some(SEARCH_ARRAY_CAP)) {
+        for (name, value) in sanitize_members(members, Some(SEARCH_ARRAY_CAP)) {
             item.insert(name, value);
         }
     }
