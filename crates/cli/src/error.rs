@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dotaios_core::context::{ContextArgError, ContextError};
+use dotaios_core::context::{ContextError, ContextInputError};
 use dotaios_core::folder::memory::MemoryPolicyError;
 use dotaios_core::search::{ScopeRequest, SearchError};
 use dotaios_core::skills::{CatalogError, SkillError};
@@ -102,7 +102,7 @@ pub(crate) enum CliError {
     ContextReadFailed,
     /// The working-context arguments were refused (contract 02 §2; its fixed messages).
     #[error(transparent)]
-    ContextArgs(#[from] ContextArgError),
+    ContextInputs(#[from] ContextInputError),
     /// The working context could not be built (contract 02; its fixed public messages).
     #[error(transparent)]
     Context(#[from] ContextError),

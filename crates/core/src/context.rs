@@ -77,7 +77,7 @@ pub enum ContextScope<'a> {
     },
 }
 
-/// One projection request, its arguments checked ([`ContextArgs::check`], or the adapter's
+/// One projection request, its arguments checked ([`ContextInputs::check`], or the adapter's
 /// static validation).
 #[derive(Debug, Clone, Copy)]
 pub struct ContextRequest<'a> {
@@ -96,7 +96,7 @@ pub struct ContextRequest<'a> {
 /// The working-context arguments as `brief --compact` reads them (contract 02 §2): the raw
 /// selector and two JavaScript numbers.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct ContextArgs<'a> {
+pub struct ContextInputs<'a> {
     /// The Project-mode selector as given; `None` in Shared mode.
     pub selector: Option<&'a str>,
     /// `Number(--limit)`; `None` → [`Limit::CONTEXT_DEFAULT`].
@@ -105,14 +105,14 @@ pub struct ContextArgs<'a> {
     pub budget: Option<f64>,
 }
 
-impl<'a> ContextArgs<'a> {
+impl<'a> ContextInputs<'a> {
     /// Checks the arguments in contract 02 §2's order (selector, limit, budget) and returns the
     /// request they make; the first failure wins.
     pub fn check(
         self,
         now: Timestamp,
         time_zone: &'a TimeZone,
-    ) -> Result<ContextRequest<'a>, ContextArgError> {
+    ) -> Result<ContextRequest<'a>, ContextInputError> {
         let scope = match self.selector {
             None => ContextScope::Shared,
             Some(raw) => ContextScope::Project {
@@ -121,11 +121,11 @@ impl<'a> ContextArgs<'a> {
         };
         let limit = match self.limit {
             None => Limit::CONTEXT_DEFAULT,
-            Some(value) => Limit::from_js_number(value).ok_or(ContextArgError::InvalidLimit)?,
+            Some(value) => Limit::from_js_number(value).ok_or(ContextInputError::InvalidLimit)?,
         };
         let budget = match self.budget {
             None => Budget::DEFAULT,
-            Some(value) => Budget::from_js_number(value).ok_or(ContextArgError::InvalidBudget)?,
+            Some(value) => Budget::from_js_number(value).ok_or(ContextInputError::InvalidBudget)?,
         };
         Ok(ContextRequest {
             scope,
@@ -140,7 +140,7 @@ impl<'a> ContextArgs<'a> {
 /// Why the working-context arguments were refused (contract 02 §2). `Display` is the exact CLI
 /// message; the adapter's static validation refuses these inputs first, with its own texts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ContextArgError {
+pub enum ContextInputError {
     /// The project selector failed contract 01 §6.4.1.
     #[error(transparent)]
     InvalidSelector(#[from] WorkingContextSelectorError),
@@ -152,11 +152,13 @@ pub enum ContextArgError {
     InvalidBudget,
 }
 
-impl PublicError for ContextArgError {
+impl PublicError for ContextInputError {
     fn code(&self) -> &'static str {
         match self {
-            ContextArgError::InvalidSelector(_) => SELECTOR_INVALID_CODE,
-            ContextArgError::InvalidLimit | ContextArgError::InvalidBudget => ARGUMENT_INVALID_CODE,
+            ContextInputError::InvalidSelector(_) => SELECTOR_INVALID_CODE,
+            ContextInputError::InvalidLimit | ContextInputError::InvalidBudget => {
+                ARGUMENT_INVALID_CODE
+            }
         }
     }
 

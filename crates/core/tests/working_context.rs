@@ -8,7 +8,7 @@ use std::path::Path;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextArgError, ContextArgs, ContextError, ContextRequest, ContextScope, ReadFailure,
+    ContextError, ContextInputError, ContextInputs, ContextRequest, ContextScope, ReadFailure,
     WorkingContext, read_working_context,
 };
 use dotaios_core::folder::projects::ScopeError;
@@ -34,7 +34,7 @@ fn fixture() -> tempfile::TempDir {
 /// Why [`run`] failed: the argument check or the projection.
 #[derive(Debug, PartialEq)]
 enum Failure {
-    Args(ContextArgError),
+    Args(ContextInputError),
     Context(ContextError),
 }
 
@@ -55,7 +55,7 @@ fn run(
 ) -> Result<WorkingContext, Failure> {
     let handle = Root::open(root).unwrap_or_else(|e| panic!("open root: {e}"));
     let zone = TimeZone::UTC;
-    let request = ContextArgs {
+    let request = ContextInputs {
         selector,
         limit: None,
         budget,

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextArgs, off_cli_hook_json, off_cli_plain, off_mcp_payload, read_working_context,
+    ContextInputs, off_cli_hook_json, off_cli_plain, off_mcp_payload, read_working_context,
 };
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
@@ -131,7 +131,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         Some(selector) if policy.mode == MemoryMode::Project => Some(selector.as_str()),
         _ => None,
     };
-    let request = ContextArgs {
+    let request = ContextInputs {
         selector,
         limit: options.limit,
         budget: options.budget,
@@ -203,7 +203,7 @@ mod tests {
     use crate::args::os_args as os;
     use dotaios_core::request::{Budget, Limit};
 
-    /// The help states the defaults `ContextArgs::check` applies.
+    /// The help states the defaults `ContextInputs::check` applies.
     #[test]
     fn help_states_the_request_defaults() {
         assert_eq!(
