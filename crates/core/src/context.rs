@@ -510,3 +510,57 @@ fn candidate_texts(
         events: selection.events,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static UTC: TimeZone = TimeZone::UTC;
+
+    fn first_failure(inputs: ContextInputs<'_>) -> Option<ContextInputError> {
+        inputs.check(Timestamp::UNIX_EPOCH, &UTC).err()
+    }
+
+    /// Contract 02 §2's order: the selector, then the limit, then the budget; the first wins.
+    #[test]
+    fn inputs_are_checked_selector_limit_budget() {
+        let all_bad = ContextInputs {
+            selector: Some("  "),
+            limit: Some(f64::INFINITY),
+            budget: Some(f64::NAN),
+        };
+        assert_eq!(
+            first_failure(all_bad),
+            Some(ContextInputError::InvalidSelector(
+                WorkingContextSelectorError::Blank
+            ))
+        );
+        let numbers_bad = ContextInputs {
+            selector: Some(" alpha "),
+            ..all_bad
+        };
+        assert_eq!(
+            first_failure(numbers_bad),
+            Some(ContextInputError::InvalidLimit)
+        );
+        let budget_bad = ContextInputs {
+            limit: Some(0.0),
+            ..numbers_bad
+        };
+        assert_eq!(
+            first_failure(budget_bad),
+            Some(ContextInputError::InvalidBudget)
+        );
+        let request = ContextInputs::default()
+            .check(Timestamp::UNIX_EPOCH, &UTC)
+            .unwrap();
+        assert_eq!(
+            (request.scope, request.limit, request.budget),
+            (
+                ContextScope::Shared,
+                Limit::CONTEXT_DEFAULT,
+                Budget::DEFAULT
+            )
+        );
+    }
+}

@@ -139,6 +139,18 @@ impl Limit {
         Limit(count)
     }
 
+    /// A positive count written as ASCII digits (`^\d+$`, leading zeros allowed), saturating
+    /// beyond memory as a JavaScript number that large would: the `--limit` of `dotaios
+    /// search` and `dotaios skills resolve` (contract 03 §17.1, 04 §5.1). `None` for anything
+    /// else, zero included.
+    pub fn from_digits(text: &str) -> Option<Limit> {
+        if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+            return None;
+        }
+        let count = text.parse::<usize>().unwrap_or(usize::MAX);
+        (count > 0).then_some(Limit(count))
+    }
+
     /// `Number(x)` as contract 02 §2 checks it: finite and at least 0, then floored and
     /// saturated; `None` otherwise.
     pub fn from_js_number(value: f64) -> Option<Limit> {
@@ -228,6 +240,19 @@ mod tests {
         assert_eq!(Limit::from_js_number(0.0), Some(Limit::count(0)));
         assert_eq!(Limit::from_js_number(1e300), Some(Limit::count(usize::MAX)));
         assert_eq!(Limit::from_js_number(f64::NAN), None);
+    }
+
+    #[test]
+    fn cli_limits_are_positive_digits() {
+        assert_eq!(Limit::from_digits("3"), Some(Limit::count(3)));
+        assert_eq!(Limit::from_digits("007"), Some(Limit::count(7)));
+        assert_eq!(
+            Limit::from_digits("99999999999999999999999"),
+            Some(Limit::count(usize::MAX))
+        );
+        for refused in ["", "0", "000", "-1", "+1", "1.5", " 1", "١"] {
+            assert_eq!(Limit::from_digits(refused), None, "{refused:?}");
+        }
     }
 
     /// Every surface without a `budget` gets the same one, and the tools' defaults are it.

@@ -203,17 +203,12 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
     Ok(options)
 }
 
-/// `--limit`: `^\d+$`, at least 1, leading zeros allowed, saturating beyond the integer range.
+/// `--limit` ([`Limit::from_digits`], the rule `skills resolve` shares); the error echoes the
+/// value clipped to 64 code points.
 fn limit(value: &str) -> Result<usize, CliError> {
-    let invalid = || CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned());
-    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-        return Err(invalid());
-    }
-    let number = value.parse::<usize>().unwrap_or(usize::MAX);
-    if number == 0 {
-        return Err(invalid());
-    }
-    Ok(number)
+    Limit::from_digits(value)
+        .map(Limit::get)
+        .ok_or_else(|| CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned()))
 }
 
 // ----- human output (§17.4) -----------------------------------------------------------------

@@ -174,14 +174,12 @@ fn path_suffix(given: bool, folder: &Path) -> String {
     }
 }
 
-/// `^\d+$` and at least 1. A value too large for memory means "no limit", as a JavaScript
-/// number that large would.
+/// `--limit` ([`Limit::from_digits`], the rule `search` shares): `^\d+$` and at least 1; a
+/// value too large for memory means "no limit".
 fn parse_limit(value: &str) -> Result<usize, CliError> {
-    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
-    if !digits || value.bytes().all(|b| b == b'0') {
-        return Err(CliError::InvalidLimit(value.to_owned()));
-    }
-    Ok(value.parse::<usize>().unwrap_or(usize::MAX))
+    Limit::from_digits(value)
+        .map(Limit::get)
+        .ok_or_else(|| CliError::InvalidLimit(value.to_owned()))
 }
 
 fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
