@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::request::Selector;
 use dotaios_core::search::{
     Clock, ScopeRequest, SearchRequest, SessionFilters, check_request, search,
 };
@@ -48,7 +49,8 @@ fuzz_target!(|data: &[u8]| {
         scope,
         limit: 1 + usize::from(*limit) % 20,
         memory,
-        project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()],
+        project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()]
+            .map(|selector| Selector::canonical(selector).expect("a canonical selector")),
         session_filters: &filters,
         clock: Clock {
             now_ms: NOW_MS,
