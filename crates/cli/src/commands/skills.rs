@@ -136,7 +136,7 @@ fn resolve_position(args: &[OsString]) -> Option<usize> {
 struct ResolveOptions {
     path_flag: Option<OsString>,
     words: Vec<String>,
-    limit: Option<usize>,
+    limit: Option<Limit>,
     all: bool,
     full: bool,
     json: bool,
@@ -176,10 +176,8 @@ fn path_suffix(given: bool, folder: &Path) -> String {
 
 /// `--limit` ([`Limit::from_digits`], the rule `search` shares): `^\d+$` and at least 1; a
 /// value too large for memory means "no limit".
-fn parse_limit(value: &str) -> Result<usize, CliError> {
-    Limit::from_digits(value)
-        .map(Limit::get)
-        .ok_or_else(|| CliError::InvalidLimit(value.to_owned()))
+fn parse_limit(value: &str) -> Result<Limit, CliError> {
+    Limit::from_digits(value).ok_or_else(|| CliError::InvalidLimit(value.to_owned()))
 }
 
 fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
@@ -196,7 +194,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         intent: &intent,
         memory: MemoryMode::Shared,
         project: None,
-        limit: (!options.all).then(|| options.limit.unwrap_or(Limit::SKILL_DEFAULT.get())),
+        limit: (!options.all).then(|| options.limit.unwrap_or(Limit::SKILL_DEFAULT)),
     };
     let resolution = resolve_skill(&folder, &request)?;
     let catalog = &resolution.catalog;
@@ -403,9 +401,12 @@ mod tests {
 
     #[test]
     fn limit_values() {
-        assert_eq!(parse_limit("3").unwrap(), 3);
-        assert_eq!(parse_limit("007").unwrap(), 7);
-        assert_eq!(parse_limit("99999999999999999999999").unwrap(), usize::MAX);
+        assert_eq!(parse_limit("3").unwrap().get(), 3);
+        assert_eq!(parse_limit("007").unwrap().get(), 7);
+        assert_eq!(
+            parse_limit("99999999999999999999999").unwrap().get(),
+            usize::MAX
+        );
         for bad in ["0", "00", "-1", "1.5", "x", " 1", "\u{663}"] {
             assert_eq!(
                 parse_limit(bad).unwrap_err().to_string(),

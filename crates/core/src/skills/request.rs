@@ -20,7 +20,7 @@ use crate::error::{
 };
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
-use crate::request::Budget;
+use crate::request::{Budget, Limit};
 use crate::search::REQUEST_LIMITS;
 
 /// One resolution request. The memory policy has already been resolved.
@@ -35,7 +35,7 @@ pub struct SkillRequest<'a> {
     /// mode only (skills are capabilities, not memory: the catalog is the same in every mode).
     pub project: Option<&'a str>,
     /// How many ranked matches [`Resolution::matches`] keeps; `None` keeps them all.
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// What one request found: the whole catalog (in catalog order) and the request it answers.
@@ -50,7 +50,7 @@ impl Resolution<'_> {
     /// The ranked matches, best first, cut to the request's limit.
     pub fn matches(&self) -> Vec<Ranked<'_>> {
         let mut ranked = rank(self.request.intent, &self.catalog);
-        ranked.truncate(self.request.limit.unwrap_or(usize::MAX));
+        ranked.truncate(self.request.limit.map_or(usize::MAX, Limit::get));
         ranked
     }
 
@@ -182,7 +182,7 @@ mod tests {
             intent: "plan my day",
             memory,
             project,
-            limit: Some(1),
+            limit: Some(Limit::SKILL_DEFAULT),
         }
     }
 

@@ -17,7 +17,7 @@ pub(crate) fn run(folder: &Path, args: &SkillArgs) -> Result<String, RpcError> {
         intent: args.intent,
         memory: args.mode,
         project: args.project,
-        limit: Some(args.limit.get()),
+        limit: Some(args.limit),
     };
     resolve_skill(folder, &request)
         .and_then(|resolution| resolution.payload(args.budget))
