@@ -53,7 +53,7 @@ pub(crate) mod walk;
 use std::path::Path;
 
 use crate::folder::memory::MemoryMode;
-use crate::request::Selector;
+use crate::request::{Limit, Selector};
 
 pub use self::cache::{DEFAULT_CAP_BYTES, SearchCache};
 pub use self::error::{EvidenceError, SearchError};
@@ -203,7 +203,7 @@ pub struct SearchRequest<'a> {
     /// The requested scope.
     pub scope: ScopeRequest,
     /// Results per scope (at least 1).
-    pub limit: usize,
+    pub limit: Limit,
     /// The resolved memory mode.
     pub memory: MemoryMode,
     /// The Project-mode selector, checked once by the surface that read it.

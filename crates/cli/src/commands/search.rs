@@ -76,7 +76,7 @@ Words after -- are query words even when they start with -.
 struct Options {
     words: Vec<String>,
     scope: Option<String>,
-    limit: Option<usize>,
+    limit: Option<Limit>,
     memory: Option<String>,
     project: Option<String>,
     filters: SessionFilters,
@@ -114,7 +114,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let mut request = SearchRequest {
         query: &query,
         scope,
-        limit: options.limit.unwrap_or(Limit::SEARCH_CLI_DEFAULT.get()),
+        limit: options.limit.unwrap_or(Limit::SEARCH_CLI_DEFAULT),
         memory: policy.mode,
         project: None,
         session_filters: &options.filters,
@@ -205,9 +205,8 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 
 /// `--limit` ([`Limit::from_digits`], the rule `skills resolve` shares); the error echoes the
 /// value clipped to 64 code points.
-fn limit(value: &str) -> Result<usize, CliError> {
+fn limit(value: &str) -> Result<Limit, CliError> {
     Limit::from_digits(value)
-        .map(Limit::get)
         .ok_or_else(|| CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned()))
 }
 
@@ -635,8 +634,8 @@ mod tests {
 
     #[test]
     fn limits() {
-        assert_eq!(limit("007").unwrap(), 7);
-        assert_eq!(limit("99999999999999999999999").unwrap(), usize::MAX);
+        assert_eq!(limit("007").unwrap().get(), 7);
+        assert_eq!(limit("99999999999999999999999").unwrap().get(), usize::MAX);
         for bad in ["0", "", "-1", "1.5", "x", "00"] {
             assert_eq!(
                 limit(bad).unwrap_err().to_string(),

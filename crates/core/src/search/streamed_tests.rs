@@ -21,7 +21,7 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
         &SearchRequest {
             query,
             scope,
-            limit,
+            limit: Limit::count(limit),
             memory: MemoryMode::Shared,
             project: None,
             session_filters: &filters,
@@ -35,7 +35,7 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
 }
 
 fn compare(folder: &Path, request: &SearchRequest<'_>) {
-    let (query, scope, limit) = (request.query, request.scope, request.limit);
+    let (query, scope, limit) = (request.query, request.scope, request.limit.get());
     let streamed = run_with_limits(folder, request, REQUEST_LIMITS);
     let oracle = run_oracle(folder, request, REQUEST_LIMITS);
     match (streamed, oracle) {
@@ -118,7 +118,7 @@ fn the_fuzz_seeds_give_the_oracles_answers() {
                 &SearchRequest {
                     query: parts[0],
                     scope,
-                    limit: 1 + limit,
+                    limit: Limit::count(1 + limit),
                     memory: MODES[usize::from(*mode) % MODES.len()],
                     project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()]
                         .map(|selector| crate::request::Selector::canonical(selector).unwrap()),

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::engine::run_with_limits;
 use super::*;
+use crate::request::Limit;
 use crate::text::to_json_compact;
 
 const NOW_MS: f64 = 1_786_579_200_000.0;
@@ -139,7 +140,7 @@ impl<'a> Ask<'a> {
         let request = SearchRequest {
             query: self.query,
             scope: self.scope,
-            limit: self.limit,
+            limit: Limit::count(self.limit),
             memory: self.memory,
             project,
             session_filters: &self.filters,

@@ -27,7 +27,7 @@ pub(crate) fn run(
     let request = SearchRequest {
         query: args.query,
         scope: args.scope,
-        limit: args.limit.get(),
+        limit: args.limit,
         memory: args.mode,
         project: args.project,
         session_filters: &filters,

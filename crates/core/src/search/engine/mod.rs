@@ -35,7 +35,7 @@ use serde_json::Value;
 use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
-use crate::request::Selector;
+use crate::request::{Limit, Selector};
 use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
 use crate::search::cache::{Key, KeyRef, SearchCache};
 use crate::search::error::{
@@ -178,7 +178,7 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
     let request = SearchRequest {
         query: "",
         scope: ScopeRequest::One(Scope::Vault),
-        limit: 1,
+        limit: Limit::count(1),
         memory: MemoryMode::Shared,
         project: None,
         session_filters: &filters,
