@@ -466,6 +466,21 @@ fn skill_output() -> Value {
 
 #[cfg(test)]
 mod tests {
+    /// The `project` description's bound is the one the schema and validator use.
+    #[test]
+    fn the_described_selector_bound_is_the_checked_one() {
+        let described = tools()[0]["inputSchema"]["properties"]["project"]["description"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            described.contains(&format!(
+                "within the {MAX_SELECTOR_CODE_POINTS}-code-point bound"
+            )),
+            "{described}"
+        );
+    }
+
     use super::*;
     use dotaios_core::text::to_json_compact;
 
