@@ -3,9 +3,9 @@
 //! cannot be out of range (ripgrep's "checked arguments, then derived config").
 //!
 //! Each type carries its bounds and defaults as constants. The adapter's input schema and its
-//! validator (contract 05 §5, §6.3) and the CLI's option table and help (contract 02 §15.1,
-//! 03 §17.1, 04 §5.1) read them from here; core's entry points take the values and never check
-//! them again.
+//! validator (contract 05 §5, §6.3) read them from here, and so do the CLI's defaults (contract
+//! 02 §2, 03 §1.1, 04 §5.1), whose static help lines tests hold to them; core's entry points
+//! take the values and never check them again.
 //!
 //! - [`Budget`]: a visible or whole-answer budget in UTF-16 code units.
 //! - [`Limit`]: how many sessions or results a request shows.
@@ -124,7 +124,7 @@ impl Limit {
     };
     /// Sessions `brief --compact` shows without `--limit` (contract 02 §2).
     pub const CONTEXT_DEFAULT: Limit = Limit::whole(Limit::CONTEXT_TOOL.default);
-    /// Results per scope of `dotaios search` without `--limit` (contract 03 §17.1).
+    /// Results of `dotaios search` without `--limit` (contract 03 §1.1).
     pub const SEARCH_CLI_DEFAULT: Limit = Limit(20);
     /// Matches `dotaios skills resolve` shows without `--limit` (contract 04 §5.1).
     pub const SKILL_DEFAULT: Limit = Limit::whole(Limit::SKILL_TOOL.default);

@@ -2,7 +2,8 @@
 //! raw JSON arguments in, a validated call out, or the first failure with its exact message.
 //!
 //! **Invariant:** no filesystem access. Everything a tool needs from its arguments is checked
-//! here, once; later steps never look at the raw JSON again. No argument *name* is ever echoed
+//! here, once, into `dotaios_core::request`'s typed values, whose bounds and defaults the
+//! schema (`schema.rs`) reads too; later steps never look at the raw JSON again. No argument *name* is ever echoed
 //! (a 100,000-character key answers `Unknown tool argument`).
 
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
