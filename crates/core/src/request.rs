@@ -264,6 +264,17 @@ mod tests {
         assert_eq!(Limit::SKILL_DEFAULT.get(), 1);
     }
 
+    /// Only `projects` needs a project, and only when none is given: the one rule the
+    /// adapter's validator and `search::check_request` both ask.
+    #[test]
+    fn only_projects_needs_a_project() {
+        for request in ScopeRequest::ACCEPTED {
+            let projects = request.as_str() == "projects";
+            assert_eq!(request.needs_project(None), projects, "{request:?}");
+            assert!(!request.needs_project(Some("acme")), "{request:?}");
+        }
+    }
+
     #[test]
     fn selectors_are_checked_untrimmed() {
         assert_eq!(
