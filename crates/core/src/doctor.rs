@@ -21,6 +21,7 @@ use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
 use crate::folder::projects::read_catalog;
+use crate::request::{Budget, Limit};
 
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
@@ -715,8 +716,8 @@ pub fn check_working_context(
     let now = jiff::Timestamp::try_from(now).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     let request = ContextRequest {
         scope: ContextScope::Shared,
-        limit: None,
-        budget: None,
+        limit: Limit::CONTEXT_DEFAULT,
+        budget: Budget::DEFAULT,
         now,
         time_zone,
     };

@@ -14,6 +14,7 @@ use serde_json::Value;
 
 use super::engine::run_with_limits;
 use super::*;
+use crate::request::Limit;
 use crate::text::to_json_compact;
 
 const NOW_MS: f64 = 1_786_579_200_000.0;
@@ -129,13 +130,19 @@ impl<'a> Ask<'a> {
         self
     }
 
+    /// Builds the request as a surface does (the selector checked once, here) and runs it.
     fn run(&self, folder: &Path) -> Result<SearchOutcome, SearchError> {
+        let project = self
+            .project
+            .map(Selector::canonical)
+            .transpose()
+            .map_err(SearchError::Selector)?;
         let request = SearchRequest {
             query: self.query,
             scope: self.scope,
-            limit: self.limit,
+            limit: Limit::count(self.limit),
             memory: self.memory,
-            project: self.project,
+            project,
             session_filters: &self.filters,
             clock: clock(),
             workers: self.workers,
@@ -1341,7 +1348,7 @@ fn scope_names_come_from_one_table() {
             "all"
         ]
     );
-    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ALL) {
+    for (name, request) in ScopeRequest::NAMES.into_iter().zip(ScopeRequest::ACCEPTED) {
         assert_eq!(ScopeRequest::parse(name), Some(request));
         assert_eq!(request.as_str(), name);
     }
