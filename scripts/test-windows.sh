@@ -58,7 +58,14 @@ if [ ! -f "$shim" ]; then
   mv "$shim.tmp" "$shim"
 fi
 
+# insta finds the snapshots by the workspace path, which a Windows program must see as Z:\…;
+# and a run under Wine never writes a `.snap.new`.
+export INSTA_WORKSPACE_ROOT=$(winepath -w "$PWD" 2>/dev/null)
+export INSTA_UPDATE=no
+
 cargo clippy --workspace --all-targets --target "$TARGET" -- -D warnings
+# Integration tests of the CLI and the benchmark start the other binaries.
+cargo build --workspace --bins --target "$TARGET"
 
 summary=()
 failed=0
@@ -84,7 +91,6 @@ echo "test-windows: counts per test binary" >&2
 printf '  %s\n' "${summary[@]}" >&2
 
 # The whole product: the built adapter serves examples/aios to a real stdio client.
-cargo build -p dotaios --bins --target "$TARGET"
 folder=$(winepath -w "$PWD/examples/aios")
 python3 packaging/mcp_roundtrip.py "$folder" wine "$TARGET_DIR/$TARGET/debug/dotaios-mcp.exe" ||
   { echo "test-windows: the MCP round trip under Wine failed" >&2; failed=1; }

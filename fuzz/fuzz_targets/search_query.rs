@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
     Clock, ScopeRequest, SearchRequest, SessionFilters, check_request, search,
 };
@@ -46,9 +47,10 @@ fuzz_target!(|data: &[u8]| {
     let request = SearchRequest {
         query,
         scope,
-        limit: 1 + usize::from(*limit) % 20,
+        limit: Limit::count(1 + usize::from(*limit) % 20),
         memory,
-        project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()],
+        project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()]
+            .map(|selector| Selector::canonical(selector).expect("a canonical selector")),
         session_filters: &filters,
         clock: Clock {
             now_ms: NOW_MS,
@@ -76,7 +78,7 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     for group in &outcome.groups {
-        assert!(group.results.len() <= request.limit);
+        assert!(group.results.len() <= request.limit.get());
     }
     let shown = format!("{outcome:?}");
     let machine = folder.to_string_lossy();

@@ -259,11 +259,18 @@ pub(crate) struct RunOptions {
     pub(crate) quick: bool,
 }
 
-fn options_for_run(options: &Options) -> RunOptions {
+/// The executable `name` (with the platform's suffix, `.exe` on Windows) in this benchmark's
+/// own directory: where `cargo build --workspace --bins` puts the binaries it measures when
+/// `--dotaios`/`--dotaios-mcp` are not given.
+pub(crate) fn sibling(name: &str) -> PathBuf {
     let beside = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(Path::to_path_buf))
         .unwrap_or_default();
+    beside.join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
+}
+
+fn options_for_run(options: &Options) -> RunOptions {
     RunOptions {
         fixtures_dir: options.fixtures_dir.clone(),
         report: options.report.clone(),
@@ -271,11 +278,11 @@ fn options_for_run(options: &Options) -> RunOptions {
         dotaios: options
             .dotaios
             .clone()
-            .unwrap_or_else(|| beside.join("dotaios")),
+            .unwrap_or_else(|| sibling("dotaios")),
         dotaios_mcp: options
             .dotaios_mcp
             .clone()
-            .unwrap_or_else(|| beside.join("dotaios-mcp")),
+            .unwrap_or_else(|| sibling("dotaios-mcp")),
         drop_caches: options.drop_caches,
         quick: options.quick,
     }

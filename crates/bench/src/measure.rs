@@ -564,7 +564,7 @@ fn core(aios: &Path, workers: usize, expect: &Expectation<'_>) -> Result<(u64, S
     let request = SearchRequest {
         query: expect.query.text,
         scope: ScopeRequest::All,
-        limit: RESULT_LIMIT,
+        limit: dotaios_core::request::Limit::count(RESULT_LIMIT),
         memory: MemoryMode::Shared,
         project: None,
         session_filters: &filters,

@@ -46,6 +46,18 @@ pub(crate) struct OptionSpec {
     pub(crate) help: &'static str,
 }
 
+impl CommandSpec {
+    /// The help line of the option `name` (for the tests that hold the help to the defaults of
+    /// `dotaios_core::request`).
+    #[cfg(test)]
+    pub(crate) fn option_help(&self, name: &str) -> Option<&'static str> {
+        self.options
+            .iter()
+            .find(|option| option.name == name)
+            .map(|option| option.help)
+    }
+}
+
 impl OptionSpec {
     /// A flag without a value.
     pub(crate) const fn flag(name: &'static str, help: &'static str) -> OptionSpec {

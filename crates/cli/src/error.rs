@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dotaios_core::context::ContextError;
+use dotaios_core::context::{ContextError, ContextInputError};
 use dotaios_core::folder::memory::MemoryPolicyError;
 use dotaios_core::search::{ScopeRequest, SearchError};
 use dotaios_core::skills::{CatalogError, SkillError};
@@ -100,6 +100,9 @@ pub(crate) enum CliError {
     /// The compact brief's envelope could not be fitted (contract 02 §14.4): the read failure.
     #[error("{}", dotaios_core::context::READ_FAILED_MESSAGE)]
     ContextReadFailed,
+    /// The working-context arguments were refused (contract 02 §2; its fixed messages).
+    #[error(transparent)]
+    ContextInputs(#[from] ContextInputError),
     /// The working context could not be built (contract 02; its fixed public messages).
     #[error(transparent)]
     Context(#[from] ContextError),

@@ -181,7 +181,7 @@ pub(crate) fn install_command(cwd: &Path) -> String {
         Some(root) if root == cwd => INSTALL_COMMAND.to_owned(),
         Some(root) => format!(
             "cargo install --locked --path {}",
-            crate::output::shell_quote(&root.join("crates/cli"))
+            crate::output::shell_quote(&crate::output::below(root, ["crates", "cli"]))
         ),
         None => PUBLISHED_INSTALL_COMMAND.to_owned(),
     }
@@ -641,7 +641,7 @@ mod tests {
             install_command(&root.join("crates/cli/src")),
             format!(
                 "cargo install --locked --path {}",
-                root.join("crates/cli").display()
+                root.join("crates").join("cli").display()
             )
         );
         assert_eq!(install_command(temp.path()), PUBLISHED_INSTALL_COMMAND);

@@ -3,7 +3,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `text` to stdout exactly as given (no newline added).
 pub(crate) fn out(text: &str) {
@@ -31,20 +31,78 @@ pub(crate) fn err_line(line: &str) {
     let _ = writeln!(stderr, "{line}");
 }
 
+/// `components` below `base`, joined one at a time, so that a path shown to the user has one
+/// kind of separator: `\\` throughout on Windows, where no name can hold a `\\` or `/` of its own.
+/// Folder-relative paths (contract 01 §4, `/`-separated) come here as `rel.split('/')`.
+pub(crate) fn below<'a>(base: &Path, components: impl IntoIterator<Item = &'a str>) -> PathBuf {
+    components
+        .into_iter()
+        .fold(base.to_path_buf(), |path, component| path.join(component))
+}
+
 /// Quotes `path` for a copy-pasteable command line (contract 01 §9.4): as is when it matches
-/// `^[A-Za-z0-9_./:-]+$` (on Windows `\` too, a plain character to PowerShell and `cmd`),
-/// otherwise in single quotes with `'` written `'\''`.
+/// `^[A-Za-z0-9_./:-]+$` (on Windows `\\` too), otherwise in single quotes.
 pub(crate) fn shell_quote(path: &Path) -> String {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    let plain_punctuation: &[u8] = if cfg!(windows) { b"_./:-\\" } else { b"_./:-" };
-    let plain = !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || plain_punctuation.contains(b));
-    let text = path.to_string_lossy();
+    quote_word(&path.to_string_lossy(), "_./:-")
+}
+
+/// `words` as one shell command line for a client's own command (contract 06 §5.4): a word of
+/// only `[A-Za-z0-9@%+=:,./_-]` (on Windows `\\` too) as it is, any other in single quotes.
+pub(crate) fn shell_words(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|word| quote_word(word, "@%+=:,./_-"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `word` as it is when it is non-empty and every character is ASCII alphanumeric, in
+/// `punctuation`, or (on Windows, a plain character to PowerShell and `cmd`) `\\`; otherwise in
+/// single quotes with `'` written `'\\''`, so the printed line runs as shown in a POSIX shell. A
+/// non-UTF-8 path arrives with U+FFFD in it and is quoted.
+fn quote_word(word: &str, punctuation: &str) -> String {
+    let plain = !word.is_empty()
+        && word.chars().all(|c| {
+            c.is_ascii_alphanumeric() || punctuation.contains(c) || (cfg!(windows) && c == '\\')
+        });
     if plain {
-        text.into_owned()
+        word.to_owned()
     } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_quoted_unless_every_character_is_plain() {
+        assert_eq!(
+            shell_words(&["a@b%c+d=e,f", "x y", "it's", ""]),
+            "a@b%c+d=e,f 'x y' 'it'\\''s' ''"
+        );
+        // `@` is plain in a client's command line, not in a path (contract 01 §9.4).
+        assert_eq!(shell_quote(Path::new("/a@b")), "'/a@b'");
+        let windows = r"C:\Users\ada\aios";
+        let expected = if cfg!(windows) {
+            windows.to_owned()
+        } else {
+            format!("'{windows}'")
+        };
+        assert_eq!(shell_quote(Path::new(windows)), expected);
+        assert_eq!(shell_words(&[windows]), expected);
+    }
+
+    #[test]
+    fn below_joins_one_component_at_a_time() {
+        let joined = below(Path::new("base"), "skills/plan-today/SKILL.md".split('/'));
+        assert_eq!(
+            joined,
+            Path::new("base")
+                .join("skills")
+                .join("plan-today")
+                .join("SKILL.md")
+        );
     }
 }

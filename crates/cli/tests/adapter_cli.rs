@@ -182,6 +182,10 @@ fn item_61_cli_serve_is_byte_identical() {
 /// would resolve `~/aios` there. The platform's answer comes from bash, which expands `~` from
 /// the password database when `HOME` is unset.
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "asks bash for the platform home, which Windows lacks"
+)]
 fn without_home_the_cli_uses_the_platform_home_as_the_adapter_does() {
     let home = Command::new("bash")
         .args(["-c", "echo ~"])

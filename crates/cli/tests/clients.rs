@@ -65,7 +65,7 @@ impl Fixture {
     }
 
     fn opencode_json(&self) -> PathBuf {
-        self.home().join(".config/opencode/opencode.json")
+        support::below(&self.home(), ".config/opencode/opencode.json")
     }
 
     /// `dotaios` with this home, and no variable that would redirect the commands under test.
@@ -141,13 +141,19 @@ impl Fixture {
 
 /// The `dotaios-mcp` binary next to the `dotaios` under test.
 fn adapter() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_dotaios")).with_file_name("dotaios-mcp");
+    let path = support::native(Path::new(env!("CARGO_BIN_EXE_dotaios")))
+        .with_file_name(support::exe("dotaios-mcp"));
     assert!(
         path.is_file(),
         "{} is missing: build every binary first (`cargo build --workspace --bins`, as scripts/test.sh does)",
         path.display()
     );
     path
+}
+
+/// This crate's directory as the CLI under test sees it.
+fn crate_dir() -> PathBuf {
+    support::native(Path::new(env!("CARGO_MANIFEST_DIR")))
 }
 
 fn adapter_text() -> String {
@@ -180,7 +186,9 @@ fn line_value<'a>(stdout: &'a str, prefix: &str) -> &'a str {
 }
 
 fn assert_no_npx(text: &str) {
-    for banned in ["npx", "_npx", "packages/mcp/src/server.mjs", ".exe"] {
+    // On Windows the default launcher is `dotaios-mcp.exe` itself (contract 06 §2.3).
+    let exe = if cfg!(windows) { "npx" } else { ".exe" };
+    for banned in ["npx", "_npx", "packages/mcp/src/server.mjs", exe] {
         assert!(!text.contains(banned), "{banned} in {text}");
     }
 }
@@ -225,7 +233,7 @@ fn c01_targets_for_every_agent_below_home() {
         assert_eq!(code(&output), Some(0), "{agent}: {stderr}");
         assert_eq!(
             line_value(&stdout, "Suggested target: "),
-            home.join(suffix).to_str().unwrap(),
+            support::below(&home, suffix).to_str().unwrap(),
             "{agent}"
         );
         assert_eq!(line_value(&stdout, "Agent: "), *agent);
@@ -250,19 +258,21 @@ fn c02_c06_codex_fragment_is_toml_with_exact_command_and_args() {
     assert_eq!(code(&output), Some(0), "{stderr}");
     assert!(stdout.contains(&format!(
         "Suggested target: {}\n",
-        fixture.home().join(".codex/config.toml").display()
+        support::below(&fixture.home(), ".codex/config.toml").display()
     )));
     assert!(stdout.contains("Format: TOML\n"));
     assert!(stdout.contains("Merge the fragment"));
     assert!(!stdout.contains("\"mcpServers\""));
+    // A TOML basic string writes each `\` as `\\`.
+    let toml = |text: &str| text.replace('\\', "\\\\");
     let aios = fixture.aios().to_str().unwrap().to_owned();
     let fragment = fragment_of(&stdout);
     assert_eq!(
         fragment.lines().collect::<Vec<_>>(),
         [
             "[mcp_servers.dotaios]".to_owned(),
-            format!("command = \"{}\"", adapter_text()),
-            format!("args = [\"--path\",\"{aios}\"]"),
+            format!("command = \"{}\"", toml(&adapter_text())),
+            format!("args = [\"--path\",\"{}\"]", toml(&aios)),
         ]
     );
     assert_codex_fragment(fragment, &adapter_text(), &aios);
@@ -482,7 +492,7 @@ fn c34_default_launcher_in_the_build_directory_is_refused() {
         stderr.starts_with(&format!(
             "Refusing to use the dotaios-mcp launcher at {}: it is inside a build or temporary directory and may disappear.\nTo install dotaios and dotaios-mcp side by side, run: cargo install --locked --path {}\nTo use it where it is, run: dotaios mcp install --dry-run --agent claude --path {} --launcher {}\n",
             adapter().display(),
-            env!("CARGO_MANIFEST_DIR"),
+            crate_dir().display(),
             fixture.aios().display(),
             adapter().display()
         )),
@@ -497,10 +507,10 @@ fn c34_default_launcher_in_the_build_directory_is_refused() {
 fn install_with_copied_pair(fixture: &Fixture, dir: &Path) -> Output {
     fs::create_dir_all(dir).unwrap();
     for name in ["dotaios", "dotaios-mcp"] {
-        let from = Path::new(env!("CARGO_BIN_EXE_dotaios")).with_file_name(name);
-        fs::copy(&from, dir.join(name)).unwrap();
+        let from = Path::new(env!("CARGO_BIN_EXE_dotaios")).with_file_name(support::exe(name));
+        fs::copy(&from, dir.join(support::exe(name))).unwrap();
     }
-    Command::new(dir.join("dotaios"))
+    Command::new(dir.join(support::exe("dotaios")))
         .env("HOME", fixture.home())
         .env("USERPROFILE", fixture.home())
         .args(["mcp", "install", "--dry-run", "--path"])
@@ -529,14 +539,15 @@ fn c35_copied_pair_is_refused_in_a_temporary_directory_and_accepted_elsewhere() 
     assert!(
         stderr.starts_with(&format!(
             "Refusing to use the dotaios-mcp launcher at {}:",
-            temporary.join("dotaios-mcp").display()
+            temporary.join(support::exe("dotaios-mcp")).display()
         )),
         "{stderr}"
     );
 
     // A directory outside every temporary and build directory: next to this crate's sources,
     // unless the checkout itself lives in one (then only the first half can run here).
-    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crate_dir = crate_dir();
+    let crate_dir = crate_dir.as_path();
     let persistent = crate_dir.join(format!(".clients-test-{}", std::process::id()));
     let canonical_crate = fs::canonicalize(crate_dir).unwrap();
     let temporary_roots = [
@@ -558,7 +569,7 @@ fn c35_copied_pair_is_refused_in_a_temporary_directory_and_accepted_elsewhere() 
     let output = install_with_copied_pair(&fixture, &persistent);
     let (stdout, stderr) = texts(&output);
     assert_eq!(code(&output), Some(0), "{stderr}");
-    let launcher = persistent.join("dotaios-mcp");
+    let launcher = persistent.join(support::exe("dotaios-mcp"));
     assert_eq!(
         line_value(&stdout, "Launcher: "),
         launcher.to_str().unwrap()
@@ -573,10 +584,14 @@ fn c35_copied_pair_is_refused_in_a_temporary_directory_and_accepted_elsewhere() 
 #[test]
 fn c36_explicit_launcher_must_exist_and_be_executable() {
     let fixture = Fixture::new();
-    let output = fixture.run(&["mcp", "install", "--launcher", "/nonexistent/dotaios-mcp"]);
+    let missing = fixture.root().join("nonexistent").join("dotaios-mcp");
+    let output = fixture.run(&["mcp", "install", "--launcher", missing.to_str().unwrap()]);
     assert_refused(
         &output,
-        "Launcher not found or not executable: /nonexistent/dotaios-mcp",
+        &format!(
+            "Launcher not found or not executable: {}",
+            missing.display()
+        ),
     );
     let plain = fixture.root().join("plain");
     fs::write(&plain, "").unwrap();
@@ -740,6 +755,7 @@ fn mcp_help_lists_the_client_commands() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "a `\"` cannot be part of a Windows file name")]
 fn c40_del_character_is_escaped_in_toml() {
     let fixture = Fixture::new();
     let aios = fixture.root().join("ai\u{7f}os \"quoted\"");
@@ -1067,9 +1083,13 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     // `dotaios` alone, away from the adapter and from PATH.
     let bin = fixture.root().join("lonely");
     fs::create_dir(&bin).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_dotaios"), bin.join("dotaios")).unwrap();
+    fs::copy(
+        env!("CARGO_BIN_EXE_dotaios"),
+        bin.join(support::exe("dotaios")),
+    )
+    .unwrap();
     let run = |json: bool| {
-        let mut command = Command::new(bin.join("dotaios"));
+        let mut command = Command::new(bin.join(support::exe("dotaios")));
         command
             .env("HOME", fixture.home())
             .env("USERPROFILE", fixture.home())
@@ -1092,7 +1112,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
         &json,
         &format!(
             "no dotaios-mcp found next to dotaios (install both binaries together with cargo install --locked --path {}, or pass --launcher)",
-            env!("CARGO_MANIFEST_DIR")
+            crate_dir().display()
         ),
         &["launcher_not_found"],
     );
@@ -1100,7 +1120,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     assert_eq!(report["adapter"]["started"], json!(false));
     assert_eq!(report["launcher"]["path"], Value::Null);
     // install cannot fall back to a report: it is an error.
-    let install = Command::new(bin.join("dotaios"))
+    let install = Command::new(bin.join(support::exe("dotaios")))
         .env("HOME", fixture.home())
         .env("USERPROFILE", fixture.home())
         .env("PATH", "/usr/bin:/bin")
@@ -1112,7 +1132,7 @@ fn status_without_any_adapter_reports_launcher_not_found() {
         &install,
         &format!(
             "Could not find the dotaios-mcp adapter next to dotaios. Install both binaries together (cargo install --locked --path {} installs both), or pass --launcher <path>.",
-            env!("CARGO_MANIFEST_DIR")
+            crate_dir().display()
         ),
     );
 }
@@ -1210,17 +1230,26 @@ fn c12_populated_file_keeps_other_servers() {
 #[test]
 fn c44_every_other_member_is_preserved_in_order() {
     let fixture = Fixture::new();
-    fixture.existing(r#"{
+    // An absolute adapter path of this platform (contract 06 §6.4 (a)), written as JSON.
+    let old_adapter = if cfg!(windows) {
+        r"C:\\old\\place\\dotaios-mcp.exe"
+    } else {
+        "/old/place/dotaios-mcp"
+    };
+    fixture.existing(
+        &r#"{
   "$schema": "https://opencode.ai/config.json",
   "provider": {"anthropic": {"options": {"apiKey": "{env:KEY}"}}},
   "mcp": {
     "custom": {"type": "local", "command": ["x"], "environment": {"A": "1"}},
-    "dotaios": {"type": "local", "command": ["/old/place/dotaios-mcp", "--path", "/old"], "enabled": false},
+    "dotaios": {"type": "local", "command": ["OLD_ADAPTER", "--path", "/old"], "enabled": false},
     "zeta": {"type": "remote", "url": "https://z.test"}
   },
   "9": "numeric name stays where it was",
   "theme": "dark"
-}"#);
+}"#
+        .replace("OLD_ADAPTER", old_adapter),
+    );
     assert_eq!(code(&fixture.connect(&[])), Some(0));
     let after = read_json(&fixture.opencode_json());
     let root: Vec<&String> = after.as_object().unwrap().keys().collect();
@@ -1556,7 +1585,7 @@ fn connect_follows_xdg_config_home() {
     let output = fixture.run_with_xdg(&xdg, &["connect", "opencode"]);
     let (stdout, stderr) = texts(&output);
     assert_eq!(code(&output), Some(0), "{stderr}");
-    let file = xdg.join("opencode/opencode.json");
+    let file = support::below(&xdg, "opencode/opencode.json");
     assert!(
         stdout.contains(&format!("[ok] {} (MCP server entry)", file.display())),
         "{stdout}"
@@ -1603,20 +1632,20 @@ fn kimi_target_follows_kimi_code_home_without_home_flag() {
     );
     assert_eq!(
         target("relative/kimi", &[]),
-        fixture
-            .root()
-            .join("relative/kimi/mcp.json")
+        support::below(fixture.root(), "relative/kimi/mcp.json")
             .to_str()
             .unwrap()
     );
     // Empty means unset; an explicit --home names another user's home, so the variable of
     // this one does not apply.
-    let default = fixture.home().join(".kimi-code/mcp.json");
+    let default = support::below(&fixture.home(), ".kimi-code/mcp.json");
     assert_eq!(target("", &[]), default.to_str().unwrap());
     let other = fixture.root().join("other");
     assert_eq!(
         target(kimi.to_str().unwrap(), &["--home", other.to_str().unwrap()]),
-        other.join(".kimi-code/mcp.json").to_str().unwrap()
+        support::below(&other, ".kimi-code/mcp.json")
+            .to_str()
+            .unwrap()
     );
     // Only the kimi hint reads it.
     let claude = fixture

@@ -28,8 +28,12 @@ fn repo_root() -> PathBuf {
 fn install_binaries(bin: &Path) {
     fs::create_dir_all(bin).unwrap();
     let cli = Path::new(env!("CARGO_BIN_EXE_dotaios"));
-    fs::copy(cli, bin.join("dotaios")).unwrap();
-    fs::copy(cli.with_file_name("dotaios-mcp"), bin.join("dotaios-mcp")).unwrap();
+    fs::copy(cli, bin.join(support::exe("dotaios"))).unwrap();
+    fs::copy(
+        cli.with_file_name(support::exe("dotaios-mcp")),
+        bin.join(support::exe("dotaios-mcp")),
+    )
+    .unwrap();
 }
 
 /// A user's shell: `line` run by `/bin/sh` in `cwd` with only `path` on `PATH` and `home` as
@@ -116,13 +120,17 @@ fn refusal_and_status_agree_and_run(bin: &Path, path: &str, home: &Path, cwd: &P
     assert!(
         again_out.contains(&format!(
             "\nLauncher: {}\n",
-            bin.join("dotaios-mcp").display()
+            bin.join(support::exe("dotaios-mcp")).display()
         )),
         "{again_out}"
     );
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "runs the printed line with /bin/sh, which Windows lacks"
+)]
 fn a_cargo_install_under_a_temporary_cargo_home_gets_a_line_that_runs() {
     let temp = tempfile::tempdir().unwrap();
     let bin = temp.path().join("cargo/bin");
@@ -186,6 +194,10 @@ fn demo_last_line(exe: &Path, home: &Path, cwd: &Path, path: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "runs the printed line with /bin/sh, which Windows lacks"
+)]
 fn demo_names_the_install_that_works_in_its_working_directory() {
     let temp = tempfile::tempdir().unwrap();
     let home = temp.path().join("home");
@@ -212,6 +224,11 @@ fn demo_names_the_install_that_works_in_its_working_directory() {
     let bin = temp.path().join("cargo/bin");
     install_binaries(&bin);
     let path = format!("{}:/usr/bin:/bin", bin.display());
-    let installed = demo_last_line(&bin.join("dotaios"), &home, temp.path(), &path);
+    let installed = demo_last_line(
+        &bin.join(support::exe("dotaios")),
+        &home,
+        temp.path(),
+        &path,
+    );
     assert_eq!(installed, "Next: create your AIOS folder: dotaios init");
 }

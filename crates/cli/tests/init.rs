@@ -222,10 +222,11 @@ fn fresh_init_creates_exactly_the_spec_folder() {
     assert!(env_example.lines().all(|line| line.starts_with('#')));
 
     let shown = target.display().to_string();
+    let vault = target.join("vault").display().to_string();
     let out = stdout(&output);
     assert!(
         out.starts_with(&format!(
-            "DotAIOS initialized\nAIOS path: {shown}\nVault path: {shown}/vault\nFiles: 27 created, 0 updated, 0 kept\n"
+            "DotAIOS initialized\nAIOS path: {shown}\nVault path: {vault}\nFiles: 27 created, 0 updated, 0 kept\n"
         )),
         "{out}"
     );
@@ -412,7 +413,7 @@ fn external_vault_is_stored_absolute_and_gets_the_subfolders() {
     let world = World::new();
     let output = world.init(&["--yes", "--path", "aios", "--vault-path", "~/notes/vault"]);
     assert_ok(&output);
-    let vault = world.home().join("notes/vault");
+    let vault = world.home().join("notes").join("vault");
     for dir in ["wiki", "raw", "org/companies", "org/people", "outputs"] {
         assert!(vault.join(dir).is_dir(), "{dir}");
     }

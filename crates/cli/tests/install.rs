@@ -38,7 +38,10 @@ fn readme_install_yields_both_binaries_that_wire_a_client() {
         .unwrap();
     assert!(status.success());
     let bin = root.join("bin");
-    let (cli, adapter) = (bin.join("dotaios"), bin.join("dotaios-mcp"));
+    let (cli, adapter) = (
+        bin.join(support::exe("dotaios")),
+        bin.join(support::exe("dotaios-mcp")),
+    );
     assert!(cli.is_file() && adapter.is_file(), "{}", bin.display());
 
     let home = temp.path().join("home");

@@ -10,6 +10,13 @@ use std::process::{Command, Output};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The npm platform package this host installs (`scripts/release.sh`).
+const NPM_PLATFORM: &str = if cfg!(windows) {
+    "dotaios-rs-win32-x64"
+} else {
+    "dotaios-rs-linux-x64"
+};
+
 fn aios() -> PathBuf {
     support::sample_aios()
 }
@@ -18,9 +25,13 @@ fn aios() -> PathBuf {
 fn install_binaries(bin: &Path) -> PathBuf {
     fs::create_dir_all(bin).unwrap();
     let cli = Path::new(env!("CARGO_BIN_EXE_dotaios"));
-    fs::copy(cli, bin.join("dotaios")).unwrap();
-    fs::copy(cli.with_file_name("dotaios-mcp"), bin.join("dotaios-mcp")).unwrap();
-    bin.join("dotaios")
+    fs::copy(cli, bin.join(support::exe("dotaios"))).unwrap();
+    fs::copy(
+        cli.with_file_name(support::exe("dotaios-mcp")),
+        bin.join(support::exe("dotaios-mcp")),
+    )
+    .unwrap();
+    bin.join(support::exe("dotaios"))
 }
 
 fn mcp_install(exe: &Path, home: &Path, agent: &str) -> Output {
@@ -50,24 +61,32 @@ fn stdout(output: &Output) -> String {
 #[test]
 fn npm_platform_package_prints_pinned_npx() {
     let temp = tempfile::tempdir().unwrap();
-    let package = temp.path().join("node_modules/dotaios-rs-linux-x64");
+    let package = temp.path().join("node_modules").join(NPM_PLATFORM);
     let exe = install_binaries(&package.join("bin"));
     fs::write(
         package.join("package.json"),
-        format!(r#"{{"name":"dotaios-rs-linux-x64","version":"{VERSION}"}}"#),
+        format!(r#"{{"name":"{NPM_PLATFORM}","version":"{VERSION}"}}"#),
     )
     .unwrap();
     let text = stdout(&mcp_install(&exe, temp.path(), "claude"));
     let folder = aios();
-    let folder = folder.to_str().unwrap();
+    // The folder as JSON writes it (a Windows path's backslashes doubled).
+    let folder = serde_json::to_string(folder.to_str().unwrap()).unwrap();
+    let folder = folder.trim_matches('"');
+    // On Windows `npx` is the batch file `npx.cmd`, started through `cmd /c` (contract 06 §2).
+    let (shown, command, wrapped) = if cfg!(windows) {
+        ("cmd /c npx", "cmd", "\"/c\",\n        \"npx\",\n        ")
+    } else {
+        ("npx", "npx", "")
+    };
     assert!(
         text.contains(&format!(
-            "\nLauncher: npx -y --package dotaios-rs@{VERSION} dotaios-mcp\n"
+            "\nLauncher: {shown} -y --package dotaios-rs@{VERSION} dotaios-mcp\n"
         )),
         "{text}"
     );
     let expected = format!(
-        "{{\n  \"mcpServers\": {{\n    \"dotaios\": {{\n      \"command\": \"npx\",\n      \"args\": [\n        \"-y\",\n        \"--package\",\n        \"dotaios-rs@{VERSION}\",\n        \"dotaios-mcp\",\n        \"--path\",\n        \"{folder}\"\n      ]\n    }}\n  }}\n}}\n"
+        "{{\n  \"mcpServers\": {{\n    \"dotaios\": {{\n      \"command\": \"{command}\",\n      \"args\": [\n        {wrapped}\"-y\",\n        \"--package\",\n        \"dotaios-rs@{VERSION}\",\n        \"dotaios-mcp\",\n        \"--path\",\n        \"{folder}\"\n      ]\n    }}\n  }}\n}}\n"
     );
     assert!(text.contains(&expected), "{text}");
 }
@@ -98,11 +117,11 @@ fn plain_directory_keeps_the_path_launcher_and_its_refusal() {
     let temp = tempfile::tempdir().unwrap();
     // A package.json for another version is not this install: the executable path is used, and
     // a temporary directory is refused as before.
-    let package = temp.path().join("node_modules/dotaios-rs-linux-x64");
+    let package = temp.path().join("node_modules").join(NPM_PLATFORM);
     let exe = install_binaries(&package.join("bin"));
     fs::write(
         package.join("package.json"),
-        r#"{"name":"dotaios-rs-linux-x64","version":"0.0.0-other"}"#,
+        format!(r#"{{"name":"{NPM_PLATFORM}","version":"0.0.0-other"}}"#),
     )
     .unwrap();
     let output = mcp_install(&exe, temp.path(), "claude");

@@ -93,7 +93,9 @@ fn readme_example_on_the_sample_folder() {
         .unwrap();
     let (stdout, stderr) = texts(&output);
     assert_eq!(status(&output), Some(0), "{stderr}");
-    let folder = repository.canonicalize().unwrap().join("examples/aios");
+    let folder = support::plain(&repository.canonicalize().unwrap())
+        .join("examples")
+        .join("aios");
     let lines: Vec<&str> = stdout.lines().collect();
     assert!(
         lines[0].starts_with("plan-today \u{2014} Plan the day from priorities"),
@@ -112,8 +114,12 @@ fn readme_example_on_the_sample_folder() {
     assert_eq!(
         lines[4],
         format!(
-            "  run:        {}/skills/plan-today/SKILL.md",
-            folder.display()
+            "  run:        {}",
+            folder
+                .join("skills")
+                .join("plan-today")
+                .join("SKILL.md")
+                .display()
         )
     );
     assert_eq!(lines.len(), 5);
@@ -162,12 +168,18 @@ fn fixture_json_is_the_spec_example() {
       ],
       "score": 2,
       "reason": "matched trigger \"plan my day\"",
-      "skillPath": "{}/skills/plan-today/SKILL.md"
+      "skillPath": {}
     }}
   ]
 }}
 "#,
-        aios(&temp).display()
+        serde_json::to_string(
+            &aios(&temp)
+                .join("skills")
+                .join("plan-today")
+                .join("SKILL.md")
+        )
+        .unwrap()
     );
     assert_eq!(stdout, expected);
     assert_eq!(stderr, "");
@@ -279,8 +291,12 @@ fn full_prints_the_skill_file_after_the_block() {
     let (stdout, _) = texts(&output);
     let skill = fs::read_to_string(aios(&temp).join("skills/plan-today/SKILL.md")).unwrap();
     let run_line = format!(
-        "  run:        {}/skills/plan-today/SKILL.md\n",
-        aios(&temp).display()
+        "  run:        {}\n",
+        aios(&temp)
+            .join("skills")
+            .join("plan-today")
+            .join("SKILL.md")
+            .display()
     );
     assert!(
         stdout.ends_with(&format!("{run_line}\n{skill}\n")),
@@ -601,17 +617,25 @@ fn boot_context_table() {
     );
     let (stdout, _) = texts(&output);
     assert_eq!(status(&output), Some(0));
-    let folder = aios(&temp).display().to_string();
+    let run = |dir: &str| {
+        aios(&temp)
+            .join("skills")
+            .join(dir)
+            .join("SKILL.md")
+            .display()
+            .to_string()
+    };
+    let (closeday, pipes, plan) = (run("closeday"), run("pipes"), run("plan-today"));
     assert!(stdout.starts_with("## Skills first\n\n"), "{stdout}");
     let table = &stdout[stdout.find("| Skill |").unwrap()..];
     assert_eq!(
         table,
         format!(
             "| Skill | Triggers | Run |\n| --- | --- | --- |\n\
-             | closeday | close my day \u{b7} end of day | `{folder}/skills/closeday/SKILL.md` |\n\
-             | Pipes | a \\| b c | `{folder}/skills/pipes/SKILL.md` |\n\
+             | closeday | close my day \u{b7} end of day | `{closeday}` |\n\
+             | Pipes | a \\| b c | `{pipes}` |\n\
              | plan-today | plan my day \u{b7} what should I work on | \
-             `{folder}/skills/plan-today/SKILL.md` |\n\n"
+             `{plan}` |\n\n"
         )
     );
 

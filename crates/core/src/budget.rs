@@ -8,7 +8,7 @@
 //!
 //! **Promise:** a text returned by [`fit`] is never longer than the limit in UTF-16 units; its
 //! `budget.used` equals its own serialised length exactly; and nothing is cut silently: every
-//! dropped item or cut echo sets `truncated` (and is counted in [`Fitted`]). When that cannot be
+//! dropped item or cut echo sets `truncated` (and is counted in [`FittedPayload`]). When that cannot be
 //! kept the answer is an error, never an over-budget text.
 
 use crate::text::{JsonLayout, JsonWriter, code_point_len, code_point_prefix, utf16_len};
@@ -58,7 +58,7 @@ pub fn pretty_if_fits<E: Envelope>(
 
 /// A text that fits, and what was given up to make it fit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fitted {
+pub struct FittedPayload {
     /// The payload text, at most the limit in UTF-16 units.
     pub text: String,
     /// Its UTF-16 length, which is also its `budget.used`.
@@ -96,8 +96,8 @@ pub fn fit<E: Envelope>(
     echo: &str,
     marker: &str,
     limit: usize,
-) -> Result<Fitted, FitError> {
-    let fitted = |text: String, admitted: usize, truncated: bool, echo_cut: bool| Fitted {
+) -> Result<FittedPayload, FitError> {
+    let fitted = |text: String, admitted: usize, truncated: bool, echo_cut: bool| FittedPayload {
         used: utf16_len(&text),
         text,
         admitted,
@@ -243,7 +243,7 @@ mod tests {
         echo: &str,
         limit: usize,
         pretty_if_fits: bool,
-    ) -> Result<Fitted, FitError> {
+    ) -> Result<FittedPayload, FitError> {
         let items: Vec<String> = items.iter().map(|item| item.to_string()).collect();
         let toy = Toy {
             limit,

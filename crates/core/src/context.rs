@@ -48,9 +48,8 @@ use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{
     Oversized, ProjectRecord, ProjectScope, ScopeError, read_catalog_with, resolve_scope,
 };
-use crate::folder::selector::{
-    SELECTOR_INVALID_CODE, WorkingContextSelectorError, check_working_context_selector,
-};
+use crate::folder::selector::{SELECTOR_INVALID_CODE, WorkingContextSelectorError};
+use crate::request::{Budget, ContextSelector, Limit};
 use crate::text::JsString;
 
 pub use self::envelope::{
@@ -58,11 +57,6 @@ pub use self::envelope::{
 };
 pub use self::fit::{ContextBudget, Coverage};
 pub use self::sources::ReadFailure;
-
-/// The default number of sessions shown.
-pub const DEFAULT_SESSION_LIMIT: f64 = 3.0;
-/// The default visible budget, in UTF-16 units.
-pub const DEFAULT_BUDGET: f64 = 6000.0;
 
 const SIGNALS_SHOWN: usize = 8;
 const EVENTS_SHOWN: usize = 8;
@@ -78,31 +72,75 @@ pub enum ContextScope<'a> {
     Shared,
     /// `Memory: This project`: the catalog and the rows attributed to one project.
     Project {
-        /// The working-context selector as the caller received it (checked and JS-trimmed
-        /// here, contract 01 §6.4.1).
-        selector: &'a str,
+        /// The checked, JS-trimmed working-context selector (contract 01 §6.4.1).
+        selector: ContextSelector<'a>,
     },
 }
 
-/// One projection request.
+/// One projection request, its arguments checked ([`ContextInputs::check`], or the adapter's
+/// static validation).
 #[derive(Debug, Clone, Copy)]
 pub struct ContextRequest<'a> {
     /// Shared or project memory.
     pub scope: ContextScope<'a>,
-    /// Sessions shown, as a JavaScript number (finite, ≥ 0, floored); `None` → 3.
-    pub limit: Option<f64>,
-    /// The visible budget in UTF-16 units, as a JavaScript number (finite, ≥ 0, floored);
-    /// `None` → 6000.
-    pub budget: Option<f64>,
+    /// Sessions shown.
+    pub limit: Limit,
+    /// The visible budget in UTF-16 units.
+    pub budget: Budget,
     /// The request's single clock reading.
     pub now: Timestamp,
     /// The local time zone that defines `today` and offset-less session times.
     pub time_zone: &'a TimeZone,
 }
 
-/// Why the working context could not be produced. `Display` is the exact CLI message.
+/// The working-context arguments as `brief --compact` reads them (contract 02 §2): the raw
+/// selector and two JavaScript numbers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContextInputs<'a> {
+    /// The Project-mode selector as given; `None` in Shared mode.
+    pub selector: Option<&'a str>,
+    /// `Number(--limit)`; `None` → [`Limit::CONTEXT_DEFAULT`].
+    pub limit: Option<f64>,
+    /// `Number(--budget)`; `None` → [`Budget::DEFAULT`].
+    pub budget: Option<f64>,
+}
+
+impl<'a> ContextInputs<'a> {
+    /// Checks the arguments in contract 02 §2's order (selector, limit, budget) and returns the
+    /// request they make; the first failure wins.
+    pub fn check(
+        self,
+        now: Timestamp,
+        time_zone: &'a TimeZone,
+    ) -> Result<ContextRequest<'a>, ContextInputError> {
+        let scope = match self.selector {
+            None => ContextScope::Shared,
+            Some(raw) => ContextScope::Project {
+                selector: ContextSelector::check(raw)?,
+            },
+        };
+        let limit = match self.limit {
+            None => Limit::CONTEXT_DEFAULT,
+            Some(value) => Limit::from_js_number(value).ok_or(ContextInputError::InvalidLimit)?,
+        };
+        let budget = match self.budget {
+            None => Budget::DEFAULT,
+            Some(value) => Budget::from_js_number(value).ok_or(ContextInputError::InvalidBudget)?,
+        };
+        Ok(ContextRequest {
+            scope,
+            limit,
+            budget,
+            now,
+            time_zone,
+        })
+    }
+}
+
+/// Why the working-context arguments were refused (contract 02 §2). `Display` is the exact CLI
+/// message; the adapter's static validation refuses these inputs first, with its own texts.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ContextError {
+pub enum ContextInputError {
     /// The project selector failed contract 01 §6.4.1.
     #[error(transparent)]
     InvalidSelector(#[from] WorkingContextSelectorError),
@@ -112,18 +150,37 @@ pub enum ContextError {
     /// The budget is not a finite non-negative number.
     #[error("Working-context visible character budget must be non-negative")]
     InvalidBudget,
+}
+
+impl PublicError for ContextInputError {
+    fn code(&self) -> &'static str {
+        match self {
+            ContextInputError::InvalidSelector(_) => SELECTOR_INVALID_CODE,
+            ContextInputError::InvalidLimit | ContextInputError::InvalidBudget => {
+                ARGUMENT_INVALID_CODE
+            }
+        }
+    }
+
+    fn message(&self) -> Cow<'static, str> {
+        Cow::Owned(self.to_string())
+    }
+
+    fn is_input_error(&self) -> bool {
+        true
+    }
+}
+
+/// Why the working context could not be produced. `Display` is the exact CLI message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextError {
     /// A source could not be read safely (the code is internal; the message is fixed).
     #[error("DotAIOS could not read working context safely.")]
     ReadFailed(ReadFailure),
-    /// The selector matches more than one catalog record.
-    #[error("Project reference \"{selector}\" is ambiguous. Use its stable id.")]
-    AmbiguousProject {
-        /// The trimmed selector.
-        selector: String,
-    },
-    /// The selector matches no catalog record.
-    #[error("Project selector is unknown.")]
-    UnknownProject,
+    /// The selector matches no catalog record, or more than one (the resolver's error and
+    /// text, contract 01 §6.4.1).
+    #[error(transparent)]
+    Project(ScopeError),
 }
 
 /// The code of a working-context `limit` or `budget` that is not a finite, non-negative number
@@ -140,11 +197,8 @@ pub const READ_FAILED_CODE: &str = "DOTAIOS_WORKING_CONTEXT_READ_FAILED";
 impl PublicError for ContextError {
     fn code(&self) -> &'static str {
         match self {
-            ContextError::InvalidSelector(_) => SELECTOR_INVALID_CODE,
-            ContextError::InvalidLimit | ContextError::InvalidBudget => ARGUMENT_INVALID_CODE,
             ContextError::ReadFailed(_) => READ_FAILED_CODE,
-            ContextError::AmbiguousProject { .. } => "DOTAIOS_AMBIGUOUS_PROJECT",
-            ContextError::UnknownProject => "DOTAIOS_PROJECT_SELECTOR_UNKNOWN",
+            ContextError::Project(error) => error.code(),
         }
     }
 
@@ -208,15 +262,6 @@ pub fn read_working_context(
     })
 }
 
-/// `Number(x)` checks of contract 02 §2: finite and ≥ 0, then floored.
-fn whole(value: Option<f64>, default: f64, error: ContextError) -> Result<f64, ContextError> {
-    match value {
-        None => Ok(default),
-        Some(value) if value.is_finite() && value >= 0.0 => Ok(value.floor()),
-        Some(_) => Err(error),
-    }
-}
-
 /// Reads the sources of the requested mode and builds the fitted digest (contract 02 §4–§12).
 pub fn project_working_context(
     root: &Root,
@@ -224,14 +269,8 @@ pub fn project_working_context(
 ) -> Result<Projection, ContextError> {
     let selector = match request.scope {
         ContextScope::Shared => None,
-        ContextScope::Project { selector } => Some(check_working_context_selector(selector)?),
+        ContextScope::Project { selector } => Some(selector.as_str()),
     };
-    let limit = whole(
-        request.limit,
-        DEFAULT_SESSION_LIMIT,
-        ContextError::InvalidLimit,
-    )?;
-    let budget = whole(request.budget, DEFAULT_BUDGET, ContextError::InvalidBudget)?;
     let mode = if selector.is_some() {
         MemoryMode::Project
     } else {
@@ -251,18 +290,11 @@ pub fn project_working_context(
                 ScopeError::Unknown if !read.oversized.is_empty() => {
                     ContextError::from(ReadFailure::SourceTooLarge)
                 }
-                ScopeError::Ambiguous { selector } => ContextError::AmbiguousProject { selector },
-                ScopeError::Unknown => ContextError::UnknownProject,
+                other => ContextError::Project(other),
             },
         )?),
     };
     let admit = |row: &Value| attribute(row, scope.as_ref(), mode);
-    // `limit` is whole and non-negative; beyond memory it saturates.
-    let limit = if limit >= usize::MAX as f64 {
-        usize::MAX
-    } else {
-        limit as usize
-    };
     let selection = timeline::select(
         TimelineTexts {
             session_index: &read.session_index,
@@ -273,7 +305,7 @@ pub fn project_working_context(
             today: &dates.today,
             yesterday: &dates.yesterday,
             time_zone: request.time_zone,
-            sessions: limit,
+            sessions: request.limit.get(),
             signals: SIGNALS_SHOWN,
             events: EVENTS_SHOWN,
             infer_project: scope.is_none(),
@@ -289,7 +321,12 @@ pub fn project_working_context(
     let excerpt_clipped = active.as_ref().is_some_and(|view| view.excerpt_clipped);
     let texts = candidate_texts(&read.shared, active, selection);
     let candidates = Candidates::new(mode.receipt(), &dates.today, &texts);
-    let mut fitted = fit::fit(&candidates, budget, scope.is_some(), excerpt_clipped);
+    let mut fitted = fit::fit(
+        &candidates,
+        request.budget.value(),
+        scope.is_some(),
+        excerpt_clipped,
+    );
     if let Some(coverage) = fitted.coverage.as_mut() {
         coverage.omitted_siblings = read.oversized.len();
     }
@@ -471,5 +508,59 @@ fn candidate_texts(
         sessions: selection.sessions,
         signals: selection.signals,
         events: selection.events,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static UTC: TimeZone = TimeZone::UTC;
+
+    fn first_failure(inputs: ContextInputs<'_>) -> Option<ContextInputError> {
+        inputs.check(Timestamp::UNIX_EPOCH, &UTC).err()
+    }
+
+    /// Contract 02 §2's order: the selector, then the limit, then the budget; the first wins.
+    #[test]
+    fn inputs_are_checked_selector_limit_budget() {
+        let all_bad = ContextInputs {
+            selector: Some("  "),
+            limit: Some(f64::INFINITY),
+            budget: Some(f64::NAN),
+        };
+        assert_eq!(
+            first_failure(all_bad),
+            Some(ContextInputError::InvalidSelector(
+                WorkingContextSelectorError::Blank
+            ))
+        );
+        let numbers_bad = ContextInputs {
+            selector: Some(" alpha "),
+            ..all_bad
+        };
+        assert_eq!(
+            first_failure(numbers_bad),
+            Some(ContextInputError::InvalidLimit)
+        );
+        let budget_bad = ContextInputs {
+            limit: Some(0.0),
+            ..numbers_bad
+        };
+        assert_eq!(
+            first_failure(budget_bad),
+            Some(ContextInputError::InvalidBudget)
+        );
+        let request = ContextInputs::default()
+            .check(Timestamp::UNIX_EPOCH, &UTC)
+            .unwrap();
+        assert_eq!(
+            (request.scope, request.limit, request.budget),
+            (
+                ContextScope::Shared,
+                Limit::CONTEXT_DEFAULT,
+                Budget::DEFAULT
+            )
+        );
     }
 }

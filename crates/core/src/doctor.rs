@@ -21,6 +21,7 @@ use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
 use crate::folder::projects::read_catalog;
+use crate::request::{Budget, Limit};
 use crate::search::walk::is_skipped;
 
 /// The placeholder for the folder in check names, details and fixes.
@@ -703,8 +704,8 @@ pub fn check_working_context(
     let now = jiff::Timestamp::try_from(now).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     let request = ContextRequest {
         scope: ContextScope::Shared,
-        limit: None,
-        budget: None,
+        limit: Limit::CONTEXT_DEFAULT,
+        budget: Budget::DEFAULT,
         now,
         time_zone,
     };

@@ -251,7 +251,9 @@ mod tests {
                 false,
             ),
             (
-                Box::new(ContextError::UnknownProject),
+                Box::new(ContextError::Project(
+                    crate::folder::projects::ScopeError::Unknown,
+                )),
                 "DOTAIOS_PROJECT_SELECTOR_UNKNOWN",
                 "Project selector is unknown.",
                 true,

@@ -10,6 +10,8 @@
 //! - [`context`]: the working-context projection (`brief --compact`, `read_working_context`).
 //! - [`search`]: scopes, matching, ranking, omissions (`search`, `search_aios`).
 //! - [`skills`]: the skill catalog, resolver and `resolve_skill` payload.
+//! - [`request`]: the typed values a surface checks once and core takes (`Budget`, `Limit`,
+//!   `Selector`, `ScopeRequest`) with their bounds and defaults.
 //! - [`sanitize`]: the one result sanitiser of the tool payloads (contract 05 §9).
 //! - [`budget`]: the shared budget-fitting algorithm of the tool payloads.
 //! - [`doctor`]: the read-only health report.
@@ -25,6 +27,7 @@ pub mod context;
 pub mod doctor;
 pub mod error;
 pub mod folder;
+pub mod request;
 pub mod sanitize;
 pub mod search;
 pub mod skills;

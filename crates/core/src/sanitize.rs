@@ -29,7 +29,7 @@ pub const SEARCH_ARRAY_CAP: usize = 5;
 /// Sanitises `value` found under the member `key` (`""` for array elements and the top).
 pub fn sanitise(value: &Value, key: &str, array_cap: Option<usize>) -> Value {
     match value {
-        Value::Object(members) => Value::Object(sanitise_members(members, array_cap)),
+        Value::Object(members) => Value::Object(sanitize_members(members, array_cap)),
         Value::Array(items) => Value::Array(
             items
                 .iter()
@@ -43,7 +43,7 @@ pub fn sanitise(value: &Value, key: &str, array_cap: Option<usize>) -> Value {
 }
 
 /// Sanitises an object's members, keeping their order.
-pub fn sanitise_members(
+pub fn sanitize_members(
     members: &Map<String, Value>,
     array_cap: Option<usize>,
 ) -> Map<String, Value> {

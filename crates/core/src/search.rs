@@ -53,6 +53,7 @@ pub(crate) mod walk;
 use std::path::Path;
 
 use crate::folder::memory::MemoryMode;
+use crate::request::{Limit, Selector};
 
 pub use self::cache::{DEFAULT_CAP_BYTES, SearchCache};
 pub use self::error::{EvidenceError, SearchError};
@@ -60,7 +61,7 @@ pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, Session
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::MatchKind;
 pub use self::omission::{Counts, Omission, OmissionReason};
-pub use self::payload::{QUERY_MARKER, SEARCH_BUDGET_MIN, off_mcp_payload};
+pub use self::payload::{QUERY_MARKER, off_mcp_payload};
 pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;
 
@@ -144,7 +145,7 @@ pub enum ScopeRequest {
 impl ScopeRequest {
     /// Every accepted request in the order of §2.1: the one table the names, the CLI's usage
     /// and error lines, and the adapter's input schema and `scope` error message come from.
-    pub const ALL: [ScopeRequest; 10] = [
+    pub const ACCEPTED: [ScopeRequest; 10] = [
         ScopeRequest::One(Scope::Memory),
         ScopeRequest::One(Scope::Vault),
         ScopeRequest::One(Scope::Context),
@@ -157,20 +158,28 @@ impl ScopeRequest {
         ScopeRequest::All,
     ];
 
-    /// The accepted names in the order of §2.1 ([`ScopeRequest::ALL`]'s names).
+    /// The accepted names in the order of §2.1 ([`ScopeRequest::ACCEPTED`]'s names).
     pub const NAMES: [&'static str; 10] = {
         let mut names = [""; 10];
         let mut index = 0;
         while index < names.len() {
-            names[index] = ScopeRequest::ALL[index].as_str();
+            names[index] = ScopeRequest::ACCEPTED[index].as_str();
             index += 1;
         }
         names
     };
 
+    /// Whether this request lacks the project it needs: `projects` searches one project's
+    /// files, so it needs a selected project (contract 03 §2.2, 05 §6.3). The adapter's
+    /// validator (on the raw `project` argument) and [`check_request`] (on the Project-mode
+    /// selector) both ask this; each answers with its own surface's message.
+    pub fn needs_project(self, project: Option<&str>) -> bool {
+        self == ScopeRequest::One(Scope::Projects) && project.is_none()
+    }
+
     /// Parses one of the ten names of §2.1 (exactly, no trimming).
     pub fn parse(name: &str) -> Option<ScopeRequest> {
-        ScopeRequest::ALL
+        ScopeRequest::ACCEPTED
             .into_iter()
             .find(|request| request.as_str() == name)
     }
@@ -194,11 +203,11 @@ pub struct SearchRequest<'a> {
     /// The requested scope.
     pub scope: ScopeRequest,
     /// Results per scope (at least 1).
-    pub limit: usize,
+    pub limit: Limit,
     /// The resolved memory mode.
     pub memory: MemoryMode,
-    /// The raw project selector (Project mode, or a `projects` scope).
-    pub project: Option<&'a str>,
+    /// The Project-mode selector, checked once by the surface that read it.
+    pub project: Option<Selector<'a>>,
     /// CLI session filters.
     pub session_filters: &'a SessionFilters,
     /// The request's clock.
@@ -271,9 +280,10 @@ impl SearchOutcome {
     }
 }
 
-/// The checks of a request that need no filesystem access (§2.2, §2.5): a `projects` scope
-/// needs a selector, and a Project-mode selector must pass the canonical grammar. The CLI runs
-/// them before its folder check; [`search`] runs them again.
+/// The check of a request that needs no filesystem access (§2.2, §2.5): Project mode and a
+/// `projects` scope need a selector ([`ScopeRequest::needs_project`]); its grammar was checked
+/// when the surface built the [`Selector`]. The CLI runs it before its folder check; [`search`]
+/// asks it too, since only a complete request may read.
 pub fn check_request(request: &SearchRequest<'_>) -> Result<(), SearchError> {
     engine::check_request(request).map(|_| ())
 }

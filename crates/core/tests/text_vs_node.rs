@@ -424,6 +424,10 @@ fn text(value: &Value) -> &str {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn json_compact_matches_node() {
     let node = section("compact", RUN.cases.values.len());
     for (value, expected) in RUN.cases.values.iter().zip(node) {
@@ -432,6 +436,10 @@ fn json_compact_matches_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn json_pretty_matches_node() {
     let node = section("pretty", RUN.cases.values.len());
     for (value, expected) in RUN.cases.values.iter().zip(node) {
@@ -442,6 +450,10 @@ fn json_pretty_matches_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn string_conversion_and_truthiness_match_node() {
     for ((value, string), truthy) in RUN
         .cases
@@ -456,6 +468,10 @@ fn string_conversion_and_truthiness_match_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn lengths_and_trims_match_node() {
     for ((s, length), trims) in RUN
         .cases
@@ -472,6 +488,10 @@ fn lengths_and_trims_match_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn space_set_matches_node() {
     let node: Vec<u64> = section("spaces", 25)
         .iter()
@@ -486,6 +506,10 @@ fn space_set_matches_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn utf16_sort_matches_node() {
     let mut ours = RUN.cases.strings.clone();
     ours.sort_by(|a, b| utf16_cmp(a, b));
@@ -497,6 +521,10 @@ fn utf16_sort_matches_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn collation_matches_node_intl_collator() {
     let mut ours = RUN.cases.strings.clone();
     ours.sort_by(|a, b| collate(a, b));
@@ -523,6 +551,10 @@ fn collation_matches_node_intl_collator() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn lone_surrogates_are_escaped_like_node() {
     for (units, expected) in RUN
         .cases
@@ -537,6 +569,10 @@ fn lone_surrogates_are_escaped_like_node() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn unit_cuts_match_node_slice() {
     for (&(index, units), expected) in RUN
         .cases
@@ -558,6 +594,10 @@ fn unit_cuts_match_node_slice() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Node runs on the Linux host, not under Wine; these functions are the same on every platform"
+)]
 fn numbers_match_node() {
     let sections = (
         section("number_text", RUN.cases.numbers.len()),

@@ -8,8 +8,11 @@ use std::path::Path;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextError, ContextRequest, ContextScope, ReadFailure, WorkingContext, read_working_context,
+    ContextError, ContextInputError, ContextInputs, ContextRequest, ContextScope, ReadFailure,
+    WorkingContext, read_working_context,
 };
+use dotaios_core::folder::projects::ScopeError;
+use dotaios_core::request::{Budget, Limit};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 use wc_support::{
@@ -28,37 +31,56 @@ fn fixture() -> tempfile::TempDir {
     dir
 }
 
+/// Why [`run`] failed: the argument check or the projection.
+#[derive(Debug, PartialEq)]
+enum Failure {
+    Args(ContextInputError),
+    Context(ContextError),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Args(error) => error.fmt(f),
+            Failure::Context(error) => error.fmt(f),
+        }
+    }
+}
+
+/// Checks the arguments as `brief --compact` does, then projects.
 fn run(
     root: &Path,
-    scope: ContextScope<'_>,
+    selector: Option<&str>,
     budget: Option<f64>,
-) -> Result<WorkingContext, ContextError> {
+) -> Result<WorkingContext, Failure> {
     let handle = Root::open(root).unwrap_or_else(|e| panic!("open root: {e}"));
-    read_working_context(
-        &handle,
-        &ContextRequest {
-            scope,
-            limit: None,
-            budget,
-            now: now(),
-            time_zone: &TimeZone::UTC,
-        },
-    )
+    let zone = TimeZone::UTC;
+    let request = ContextInputs {
+        selector,
+        limit: None,
+        budget,
+    }
+    .check(now(), &zone)
+    .map_err(Failure::Args)?;
+    read_working_context(&handle, &request).map_err(Failure::Context)
 }
 
-fn ok(root: &Path, scope: ContextScope<'_>, budget: Option<f64>) -> WorkingContext {
-    run(root, scope, budget).unwrap_or_else(|e| panic!("projection failed: {e:?}"))
+fn ok(root: &Path, selector: Option<&str>, budget: Option<f64>) -> WorkingContext {
+    run(root, selector, budget).unwrap_or_else(|e| panic!("projection failed: {e:?}"))
 }
 
-fn project(selector: &str) -> ContextScope<'_> {
-    ContextScope::Project { selector }
+fn project(selector: &str) -> Option<&str> {
+    Some(selector)
 }
+
+/// Shared memory: no selector.
+const SHARED: Option<&str> = None;
 
 #[test]
 fn shared_mode_matches_the_worked_fixture() {
     let dir = fixture();
     let before = fingerprint(dir.path());
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert_eq!(context.projection.markdown.to_string_lossy(), SHARED_DIGEST);
     assert_eq!(context.projection.budget.used, 1502);
     assert_eq!(context.cli_plain(), format!("{SHARED_DIGEST}\n"));
@@ -87,7 +109,7 @@ fn shared_mode_dedupes_carry_overs_case_insensitively() {
         "memory/daily/2026-08-28.md",
         "# 2026-08-28\n\n## Close\n\n### Done\n\n- Drafted outline\n\n### Carry-over\n\n- Review budget rules\n- Email Bob\n- review BUDGET rules\n\n### Reflection\n\nGood day.\n",
     );
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert_eq!(context.projection.markdown.to_string_lossy(), SHARED_DIGEST);
 }
 
@@ -201,7 +223,7 @@ fn selector_variants() {
     let dir = fixture();
     assert_eq!(
         run(dir.path(), project("rust-port-x"), None).err(),
-        Some(ContextError::UnknownProject)
+        Some(Failure::Context(ContextError::Project(ScopeError::Unknown)))
     );
     assert_eq!(
         run(dir.path(), project("rust-port-x"), None)
@@ -255,7 +277,7 @@ fn selector_checks_come_first() {
         check(&"x".repeat(201)).as_deref(),
         Some("Working-context project filter must be at most 200 characters")
     );
-    let budget = run(dir.path(), ContextScope::Shared, Some(f64::INFINITY))
+    let budget = run(dir.path(), SHARED, Some(f64::INFINITY))
         .err()
         .map(|e| e.to_string());
     assert_eq!(
@@ -267,7 +289,7 @@ fn selector_checks_come_first() {
 fn migration_context(setup: impl Fn(&Path)) -> WorkingContext {
     let dir = fixture();
     setup(dir.path());
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert_eq!(
         context.projection.markdown.to_string_lossy(),
         SHARED_DIGEST,
@@ -478,7 +500,7 @@ fn read_failures_have_their_codes() {
         let dir = fixture();
         setup(dir.path());
         let before = fingerprint(dir.path());
-        for scope in [ContextScope::Shared, project("proj-rust-001")] {
+        for scope in [SHARED, project("proj-rust-001")] {
             let result = run(dir.path(), scope, None);
             let shared_only = matches!(
                 name,
@@ -488,7 +510,7 @@ fn read_failures_have_their_codes() {
                     | "decision log too large"
             );
             match (scope, shared_only) {
-                (ContextScope::Project { .. }, true) => {
+                (Some(_), true) => {
                     assert!(
                         result.is_ok(),
                         "{name}: project mode does not open the context files"
@@ -496,13 +518,13 @@ fn read_failures_have_their_codes() {
                 }
                 // Project mode leaves an over-cap sibling README out and reports it in
                 // `coverage` (contract 02, coverage); only Shared mode fails on it.
-                (ContextScope::Project { .. }, false) if name == "sibling README too large" => {
+                (Some(_), false) if name == "sibling README too large" => {
                     assert!(result.is_ok(), "{name}: project mode omits the sibling");
                 }
                 _ => {
                     assert_eq!(
                         result.as_ref().err(),
-                        Some(&ContextError::ReadFailed(expected)),
+                        Some(&Failure::Context(ContextError::ReadFailed(expected))),
                         "{name}"
                     );
                     assert_eq!(
@@ -526,7 +548,7 @@ fn exactly_four_mib_of_decisions_is_accepted() {
     let mut log = b"# Decision Log\n\n## 2026-08-28 Big\n".to_vec();
     log.resize(4 * 1024 * 1024, b'a');
     wc_support::write_bytes(dir.path(), "decisions/log.md", &log);
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert!(
         context
             .projection
@@ -545,7 +567,7 @@ fn corrupt_signal_lines_are_skipped_and_never_quarantined() {
         "{broken\n{\"ts\":\"2026-08-29T08:30:00.000Z\",\"summary\":\"Valid line\"}\n",
     );
     let before = fingerprint(dir.path());
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert!(
         context
             .projection
@@ -567,8 +589,10 @@ fn a_missing_aios_json_is_a_change() {
     let dir = fixture();
     std::fs::remove_file(dir.path().join("aios.json")).ok();
     assert_eq!(
-        run(dir.path(), ContextScope::Shared, None).err(),
-        Some(ContextError::ReadFailed(ReadFailure::SourceChanged))
+        run(dir.path(), SHARED, None).err(),
+        Some(Failure::Context(ContextError::ReadFailed(
+            ReadFailure::SourceChanged
+        )))
     );
 }
 
@@ -576,12 +600,12 @@ fn a_missing_aios_json_is_a_change() {
 fn an_empty_folder_renders_the_bare_header() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
     write(dir.path(), "aios.json", "{}");
-    let context = ok(dir.path(), ContextScope::Shared, None);
+    let context = ok(dir.path(), SHARED, None);
     assert_eq!(
         context.projection.markdown.to_string_lossy(),
         "Memory: Shared\n\n## Active Context · 2026-08-29"
     );
-    let tiny = ok(dir.path(), ContextScope::Shared, Some(10.0));
+    let tiny = ok(dir.path(), SHARED, Some(10.0));
     assert_eq!(tiny.projection.markdown.to_string_lossy(), "[context…");
     assert!(tiny.projection.budget.truncated);
 }
@@ -596,8 +620,8 @@ fn local_time_decides_today() {
         &handle,
         &ContextRequest {
             scope: ContextScope::Shared,
-            limit: Some(1.0),
-            budget: None,
+            limit: Limit::count(1),
+            budget: Budget::DEFAULT,
             now: now(),
             time_zone: &zone,
         },

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{ContextRequest, ContextScope, read_working_context};
+use dotaios_core::request::{Budget, ContextSelector, Limit};
 use dotaios_core::text::{JsonLayout, JsonWriter, utf16_len};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -265,7 +266,7 @@ fn check(folder: &Folder, budget: u32, limit: u8, project_mode: bool) -> Result<
         .unwrap_or(Timestamp::UNIX_EPOCH);
     let scope = if project_mode {
         ContextScope::Project {
-            selector: "id-alpha",
+            selector: ContextSelector::check("id-alpha").unwrap(),
         }
     } else {
         ContextScope::Shared
@@ -274,8 +275,8 @@ fn check(folder: &Folder, budget: u32, limit: u8, project_mode: bool) -> Result<
         &root,
         &ContextRequest {
             scope,
-            limit: Some(f64::from(limit)),
-            budget: Some(f64::from(budget)),
+            limit: Limit::whole(u32::from(limit)),
+            budget: Budget::whole(budget),
             now,
             time_zone: &TimeZone::UTC,
         },
@@ -381,8 +382,8 @@ fn every_attribution_shape_is_classified() {
             &root,
             &ContextRequest {
                 scope,
-                limit: Some(12.0),
-                budget: Some(32_000.0),
+                limit: Limit::whole(12),
+                budget: Budget::whole(32_000),
                 now,
                 time_zone: &TimeZone::UTC,
             },
@@ -392,7 +393,9 @@ fn every_attribution_shape_is_classified() {
         .markdown
         .to_string_lossy()
     };
-    let project = run(ContextScope::Project { selector: "alpha" });
+    let project = run(ContextScope::Project {
+        selector: ContextSelector::check("alpha").unwrap(),
+    });
     // Three MINE shapes in each of sessions, signals and events.
     assert_eq!(project.matches("MINE-").count(), 9, "{project}");
     for marker in ["OTHER-", "NONE-", "MIXED-"] {

@@ -335,6 +335,7 @@ mod tests {
     /// A scripted server: answers `initialize` (after a notification of its own and a blank
     /// line), reads the client's notification, then answers one tool call.
     #[test]
+    #[cfg_attr(windows, ignore = "a scripted /bin/sh server; Windows has no /bin/sh")]
     fn a_conversation_with_a_scripted_server() {
         let script = r#"read -r line
 printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/message","params":{}}' '' '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}'
@@ -359,6 +360,7 @@ exit 0"#;
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "a scripted /bin/sh server; Windows has no /bin/sh")]
     fn failures_have_their_errors() {
         let request = |script: &str, max: u64, wait: Duration| {
             let mut client = Client::spawn(&mut shell(script), max).unwrap();
@@ -395,6 +397,7 @@ exit 0"#;
 
     /// A child that ignores its closed stdin is killed after the grace period.
     #[test]
+    #[cfg_attr(windows, ignore = "a scripted /bin/sh server; Windows has no /bin/sh")]
     fn close_kills_a_child_that_does_not_exit() {
         let client = Client::spawn(&mut shell("trap '' TERM; exec sleep 30"), 1024).unwrap();
         let started = Instant::now();

@@ -169,18 +169,14 @@ fn run_inner(options: &Options) -> Result<ExitCode, String> {
         .report
         .as_deref()
         .ok_or("quality requires --report <FILE>")?;
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(Path::to_path_buf))
-        .unwrap_or_default();
     let dotaios = options
         .dotaios
         .clone()
-        .unwrap_or_else(|| beside.join("dotaios"));
+        .unwrap_or_else(|| crate::sibling("dotaios"));
     let dotaios_mcp = options
         .dotaios_mcp
         .clone()
-        .unwrap_or_else(|| beside.join("dotaios-mcp"));
+        .unwrap_or_else(|| crate::sibling("dotaios-mcp"));
     let seed = options.seed.as_deref().unwrap_or(DEFAULT_SEED);
     let anchor_day = options
         .anchor_day

@@ -183,7 +183,7 @@ fn answers_map_to_documents() {
 fn built(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
-    let path = dir.join(name);
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         path.is_file(),
         "{} is missing: run `cargo build --workspace --bins` first",

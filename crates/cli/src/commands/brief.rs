@@ -10,8 +10,7 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::context::{
-    ContextRequest, ContextScope, off_cli_hook_json, off_cli_plain, off_mcp_payload,
-    read_working_context,
+    ContextInputs, off_cli_hook_json, off_cli_plain, off_mcp_payload, read_working_context,
 };
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 
@@ -128,17 +127,16 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     // The folder passed its check; a root that cannot be opened now is still no folder.
     let root = Root::open(&folder).map_err(|_| CliError::NoFolder(folder.clone()))?;
     let time_zone = jiff::tz::TimeZone::system();
-    let scope = match &policy.project_selector {
-        Some(selector) if policy.mode == MemoryMode::Project => ContextScope::Project { selector },
-        _ => ContextScope::Shared,
+    let selector = match &policy.project_selector {
+        Some(selector) if policy.mode == MemoryMode::Project => Some(selector.as_str()),
+        _ => None,
     };
-    let request = ContextRequest {
-        scope,
+    let request = ContextInputs {
+        selector,
         limit: options.limit,
         budget: options.budget,
-        now: jiff::Timestamp::now(),
-        time_zone: &time_zone,
-    };
+    }
+    .check(jiff::Timestamp::now(), &time_zone)?;
     let context = read_working_context(&root, &request)?;
     out(&match options.output {
         OutputForm::Markdown => context.cli_plain(),
@@ -203,6 +201,26 @@ fn whole_number(value: &str, flag: &'static str) -> Result<f64, CliError> {
 mod tests {
     use super::*;
     use crate::args::os_args as os;
+    use dotaios_core::request::{Budget, Limit};
+
+    /// The help states the defaults `ContextInputs::check` applies.
+    #[test]
+    fn help_states_the_request_defaults() {
+        assert_eq!(
+            SPEC.option_help("--limit").map(str::to_owned),
+            Some(format!(
+                "Recent sessions shown (default {})",
+                Limit::CONTEXT_DEFAULT.get()
+            ))
+        );
+        assert_eq!(
+            SPEC.option_help("--budget").map(str::to_owned),
+            Some(format!(
+                "Visible budget in UTF-16 code units (default {})",
+                Budget::DEFAULT.value()
+            ))
+        );
+    }
 
     #[test]
     fn budget_and_limit_are_ascii_digits() {

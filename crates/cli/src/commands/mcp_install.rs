@@ -16,7 +16,7 @@ use serde_json::json;
 use super::mcp_client::{Agent, McpOptions, install_line};
 use super::mcp_evidence;
 use crate::launcher::{self, ProcessFacts};
-use crate::output::{lines_text, out};
+use crate::output::{below, lines_text, out, shell_words};
 use crate::package_install;
 use crate::sys::Os;
 use crate::{CliError, Env};
@@ -134,23 +134,6 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     Ok(ExitCode::SUCCESS)
 }
 
-/// `words` as one POSIX shell command line: a word of only safe characters as it is, any other
-/// in single quotes (a `'` inside written `'\''`), so the printed line runs as shown.
-fn shell_words(words: &[&str]) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
-    words
-        .iter()
-        .map(|word| {
-            if !word.is_empty() && word.chars().all(safe) {
-                (*word).to_owned()
-            } else {
-                format!("'{}'", word.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// A path that goes into a client configuration must be UTF-8 text (§2.3).
 pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
     path.to_str()
@@ -168,16 +151,10 @@ fn target_path(
     home_is_default: bool,
     kimi_code_home: Option<&Path>,
 ) -> PathBuf {
-    // Joined one component at a time, so that a Windows path has one kind of separator.
-    let below = |base: PathBuf, components: &[&str]| -> PathBuf {
-        components
-            .iter()
-            .fold(base, |path, component| path.join(component))
-    };
     match agent {
         Agent::Kimi => match kimi_code_home {
             Some(dir) => dir.join("mcp.json"),
-            None => below(home.to_path_buf(), home_target(agent)),
+            None => below(home, home_target(agent).iter().copied()),
         },
         Agent::OpenCode => {
             let config_home = if home_is_default {
@@ -186,11 +163,11 @@ fn target_path(
                 None
             };
             match config_home {
-                Some(config) => below(config, &home_target(agent)[1..]),
-                None => below(home.to_path_buf(), home_target(agent)),
+                Some(config) => below(&config, home_target(agent)[1..].iter().copied()),
+                None => below(home, home_target(agent).iter().copied()),
             }
         }
-        _ => below(home.to_path_buf(), home_target(agent)),
+        _ => below(home, home_target(agent).iter().copied()),
     }
 }
 

@@ -10,9 +10,10 @@ use std::ffi::OsString;
 use std::process::ExitCode;
 
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
-    Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchHit, SearchOutcome, SearchRequest,
-    SessionFilters, SessionHit, check_request, search, truncate,
+    Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchError, SearchHit, SearchOutcome,
+    SearchRequest, SessionFilters, SessionHit, check_request, search, truncate,
 };
 use dotaios_core::text::{
     clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
@@ -75,7 +76,7 @@ Words after -- are query words even when they start with -.
 struct Options {
     words: Vec<String>,
     scope: Option<String>,
-    limit: Option<usize>,
+    limit: Option<Limit>,
     memory: Option<String>,
     project: Option<String>,
     filters: SessionFilters,
@@ -105,12 +106,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     })?;
 
     let time_zone = jiff::tz::TimeZone::system();
-    let request = SearchRequest {
+    let mut request = SearchRequest {
         query: &query,
         scope,
-        limit: options.limit.unwrap_or(20),
+        limit: options.limit.unwrap_or(Limit::SEARCH_CLI_DEFAULT),
         memory: policy.mode,
-        project: policy.project_selector.as_deref(),
+        project: None,
         session_filters: &options.filters,
         clock: Clock {
             now_ms: jiff::Timestamp::now().as_millisecond() as f64,
@@ -134,6 +135,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if !options.json {
         out(&format!("{}\n", policy.receipt()));
     }
+    // The selector is checked once, here, after the receipt line (contract 03 §17.2).
+    request.project = policy
+        .project_selector
+        .as_deref()
+        .map(Selector::canonical)
+        .transpose()
+        .map_err(SearchError::Selector)?;
     check_request(&request)?;
     let folder = checked_folder(options.path.as_deref(), env)?;
     let outcome = search(&folder, &request)?;
@@ -190,17 +198,11 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
     Ok(options)
 }
 
-/// `--limit`: `^\d+$`, at least 1, leading zeros allowed, saturating beyond the integer range.
-fn limit(value: &str) -> Result<usize, CliError> {
-    let invalid = || CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned());
-    if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-        return Err(invalid());
-    }
-    let number = value.parse::<usize>().unwrap_or(usize::MAX);
-    if number == 0 {
-        return Err(invalid());
-    }
-    Ok(number)
+/// `--limit` ([`Limit::from_digits`], the rule `skills resolve` shares); the error echoes the
+/// value clipped to 64 code points.
+fn limit(value: &str) -> Result<Limit, CliError> {
+    Limit::from_digits(value)
+        .ok_or_else(|| CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned()))
 }
 
 // ----- human output (§17.4) -----------------------------------------------------------------
@@ -553,6 +555,29 @@ fn json_text(query: &str, outcome: Option<&SearchOutcome>, request: &SearchReque
 mod tests {
     use super::*;
 
+    /// The help states the default limit the request gets and the scope names of core's one
+    /// table, in its order.
+    #[test]
+    fn help_states_the_request_defaults_and_scopes() {
+        assert_eq!(
+            SPEC.option_help("--limit").map(str::to_owned),
+            Some(format!(
+                "Results per scope (default {})",
+                Limit::SEARCH_CLI_DEFAULT.get()
+            ))
+        );
+        let (all, named) = ScopeRequest::NAMES.split_last().unwrap();
+        assert_eq!(
+            SPEC.option_help("--scope")
+                .map(|help| help.replace('\n', " ")),
+            Some(format!(
+                "{} or {all} (default {})",
+                named.join(", "),
+                ScopeRequest::All.as_str()
+            ))
+        );
+    }
+
     #[test]
     fn repeated_terms_mark_as_one_pass_per_repeat_would() {
         // The term-by-term definition of §17.4, one `mark` per query term.
@@ -604,8 +629,8 @@ mod tests {
 
     #[test]
     fn limits() {
-        assert_eq!(limit("007").unwrap(), 7);
-        assert_eq!(limit("99999999999999999999999").unwrap(), usize::MAX);
+        assert_eq!(limit("007").unwrap().get(), 7);
+        assert_eq!(limit("99999999999999999999999").unwrap().get(), usize::MAX);
         for bad in ["0", "", "-1", "1.5", "x", "00"] {
             assert_eq!(
                 limit(bad).unwrap_err().to_string(),

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use dotaios_contained::Root;
 use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::request::Limit;
 use dotaios_core::skills::{
     Ranked, Reason, Skill, SkillRequest, escape_table_cell, read_catalog_at, read_skill_text,
     resolve_skill, round_score, routing_hint,
@@ -135,7 +136,7 @@ fn resolve_position(args: &[OsString]) -> Option<usize> {
 struct ResolveOptions {
     path_flag: Option<OsString>,
     words: Vec<String>,
-    limit: Option<usize>,
+    limit: Option<Limit>,
     all: bool,
     full: bool,
     json: bool,
@@ -173,14 +174,10 @@ fn path_suffix(given: bool, folder: &Path) -> String {
     }
 }
 
-/// `^\d+$` and at least 1. A value too large for memory means "no limit", as a JavaScript
-/// number that large would.
-fn parse_limit(value: &str) -> Result<usize, CliError> {
-    let digits = !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit());
-    if !digits || value.bytes().all(|b| b == b'0') {
-        return Err(CliError::InvalidLimit(value.to_owned()));
-    }
-    Ok(value.parse::<usize>().unwrap_or(usize::MAX))
+/// `--limit` ([`Limit::from_digits`], the rule `search` shares): `^\d+$` and at least 1; a
+/// value too large for memory means "no limit".
+fn parse_limit(value: &str) -> Result<Limit, CliError> {
+    Limit::from_digits(value).ok_or_else(|| CliError::InvalidLimit(value.to_owned()))
 }
 
 fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
@@ -197,7 +194,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         intent: &intent,
         memory: MemoryMode::Shared,
         project: None,
-        limit: (!options.all).then(|| options.limit.unwrap_or(1)),
+        limit: (!options.all).then(|| options.limit.unwrap_or(Limit::SKILL_DEFAULT)),
     };
     let resolution = resolve_skill(&folder, &request)?;
     let catalog = &resolution.catalog;
@@ -249,7 +246,9 @@ fn read_full(folder: &Path, skill: &Skill) -> Result<String, CliError> {
 }
 
 fn skill_path(folder: &str, skill: &Skill) -> String {
-    format!("{folder}/{}", skill.resource())
+    crate::output::below(Path::new(folder), skill.resource().split('/'))
+        .display()
+        .to_string()
 }
 
 /// `dotaios skills`: a count line, the skills in catalog order, a hint (contract 04 §5.5).
@@ -390,11 +389,26 @@ fn render_boot_context(catalog: &[Skill], folder: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The help states the default `resolve_skill` and `skills resolve` share.
+    #[test]
+    fn help_states_the_request_default() {
+        assert_eq!(
+            RESOLVE_SPEC.option_help("--limit").map(str::to_owned),
+            Some(format!(
+                "Show the best <n> matches with --json (default {})",
+                Limit::SKILL_DEFAULT.get()
+            ))
+        );
+    }
+
     #[test]
     fn limit_values() {
-        assert_eq!(parse_limit("3").unwrap(), 3);
-        assert_eq!(parse_limit("007").unwrap(), 7);
-        assert_eq!(parse_limit("99999999999999999999999").unwrap(), usize::MAX);
+        assert_eq!(parse_limit("3").unwrap().get(), 3);
+        assert_eq!(parse_limit("007").unwrap().get(), 7);
+        assert_eq!(
+            parse_limit("99999999999999999999999").unwrap().get(),
+            usize::MAX
+        );
         for bad in ["0", "00", "-1", "1.5", "x", " 1", "\u{663}"] {
             assert_eq!(
                 parse_limit(bad).unwrap_err().to_string(),

@@ -125,3 +125,36 @@ pub fn sample_aios() -> std::path::PathBuf {
         .canonicalize()
         .unwrap()
 }
+
+/// `name` as the platform names an executable file (`dotaios-mcp.exe` on Windows).
+pub fn exe(name: &str) -> String {
+    format!("{name}{}", std::env::consts::EXE_SUFFIX)
+}
+
+/// `path` without Windows' verbatim `\\?\` prefix, which `canonicalize` adds there and a path
+/// the user typed does not have (the identity elsewhere).
+pub fn plain(path: &Path) -> std::path::PathBuf {
+    let text = path.to_string_lossy();
+    match text.strip_prefix(r"\\?\") {
+        Some(rest) if cfg!(windows) && !rest.starts_with("UNC\\") => rest.into(),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A path cargo gave at build time (`CARGO_BIN_EXE_*`, `CARGO_MANIFEST_DIR`) as the program under
+/// test sees it: under Wine, cargo's Unix paths read as `Z:\\…`; elsewhere the path itself.
+pub fn native(path: &Path) -> std::path::PathBuf {
+    if cfg!(windows) {
+        std::path::absolute(path).unwrap()
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// The `/`-separated `relative` below `base`, one component at a time, as the CLI joins the paths
+/// it shows (one kind of separator on Windows).
+pub fn below(base: &Path, relative: &str) -> std::path::PathBuf {
+    relative
+        .split('/')
+        .fold(base.to_path_buf(), |path, component| path.join(component))
+}

@@ -56,7 +56,7 @@ impl Coverage {
 
 /// The fitted digest.
 #[derive(Debug, Clone)]
-pub(crate) struct Fitted {
+pub(crate) struct FittedDigest {
     pub(crate) markdown: JsString,
     pub(crate) budget: ContextBudget,
     pub(crate) coverage: Option<Coverage>,
@@ -107,7 +107,7 @@ pub(crate) fn fit(
     limit: f64,
     project_filtered: bool,
     excerpt_clipped: bool,
-) -> Fitted {
+) -> FittedDigest {
     let mut fitter = Fitter {
         candidates,
         limit,
@@ -201,7 +201,7 @@ pub(crate) fn fit(
             omitted_siblings: 0,
         }
     });
-    Fitted {
+    FittedDigest {
         markdown,
         budget,
         coverage,

@@ -23,8 +23,8 @@ pub enum WorkingContextSelectorError {
     /// The caller's value is not a string (the CLI never produces this; a JSON caller may).
     #[error("Working-context project filter must be a string")]
     NotString,
-    /// More than 200 code points before trimming.
-    #[error("Working-context project filter must be at most 200 characters")]
+    /// More than [`MAX_SELECTOR_CODE_POINTS`] code points before trimming.
+    #[error("Working-context project filter must be at most {MAX_SELECTOR_CODE_POINTS} characters")]
     TooLong,
     /// A `Cc` character (U+0000–U+001F, U+007F–U+009F) anywhere.
     #[error("Working-context project filter must be a project slug or stable id")]
@@ -58,8 +58,8 @@ pub enum SelectorError {
     /// Not a string (for JSON callers), or the empty string.
     #[error("project selector must be a non-empty string")]
     Empty,
-    /// More than 200 code points.
-    #[error("project selector must contain at most 200 code points")]
+    /// More than [`MAX_SELECTOR_CODE_POINTS`] code points.
+    #[error("project selector must contain at most {MAX_SELECTOR_CODE_POINTS} code points")]
     TooLong,
     /// Padded, a control character, `/` or `\`, `.`/`..`, absolute, or outside the grammar.
     #[error("project selector must be a safe project slug or stable id")]
@@ -105,8 +105,9 @@ pub fn is_project_slug(name: &str) -> bool {
         })
 }
 
-/// General category `Cc`: U+0000–U+001F and U+007F–U+009F.
-pub(crate) fn is_cc(c: char) -> bool {
+/// General category `Cc`: U+0000–U+001F and U+007F–U+009F; the one definition the selector
+/// checks and the adapter's string arguments (contract 05 §6.2) use.
+pub fn is_cc(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
 }
 

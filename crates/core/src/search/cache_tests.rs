@@ -57,7 +57,7 @@ fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> St
     let request = SearchRequest {
         query,
         scope: ScopeRequest::All,
-        limit: 20,
+        limit: crate::request::Limit::count(20),
         memory: MemoryMode::Shared,
         project: None,
         session_filters: &filters,

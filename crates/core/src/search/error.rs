@@ -35,10 +35,10 @@ pub enum SearchError {
     #[error("{0}")]
     Selector(SelectorError),
     /// `scope = projects` in Shared mode: no selector (`DOTAIOS_PROJECT_SELECTOR_INVALID`).
-    #[error("project selector must be a non-empty string")]
+    #[error("{}", SelectorError::Empty)]
     SelectorMissing,
-    /// No project matches (`DOTAIOS_PROJECT_SELECTOR_UNKNOWN`).
-    #[error("project selector is unknown")]
+    /// No project matches (`DOTAIOS_PROJECT_SELECTOR_UNKNOWN`): the identity resolver's text.
+    #[error("{}", crate::folder::projects::IdentityError::Unknown)]
     SelectorUnknown,
     /// Two or more projects match (`DOTAIOS_PROJECT_SELECTOR_AMBIGUOUS`).
     #[error("{}", crate::error::PROJECT_AMBIGUOUS_MESSAGE)]

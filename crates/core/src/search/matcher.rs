@@ -304,7 +304,10 @@ impl Stems {
         if texts.is_empty() {
             return None;
         }
-        let stems: Vec<String> = texts.iter().map(|text| fold(text)).collect::<Option<_>>()?;
+        let stems: Vec<String> = texts
+            .iter()
+            .map(|text| inflection_stem(text))
+            .collect::<Option<_>>()?;
         let mut nodes = vec![StemNode::default()];
         let mut first = [false; 256];
         for (index, stem) in stems.iter().enumerate() {
@@ -498,9 +501,10 @@ const SUFFIXES: [&str; 47] = [
     "isation", "ations", "ation", "ings", "ing", "edly", "ed", "es", "s", "i", "e", "o", "a",
 ];
 
-/// `fold(term)` of §7: the stem that a hit must start with, or `None` when the term does not
-/// fold.
-pub(crate) fn fold(term: &str) -> Option<String> {
+/// The inflection stem of a query term (contract 03 §7, where it is called `fold(term)`): the
+/// stem that a hit must start with, or `None` when no suffix applies. Case and accent folding
+/// is `relevance::fold`.
+pub(crate) fn inflection_stem(term: &str) -> Option<String> {
     let term = term.to_lowercase();
     let units = utf16_len(&term);
     if units < 5 || !term.chars().all(is_letter) {
@@ -641,13 +645,13 @@ mod tests {
     }
 
     #[test]
-    fn fold_examples_from_the_spec() {
-        assert_eq!(fold("meetings").as_deref(), Some("meet"));
-        assert_eq!(fold("fatture").as_deref(), Some("fattur"));
-        assert_eq!(fold("preventivi").as_deref(), Some("preventiv"));
-        assert_eq!(fold("programmare").as_deref(), Some("program"));
-        assert_eq!(fold("emessa").as_deref(), Some("emes"));
-        assert_eq!(fold("running").as_deref(), Some("runn"));
+    fn inflection_stem_examples_from_the_spec() {
+        assert_eq!(inflection_stem("meetings").as_deref(), Some("meet"));
+        assert_eq!(inflection_stem("fatture").as_deref(), Some("fattur"));
+        assert_eq!(inflection_stem("preventivi").as_deref(), Some("preventiv"));
+        assert_eq!(inflection_stem("programmare").as_deref(), Some("program"));
+        assert_eq!(inflection_stem("emessa").as_deref(), Some("emes"));
+        assert_eq!(inflection_stem("running").as_deref(), Some("runn"));
         for none in [
             "case",
             "sono",
@@ -657,16 +661,16 @@ mod tests {
             "2026-08-11",
             "",
         ] {
-            assert_eq!(fold(none), None, "{none}");
+            assert_eq!(inflection_stem(none), None, "{none}");
         }
     }
 
     #[test]
-    fn fold_skips_suffixes_that_leave_a_short_stem() {
+    fn inflection_stem_skips_suffixes_that_leave_a_short_stem() {
         // `ings` would leave `th`; `s` leaves `thing` (5 units) with no doubled ending.
-        assert_eq!(fold("things").as_deref(), Some("thing"));
+        assert_eq!(inflection_stem("things").as_deref(), Some("thing"));
         // `ata` is listed before `a`: `parlata` → `parl`.
-        assert_eq!(fold("parlata").as_deref(), Some("parl"));
+        assert_eq!(inflection_stem("parlata").as_deref(), Some("parl"));
     }
 
     #[test]
@@ -774,7 +778,7 @@ mod tests {
         assert_eq!(query.match_and_presence_in(lower, Some(&stale)).0, None);
     }
 
-    /// Query words that overlap, repeat, fold and form tokens.
+    /// Query words that overlap, repeat, have inflection stems and form tokens.
     const WORDS: [&str; 14] = [
         "a", "aa", "ab", "b", "ba", "aab", "ing", "meet", "meetings", "fatture", "é", "-", "x_",
         "aa-b",

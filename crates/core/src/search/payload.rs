@@ -13,20 +13,18 @@ use super::{ScopeRequest, SearchOutcome};
 use crate::budget::{Envelope, fit, pretty_if_fits, write_member};
 use crate::error::PayloadError;
 use crate::folder::memory::{MemoryMode, OFF_NOTICE};
-use crate::sanitize::{SEARCH_ARRAY_CAP, sanitise_members};
+use crate::request::Budget;
+use crate::sanitize::{SEARCH_ARRAY_CAP, sanitize_members};
 use crate::text::{JsonLayout, JsonWriter, to_json_pretty};
 
 /// What replaces the cut part of a query that does not fit (contract 05 §8.3 step 4).
 pub const QUERY_MARKER: &str = "[query truncated]";
 
-/// The smallest budget `search_aios` accepts (contract 05 §8.6): the worst-case envelope of the
-/// current reader limits at its own fixed point (2498 units) stays below it.
-pub const SEARCH_BUDGET_MIN: u32 = 3530;
-
 impl SearchOutcome {
     /// The fitted `search_aios` text of this outcome for `query` (as received) within `budget`
     /// UTF-16 units (contract 05 §8.3).
-    pub fn mcp_payload(&self, query: &str, budget: usize) -> Result<String, PayloadError> {
+    pub fn mcp_payload(&self, query: &str, budget: Budget) -> Result<String, PayloadError> {
+        let budget = budget.units();
         let items: Vec<Value> = self
             .ranked()
             .map(|(scope, hit)| item(scope.as_str(), &hit.to_value()))
@@ -83,7 +81,7 @@ fn item(group_scope: &str, raw: &Value) -> Value {
     let mut item = Map::new();
     item.insert("scope".into(), Value::from(group_scope));
     if let Value::Object(members) = raw {
-        for (name, value) in sanitise_members(members, Some(SEARCH_ARRAY_CAP)) {
+        for (name, value) in sanitize_members(members, Some(SEARCH_ARRAY_CAP)) {
             item.insert(name, value);
         }
     }
@@ -152,6 +150,7 @@ impl Envelope for SearchEnvelope<'_> {
 mod tests {
     use super::*;
     use crate::error::PublicError;
+    use crate::request::SEARCH_BUDGET_MIN;
     use crate::search::{Counts, Omission, OmissionReason, REQUEST_LIMITS, Scope, ScopeMeta};
     use crate::text::utf16_len;
 
@@ -225,7 +224,7 @@ mod tests {
     #[test]
     fn worst_case_answers_at_the_floor_without_dropping_omissions() {
         let outcome = outcome(worst_omissions(OmissionReason::FileTooLarge));
-        let floor = SEARCH_BUDGET_MIN as usize;
+        let floor = Budget::whole(SEARCH_BUDGET_MIN);
         let text = outcome.mcp_payload("missing", floor).unwrap();
         assert_eq!(utf16_len(&text), 3243, "the contract's example figure");
         let value: Value = serde_json::from_str(&text).unwrap();
@@ -235,12 +234,12 @@ mod tests {
         let long = "😀".repeat(500);
         let text = outcome.mcp_payload(&long, floor).unwrap();
         assert!(utf16_len(&text) <= 3530 && !text.contains('\n') && text.contains(&long));
-        let text = outcome.mcp_payload(&long, 3000).unwrap();
+        let text = outcome.mcp_payload(&long, Budget::whole(3000)).unwrap();
         assert!(utf16_len(&text) <= 3000 && text.contains("[query truncated]"));
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["omissions"].as_array().unwrap().len(), 8);
         assert_eq!(value["budget"]["truncated"], true);
-        let error = outcome.mcp_payload(&long, 1000).unwrap_err();
+        let error = outcome.mcp_payload(&long, Budget::whole(1000)).unwrap_err();
         assert_eq!(
             error,
             PayloadError::BudgetTooSmall {

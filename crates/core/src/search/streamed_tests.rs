@@ -21,7 +21,7 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
         &SearchRequest {
             query,
             scope,
-            limit,
+            limit: Limit::count(limit),
             memory: MemoryMode::Shared,
             project: None,
             session_filters: &filters,
@@ -35,15 +35,18 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
 }
 
 fn compare(folder: &Path, request: &SearchRequest<'_>) {
-    let (query, scope, limit) = (request.query, request.scope, request.limit);
+    let (query, scope, limit) = (request.query, request.scope, request.limit.get());
     let streamed = run_with_limits(folder, request, REQUEST_LIMITS);
     let oracle = run_oracle(folder, request, REQUEST_LIMITS);
     match (streamed, oracle) {
         (Ok(streamed), Ok(oracle)) => {
             assert_eq!(streamed, oracle, "{query:?} {scope:?} limit {limit}");
             // Byte-identical as the adapter shows it, too.
-            let text =
-                |outcome: &SearchOutcome| outcome.mcp_payload(query, 32_000).unwrap_or_default();
+            let text = |outcome: &SearchOutcome| {
+                outcome
+                    .mcp_payload(query, crate::request::Budget::whole(32_000))
+                    .unwrap_or_default()
+            };
             assert_eq!(text(&streamed), text(&oracle));
         }
         (streamed, oracle) => assert_eq!(streamed.err(), oracle.err()),
@@ -115,9 +118,10 @@ fn the_fuzz_seeds_give_the_oracles_answers() {
                 &SearchRequest {
                     query: parts[0],
                     scope,
-                    limit: 1 + limit,
+                    limit: Limit::count(1 + limit),
                     memory: MODES[usize::from(*mode) % MODES.len()],
-                    project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()],
+                    project: PROJECTS[usize::from(*mode / 3) % PROJECTS.len()]
+                        .map(|selector| crate::request::Selector::canonical(selector).unwrap()),
                     session_filters: &filters,
                     clock: Clock {
                         now_ms: 1_796_083_200_000.0,

@@ -20,6 +20,7 @@ use crate::error::{
 };
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
+use crate::request::{Budget, Limit};
 use crate::search::REQUEST_LIMITS;
 
 /// One resolution request. The memory policy has already been resolved.
@@ -34,7 +35,7 @@ pub struct SkillRequest<'a> {
     /// mode only (skills are capabilities, not memory: the catalog is the same in every mode).
     pub project: Option<&'a str>,
     /// How many ranked matches [`Resolution::matches`] keeps; `None` keeps them all.
-    pub limit: Option<usize>,
+    pub limit: Option<Limit>,
 }
 
 /// What one request found: the whole catalog (in catalog order) and the request it answers.
@@ -49,15 +50,16 @@ impl Resolution<'_> {
     /// The ranked matches, best first, cut to the request's limit.
     pub fn matches(&self) -> Vec<Ranked<'_>> {
         let mut ranked = rank(self.request.intent, &self.catalog);
-        ranked.truncate(self.request.limit.unwrap_or(usize::MAX));
+        ranked.truncate(self.request.limit.map_or(usize::MAX, Limit::get));
         ranked
     }
 
     /// The bounded `resolve_skill` payload of [`Self::matches`] within `budget` UTF-16 units
     /// (contract 04 §6.5; 05 §7.5, §7.6 for the Off envelope).
-    pub fn payload(&self, budget: usize) -> Result<SkillPayload, SkillError> {
+    pub fn payload(&self, budget: Budget) -> Result<SkillPayload, SkillError> {
         let memory = MemoryFields::of(self.request.memory);
-        fit_payload(self.request.intent, &self.matches(), memory, budget).map_err(SkillError::from)
+        fit_payload(self.request.intent, &self.matches(), memory, budget.units())
+            .map_err(SkillError::from)
     }
 }
 
@@ -180,7 +182,7 @@ mod tests {
             intent: "plan my day",
             memory,
             project,
-            limit: Some(1),
+            limit: Some(Limit::SKILL_DEFAULT),
         }
     }
 
@@ -191,7 +193,7 @@ mod tests {
         assert_eq!(resolution.catalog.len(), 1);
         let matches = resolution.matches();
         assert_eq!(matches[0].skill.name, "plan-today");
-        let payload = resolution.payload(6000).unwrap();
+        let payload = resolution.payload(Budget::DEFAULT).unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.text.contains("\"memory\": \"shared\""));
     }
@@ -202,7 +204,7 @@ mod tests {
         let missing = Path::new("/nonexistent/dotaios-core-skills/aios");
         let resolution = resolve_skill(missing, &request(MemoryMode::Off, None)).unwrap();
         assert!(resolution.catalog.is_empty() && resolution.matches().is_empty());
-        let payload = resolution.payload(6000).unwrap();
+        let payload = resolution.payload(Budget::DEFAULT).unwrap();
         assert!(payload.text.contains("\"memory\": \"off\""));
         assert_eq!(
             resolve_skill(missing, &request(MemoryMode::Shared, None)).unwrap_err(),
@@ -234,7 +236,7 @@ mod tests {
             ..request(MemoryMode::Off, None)
         };
         let resolution = resolve_skill(Path::new("/nonexistent"), &off).unwrap();
-        let error = resolution.payload(256).unwrap_err();
+        let error = resolution.payload(Budget::whole(256)).unwrap_err();
         assert_eq!(
             error,
             SkillError::Payload(PayloadError::BudgetTooSmall {

@@ -2,79 +2,93 @@
 //! raw JSON arguments in, a validated call out, or the first failure with its exact message.
 //!
 //! **Invariant:** no filesystem access. Everything a tool needs from its arguments is checked
-//! here, once; later steps never look at the raw JSON again. No argument *name* is ever echoed
+//! here, once, into `dotaios_core::request`'s typed values, whose bounds and defaults the
+//! schema (`schema.rs`) reads too; later steps never look at the raw JSON again. No argument *name* is ever echoed
 //! (a 100,000-character key answers `Unknown tool argument`).
 
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
-use dotaios_core::folder::selector::check_canonical_selector;
-use dotaios_core::search::ScopeRequest;
+use dotaios_core::folder::selector::is_cc;
+use dotaios_core::request::{
+    Bounds, Budget, ContextSelector, Limit, MAX_SELECTOR_CODE_POINTS, MAX_TEXT_CODE_POINTS,
+    ScopeRequest, Selector,
+};
 use dotaios_core::text::{code_point_len, js_trim};
 use indexmap::IndexMap;
 
 use crate::error::RpcError;
 use crate::json::Json;
-use crate::tools::schema::SEARCH_BUDGET_MIN;
-
-/// The default and maximum budgets shared by the three tools.
-const DEFAULT_BUDGET: u32 = 6000;
-const MAX_BUDGET: u32 = 32_000;
-const MIN_BUDGET: u32 = 256;
-const MAX_PROJECT: usize = 200;
-const MAX_TEXT: usize = 500;
 
 type Args = IndexMap<String, Json>;
 
 /// A validated `read_working_context` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ContextArgs {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ContextArgs<'a> {
     pub(crate) mode: MemoryMode,
     /// The JS-trimmed project argument (matched against the catalog), project mode only.
-    pub(crate) project: Option<String>,
-    /// Sessions shown, 1–10 (default 3).
-    pub(crate) limit: u32,
-    /// Markdown budget, 256–32,000 (default 6000).
-    pub(crate) budget: u32,
+    pub(crate) project: Option<ContextSelector<'a>>,
+    /// Sessions shown, [`Limit::CONTEXT_TOOL`].
+    pub(crate) limit: Limit,
+    /// Markdown budget, [`Budget::TOOL`].
+    pub(crate) budget: Budget,
 }
 
 /// A validated `search_aios` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SearchArgs {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SearchArgs<'a> {
     pub(crate) mode: MemoryMode,
     /// The query exactly as given (validation trims only to test for blankness).
-    pub(crate) query: String,
-    /// The trimmed scope, one of `core::search::ScopeRequest::NAMES`.
-    pub(crate) scope: &'static str,
+    pub(crate) query: &'a str,
+    /// The scope named by the trimmed argument.
+    pub(crate) scope: ScopeRequest,
     /// The raw `scope` argument, echoed untrimmed by the Off payload.
-    pub(crate) raw_scope: Option<String>,
-    /// The raw selector (it passed the canonical check, so it is also trimmed), project mode only.
-    pub(crate) project: Option<String>,
-    /// Results per scope, 1–20 (default 10).
-    pub(crate) limit: u32,
-    /// Budget of the whole text, 3530–32,000 (default 6000).
-    pub(crate) budget: u32,
+    pub(crate) raw_scope: Option<&'a str>,
+    /// The selector (it passed the canonical check, so it is also trimmed), project mode only.
+    pub(crate) project: Option<Selector<'a>>,
+    /// Results per scope, [`Limit::SEARCH_TOOL`].
+    pub(crate) limit: Limit,
+    /// Budget of the whole text, [`Budget::SEARCH_TOOL`].
+    pub(crate) budget: Budget,
 }
 
 /// A validated `resolve_skill` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SkillArgs {
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SkillArgs<'a> {
     pub(crate) mode: MemoryMode,
     /// The raw (untrimmed) selector, project mode only; execution checks it again untrimmed.
-    pub(crate) project: Option<String>,
+    pub(crate) project: Option<&'a str>,
     /// The intent exactly as given.
-    pub(crate) intent: String,
-    /// Matches returned, 1–10 (default 1).
-    pub(crate) limit: u32,
-    /// Budget of the whole text, 256–32,000 (default 6000).
-    pub(crate) budget: u32,
+    pub(crate) intent: &'a str,
+    /// Matches returned, [`Limit::SKILL_TOOL`].
+    pub(crate) limit: Limit,
+    /// Budget of the whole text, [`Budget::TOOL`].
+    pub(crate) budget: Budget,
 }
 
 /// §6.3 `read_working_context`, then the memory policy.
-pub(crate) fn context_args(args: &Args) -> Result<ContextArgs, RpcError> {
+pub(crate) fn context_args(args: &Args) -> Result<ContextArgs<'_>, RpcError> {
     allowed_keys(args, &["memory", "project", "limit", "budget"])?;
-    let project = optional_string(args.get("project"), "project", Some(MAX_PROJECT))?;
-    let limit = bounded_integer(args.get("limit"), "limit", 1, 10)?.unwrap_or(3);
-    let budget = bounded_integer(args.get("budget"), "budget", MIN_BUDGET, MAX_BUDGET)?
-        .unwrap_or(DEFAULT_BUDGET);
+    let project = match optional_string(
+        args.get("project"),
+        "project",
+        Some(MAX_SELECTOR_CODE_POINTS),
+    )? {
+        None => None,
+        // The static checks above refuse everything the working-context check refuses (the
+        // test `static_checks_cover_the_working_context_selector`), so its message is never
+        // the answer; the value is core's checked selector.
+        Some(_) => args
+            .get("project")
+            .and_then(Json::as_str)
+            .map(ContextSelector::check)
+            .transpose()
+            .map_err(|error| RpcError::invalid_owned(error.to_string()))?,
+    };
+    let limit = Limit::whole(bounded_integer(
+        args.get("limit"),
+        "limit",
+        Limit::CONTEXT_TOOL,
+    )?);
+    let budget = Budget::whole(bounded_integer(args.get("budget"), "budget", Budget::TOOL)?);
     let mode = memory_policy(args)?;
     Ok(ContextArgs {
         mode,
@@ -85,37 +99,44 @@ pub(crate) fn context_args(args: &Args) -> Result<ContextArgs, RpcError> {
 }
 
 /// §6.3 `search_aios`, then the memory policy.
-pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
+pub(crate) fn search_args(args: &Args) -> Result<SearchArgs<'_>, RpcError> {
     allowed_keys(
         args,
         &["memory", "query", "scope", "project", "limit", "budget"],
     )?;
-    let query = required_string(args.get("query"), "query", MAX_TEXT)?;
+    let query = required_string(args.get("query"), "query", MAX_TEXT_CODE_POINTS)?;
     let project = match args.get("project") {
         None => None,
-        present => Some(required_string(present, "project", MAX_PROJECT)?),
+        present => Some(required_string(
+            present,
+            "project",
+            MAX_SELECTOR_CODE_POINTS,
+        )?),
     };
     let scope = match optional_string(args.get("scope"), "value", None)? {
-        None => "all",
-        Some(trimmed) => ScopeRequest::parse(trimmed)
-            .map(ScopeRequest::as_str)
-            .ok_or(ArgError::InvalidScope)?,
+        None => ScopeRequest::All,
+        Some(trimmed) => ScopeRequest::parse(trimmed).ok_or(ArgError::InvalidScope)?,
     };
-    if scope == "projects" && project.is_none() {
+    if scope.needs_project(project) {
         return Err(ArgError::ProjectsScopeNeedsProject.into());
     }
-    if let Some(project) = project {
-        selector_check(project)?;
-    }
-    let limit = bounded_integer(args.get("limit"), "limit", 1, 20)?.unwrap_or(10);
-    let budget = bounded_integer(args.get("budget"), "budget", SEARCH_BUDGET_MIN, MAX_BUDGET)?
-        .unwrap_or(DEFAULT_BUDGET);
+    let project = project.map(canonical_selector).transpose()?;
+    let limit = Limit::whole(bounded_integer(
+        args.get("limit"),
+        "limit",
+        Limit::SEARCH_TOOL,
+    )?);
+    let budget = Budget::whole(bounded_integer(
+        args.get("budget"),
+        "budget",
+        Budget::SEARCH_TOOL,
+    )?);
     let mode = memory_policy(args)?;
     Ok(SearchArgs {
         mode,
-        query: query.to_owned(),
+        query,
         scope,
-        raw_scope: args.get("scope").and_then(Json::as_str).map(str::to_owned),
+        raw_scope: args.get("scope").and_then(Json::as_str),
         project: in_project_mode(mode, project),
         limit,
         budget,
@@ -123,20 +144,27 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs, RpcError> {
 }
 
 /// §6.3 `resolve_skill`, then the memory policy.
-pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs, RpcError> {
+pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs<'_>, RpcError> {
     allowed_keys(args, &["memory", "project", "intent", "limit", "budget"])?;
-    if let Some(trimmed) = optional_string(args.get("project"), "project", Some(MAX_PROJECT))? {
-        selector_check(trimmed)?;
+    if let Some(trimmed) = optional_string(
+        args.get("project"),
+        "project",
+        Some(MAX_SELECTOR_CODE_POINTS),
+    )? {
+        canonical_selector(trimmed)?;
     }
-    let intent = required_string(args.get("intent"), "intent", MAX_TEXT)?;
-    let limit = bounded_integer(args.get("limit"), "limit", 1, 10)?.unwrap_or(1);
-    let budget = bounded_integer(args.get("budget"), "budget", MIN_BUDGET, MAX_BUDGET)?
-        .unwrap_or(DEFAULT_BUDGET);
+    let intent = required_string(args.get("intent"), "intent", MAX_TEXT_CODE_POINTS)?;
+    let limit = Limit::whole(bounded_integer(
+        args.get("limit"),
+        "limit",
+        Limit::SKILL_TOOL,
+    )?);
+    let budget = Budget::whole(bounded_integer(args.get("budget"), "budget", Budget::TOOL)?);
     let mode = memory_policy(args)?;
     Ok(SkillArgs {
         mode,
         project: in_project_mode(mode, args.get("project").and_then(Json::as_str)),
-        intent: intent.to_owned(),
+        intent,
         limit,
         budget,
     })
@@ -161,8 +189,9 @@ fn policy_arg(value: Option<&Json>) -> PolicyArg<'_> {
     }
 }
 
-fn selector_check(value: &str) -> Result<(), RpcError> {
-    check_canonical_selector(value).map_err(|error| RpcError::invalid_owned(error.to_string()))
+/// The canonical selector check (contract 01 §6.4.2), answered with core's message.
+fn canonical_selector(value: &str) -> Result<Selector<'_>, RpcError> {
+    Selector::canonical(value).map_err(|error| RpcError::invalid_owned(error.to_string()))
 }
 
 fn allowed_keys(args: &Args, allowed: &[&str]) -> Result<(), RpcError> {
@@ -178,10 +207,8 @@ fn not_a_non_empty_string(name: &'static str) -> RpcError {
 }
 
 /// The project argument as a tool keeps it: only in Project mode (§6.5).
-fn in_project_mode(mode: MemoryMode, project: Option<&str>) -> Option<String> {
-    (mode == MemoryMode::Project)
-        .then(|| project.map(str::to_owned))
-        .flatten()
+fn in_project_mode<T>(mode: MemoryMode, project: Option<T>) -> Option<T> {
+    project.filter(|_| mode == MemoryMode::Project)
 }
 
 /// §6.2 required string: used untrimmed; no control-character check.
@@ -229,27 +256,28 @@ fn optional_string<'a>(
     Ok(Some(trimmed))
 }
 
-/// §6.2 bounded integer: a JSON number whose value is an integer in range; no coercion.
+/// §6.2 bounded integer: a JSON number whose value is an integer within `bounds`, no
+/// coercion; absent is the default.
 fn bounded_integer(
     value: Option<&Json>,
     name: &'static str,
-    min: u32,
-    max: u32,
-) -> Result<Option<u32>, RpcError> {
+    bounds: Bounds,
+) -> Result<u32, RpcError> {
     let Some(value) = value else {
-        return Ok(None);
+        return Ok(bounds.default);
     };
     match value {
-        Json::Number(number)
-            if number.value().fract() == 0.0
-                && number.value() >= f64::from(min)
-                && number.value() <= f64::from(max) =>
-        {
-            // In range and integral, so the cast is exact.
-            Ok(Some(number.value() as u32))
-        }
-        _ => Err(ArgError::NotIntegerInRange { name, min, max }.into()),
+        Json::Number(number) => bounds.admit(number.value()),
+        _ => None,
     }
+    .ok_or_else(|| {
+        ArgError::NotIntegerInRange {
+            name,
+            min: bounds.min,
+            max: bounds.max,
+        }
+        .into()
+    })
 }
 
 /// The static-validation catalogue (contract 05 §6.2–§6.3): every message this module writes
@@ -292,25 +320,22 @@ impl From<ArgError> for RpcError {
     }
 }
 
-/// General category `Cc`.
-fn is_cc(c: char) -> bool {
-    matches!(c, '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::parse;
 
-    fn object(text: &str) -> Args {
+    /// The arguments of one test call, kept for the rest of the test run: validated calls
+    /// borrow their strings from them.
+    fn object(text: &str) -> &'static Args {
         match parse(text).unwrap() {
-            Json::Object(members) => members,
+            Json::Object(members) => Box::leak(Box::new(members)),
             other => panic!("not an object: {other:?}"),
         }
     }
 
     fn context_error(text: &str) -> String {
-        context_args(&object(text))
+        context_args(object(text))
             .unwrap_err()
             .wire()
             .1
@@ -318,39 +343,41 @@ mod tests {
     }
 
     fn search_error(text: &str) -> String {
-        search_args(&object(text))
-            .unwrap_err()
-            .wire()
-            .1
-            .into_owned()
+        search_args(object(text)).unwrap_err().wire().1.into_owned()
     }
 
     fn skill_error(text: &str) -> String {
-        skill_args(&object(text)).unwrap_err().wire().1.into_owned()
+        skill_args(object(text)).unwrap_err().wire().1.into_owned()
     }
 
     #[test]
     fn context_defaults_and_trimmed_project() {
-        let args = context_args(&object("{}")).unwrap();
+        let args = context_args(object("{}")).unwrap();
         assert_eq!(
             args,
             ContextArgs {
                 mode: MemoryMode::Shared,
                 project: None,
-                limit: 3,
-                budget: 6000
+                limit: Limit::whole(3),
+                budget: Budget::whole(6000)
             }
         );
-        let args = context_args(&object(
+        let args = context_args(object(
             r#"{"project":" café:client/01 ","limit":1e1,"budget":256.0}"#,
         ))
         .unwrap();
         assert_eq!(args.mode, MemoryMode::Project);
-        assert_eq!(args.project.as_deref(), Some("café:client/01"));
-        assert_eq!((args.limit, args.budget), (10, 256));
-        let args = context_args(&object(r#"{"memory":"off","project":"x"}"#)).unwrap();
+        assert_eq!(
+            args.project.map(ContextSelector::as_str),
+            Some("café:client/01")
+        );
+        assert_eq!(
+            (args.limit, args.budget),
+            (Limit::whole(10), Budget::whole(256))
+        );
+        let args = context_args(object(r#"{"memory":"off","project":"x"}"#)).unwrap();
         assert_eq!((args.mode, args.project), (MemoryMode::Off, None));
-        let args = context_args(&object(r#"{"memory":null}"#)).unwrap();
+        let args = context_args(object(r#"{"memory":null}"#)).unwrap();
         assert_eq!(args.mode, MemoryMode::Shared);
     }
 
@@ -383,7 +410,7 @@ mod tests {
             context_error(&format!(r#"{{"project":"{}"}}"#, "🚀".repeat(201))),
             "project must be at most 200 characters"
         );
-        assert!(context_args(&object(&format!(r#"{{"project":"{}"}}"#, "🚀".repeat(200)))).is_ok());
+        assert!(context_args(object(&format!(r#"{{"project":"{}"}}"#, "🚀".repeat(200)))).is_ok());
         for value in [
             "\"3\"", "true", "[]", "null", "3.5", "0", "11", "-0", "1e400",
         ] {
@@ -425,6 +452,91 @@ mod tests {
             context_error(r#"{"memory":"off","surprise":true}"#),
             "Unknown tool argument"
         );
+    }
+
+    /// `(limit, budget)` of a validated call of `tool` with these extra members.
+    fn numbers(tool: &str, members: &str) -> Result<(usize, usize), RpcError> {
+        let text = |required: &str| format!("{{{required}{members}}}");
+        match tool {
+            "read_working_context" => {
+                context_args(object(&text(""))).map(|args| (args.limit.get(), args.budget.units()))
+            }
+            "search_aios" => search_args(object(&text(r#""query":"x""#)))
+                .map(|args| (args.limit.get(), args.budget.units())),
+            "resolve_skill" => skill_args(object(&text(r#""intent":"x""#)))
+                .map(|args| (args.limit.get(), args.budget.units())),
+            other => panic!("unknown tool {other}"),
+        }
+    }
+
+    /// Both schema editions and the validator agree on every integer argument: the validator
+    /// accepts `minimum` and `maximum`, refuses one beyond either, and applies `default`.
+    #[test]
+    fn validator_accepts_exactly_the_schema_bounds() {
+        for list in [
+            super::super::schema::tools(),
+            super::super::schema::structured_tools(),
+        ] {
+            for tool in list.as_array().unwrap() {
+                let name = tool["name"].as_str().unwrap();
+                let properties = &tool["inputSchema"]["properties"];
+                for (index, key) in ["limit", "budget"].into_iter().enumerate() {
+                    let bound = |member: &str| properties[key][member].as_u64().unwrap() as usize;
+                    let pick = |pair: (usize, usize)| if index == 0 { pair.0 } else { pair.1 };
+                    let with = |value: usize| {
+                        numbers(name, &format!(r#"{}"{key}":{value}"#, comma(name)))
+                            .map(pick)
+                            .ok()
+                    };
+                    let (min, max) = (bound("minimum"), bound("maximum"));
+                    assert_eq!(with(min), Some(min), "{name}.{key}");
+                    assert_eq!(with(max), Some(max), "{name}.{key}");
+                    assert_eq!(with(min - 1), None, "{name}.{key}");
+                    assert_eq!(with(max + 1), None, "{name}.{key}");
+                    let default = numbers(name, "").map(pick).ok();
+                    assert_eq!(default, Some(bound("default")), "{name}.{key}");
+                }
+            }
+        }
+    }
+
+    /// The separator after a tool's required member, if it has one.
+    fn comma(tool: &str) -> &'static str {
+        if tool == "read_working_context" {
+            ""
+        } else {
+            ","
+        }
+    }
+
+    /// The adapter's static checks of `project` refuse everything core's working-context check
+    /// refuses (contract 05 §6.3 against 01 §6.4.1), so `context_args` never answers with core's
+    /// message.
+    #[test]
+    fn static_checks_cover_the_working_context_selector() {
+        let long = "x".repeat(200);
+        let values = [
+            String::new(),
+            " ".into(),
+            "\u{feff}\u{2028}".into(),
+            "a\u{85}".into(),
+            "a\u{7}".into(),
+            format!("{long} "),
+            format!(" {long}"),
+            format!("{long}\u{7}"),
+            "x".repeat(201),
+            " café:client/01 ".into(),
+        ];
+        for value in values {
+            let text = format!(r#"{{"project":{}}}"#, serde_json::json!(value));
+            let static_answer = context_args(object(&text)).map(|args| args.project);
+            let core_answer = ContextSelector::check(&value);
+            match static_answer {
+                Ok(Some(selector)) => assert_eq!(Ok(selector), core_answer, "{value:?}"),
+                Ok(None) => panic!("{value:?}: a project argument gives project mode"),
+                Err(error) => assert!(!error.wire().1.starts_with("Working-context"), "{value:?}"),
+            }
+        }
     }
 
     #[test]
@@ -473,19 +585,26 @@ mod tests {
             search_error(r#"{"query":"x","budget":3529}"#),
             "budget must be an integer from 3530 to 32000"
         );
-        let args = search_args(&object(
+        let args = search_args(object(
             r#"{"query":" x ","scope":" memory ","memory":"off"}"#,
         ))
         .unwrap();
         assert_eq!(
-            (args.query.as_str(), args.scope, args.raw_scope.as_deref()),
+            (args.query, args.scope.as_str(), args.raw_scope),
             (" x ", "memory", Some(" memory "))
         );
-        assert_eq!((args.limit, args.budget), (10, 6000));
-        let args = search_args(&object(r#"{"query":"x","project":"acme-campaign"}"#)).unwrap();
         assert_eq!(
-            (args.mode, args.project.as_deref(), args.scope),
-            (MemoryMode::Project, Some("acme-campaign"), "all")
+            (args.limit, args.budget),
+            (Limit::whole(10), Budget::whole(6000))
+        );
+        let args = search_args(object(r#"{"query":"x","project":"acme-campaign"}"#)).unwrap();
+        assert_eq!(
+            (args.mode, args.project.map(Selector::as_str), args.scope),
+            (
+                MemoryMode::Project,
+                Some("acme-campaign"),
+                ScopeRequest::All
+            )
         );
     }
 
@@ -512,13 +631,16 @@ mod tests {
             "limit must be an integer from 1 to 10"
         );
         // The trimmed project passes statically; the raw one is kept for execution.
-        let args = skill_args(&object(r#"{"intent":"x","project":" client-work "}"#)).unwrap();
+        let args = skill_args(object(r#"{"intent":"x","project":" client-work "}"#)).unwrap();
         assert_eq!(
-            (args.mode, args.project.as_deref()),
+            (args.mode, args.project),
             (MemoryMode::Project, Some(" client-work "))
         );
-        assert_eq!((args.limit, args.budget), (1, 6000));
-        let args = skill_args(&object(r#"{"intent":"x","project":"p","memory":"off"}"#)).unwrap();
+        assert_eq!(
+            (args.limit, args.budget),
+            (Limit::whole(1), Budget::whole(6000))
+        );
+        let args = skill_args(object(r#"{"intent":"x","project":"p","memory":"off"}"#)).unwrap();
         assert_eq!((args.mode, args.project), (MemoryMode::Off, None));
     }
 }

@@ -10,6 +10,7 @@ use dotaios_contained::Root;
 use dotaios_core::context::{ContextError, ContextRequest, ContextScope, read_working_context};
 use dotaios_core::error::{PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE};
 use dotaios_core::folder::memory::MemoryMode;
+use dotaios_core::folder::projects::ScopeError;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
@@ -23,14 +24,14 @@ pub(crate) fn run(
     time_zone: &TimeZone,
 ) -> Result<String, RpcError> {
     let root = Root::open(folder).map_err(|_| RpcError::ContextUnreadable)?;
-    let scope = match (args.mode, args.project.as_deref()) {
+    let scope = match (args.mode, args.project) {
         (MemoryMode::Project, Some(selector)) => ContextScope::Project { selector },
         _ => ContextScope::Shared,
     };
     let request = ContextRequest {
         scope,
-        limit: Some(f64::from(args.limit)),
-        budget: Some(f64::from(args.budget)),
+        limit: args.limit,
+        budget: args.budget,
         now: Timestamp::now(),
         time_zone,
     };
@@ -41,11 +42,11 @@ pub(crate) fn run(
 fn public_error(error: ContextError) -> RpcError {
     match error {
         ContextError::ReadFailed(_) => RpcError::ContextUnreadable,
-        ContextError::AmbiguousProject { .. } => RpcError::invalid(PROJECT_AMBIGUOUS_MESSAGE),
-        ContextError::UnknownProject => RpcError::invalid(PROJECT_UNREGISTERED_MESSAGE),
-        // Static validation already enforced these; reaching them is an internal failure.
-        ContextError::InvalidSelector(_)
-        | ContextError::InvalidLimit
-        | ContextError::InvalidBudget => RpcError::Failed,
+        ContextError::Project(ScopeError::Ambiguous { .. }) => {
+            RpcError::invalid(PROJECT_AMBIGUOUS_MESSAGE)
+        }
+        ContextError::Project(ScopeError::Unknown) => {
+            RpcError::invalid(PROJECT_UNREGISTERED_MESSAGE)
+        }
     }
 }

@@ -87,7 +87,7 @@ impl<'a> ToolCall<'a> {
             Tool::SearchAios => {
                 let args = args::search_args(arguments)?;
                 if args.mode == MemoryMode::Off {
-                    return Ok(off_search_payload(&args.query, args.raw_scope.as_deref()));
+                    return Ok(off_search_payload(args.query, args.raw_scope));
                 }
                 require_folder(folder)?;
                 search::run(folder, &args, time_zone, cache)

@@ -7,15 +7,15 @@
 //! **Invariant:** these objects are contract. Member order is the order written here (the
 //! workspace enables `serde_json/preserve_order`); there is no `$schema`, `format`, `$ref` or
 //! array-valued `type`, no bare boolean schema and no schema without a validation keyword (the
-//! portability rules real clients lint for), the reference list has no `outputSchema`, and the
-//! search `budget` minimum is [`SEARCH_BUDGET_MIN`]. Both editions share the bounds and
-//! patterns, so they accept exactly the same arguments.
+//! portability rules real clients lint for), and the reference list has no `outputSchema`.
+//! Every bound, default and scope name is `dotaios_core::request`'s, the same constants the
+//! validator (`args.rs`) checks, so both editions and the validator accept exactly the same
+//! arguments.
 
+use dotaios_core::request::{
+    Bounds, Budget, Limit, MAX_SELECTOR_CODE_POINTS, MAX_TEXT_CODE_POINTS, ScopeRequest,
+};
 use serde_json::{Value, json};
-
-/// The search budget floor (contract 05 §8.6); core's search payload owns it and its test
-/// re-derives it.
-pub(crate) use dotaios_core::search::SEARCH_BUDGET_MIN;
 
 /// The working-context `project` pattern: one non-space character, no `Cc` character.
 const CONTEXT_PROJECT_PATTERN: &str = r"^(?=.*\S)[^\u0000-\u001F\u007F-\u009F]*$";
@@ -42,7 +42,7 @@ fn project_schema(pattern: &str, description: &str) -> Value {
     json!({
         "type": "string",
         "minLength": 1,
-        "maxLength": 200,
+        "maxLength": MAX_SELECTOR_CODE_POINTS,
         "pattern": pattern,
         "description": description,
     })
@@ -78,14 +78,11 @@ fn read_working_context() -> Value {
                     CONTEXT_PROJECT_PATTERN,
                     "Optional project slug or stable id. Opaque identifiers without Unicode control characters are accepted within the 200-code-point bound.",
                 ),
-                "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 3},
-                "budget": {
-                    "type": "integer",
-                    "minimum": 256,
-                    "maximum": 32000,
-                    "default": 6000,
-                    "description": "Character budget for canonical Markdown; bounded operational metadata is separate.",
-                },
+                "limit": bounded(Limit::CONTEXT_TOOL),
+                "budget": described(
+                    bounded(Budget::TOOL),
+                    "Character budget for canonical Markdown; bounded operational metadata is separate.",
+                ),
             }),
             &[],
         ),
@@ -101,24 +98,21 @@ fn search_aios() -> Value {
         "inputSchema": input_schema(
             json!({
                 "memory": memory_schema(),
-                "query": {"type": "string", "minLength": 1, "maxLength": 500},
+                "query": text(MAX_TEXT_CODE_POINTS),
                 "scope": {
                     "type": "string",
-                    "enum": dotaios_core::search::ScopeRequest::NAMES,
-                    "default": "all",
+                    "enum": ScopeRequest::NAMES,
+                    "default": ScopeRequest::All.as_str(),
                 },
                 "project": project_schema(
                     SELECTOR_PATTERN,
                     "Optional canonical project slug or stable id. Required for project-only scope.",
                 ),
-                "limit": {"type": "integer", "minimum": 1, "maximum": 20, "default": 10},
-                "budget": {
-                    "type": "integer",
-                    "minimum": SEARCH_BUDGET_MIN,
-                    "maximum": 32000,
-                    "default": 6000,
-                    "description": "Character budget for the complete serialized search response, including full omission metadata.",
-                },
+                "limit": bounded(Limit::SEARCH_TOOL),
+                "budget": described(
+                    bounded(Budget::SEARCH_TOOL),
+                    "Character budget for the complete serialized search response, including full omission metadata.",
+                ),
             }),
             &["query"],
         ),
@@ -138,9 +132,9 @@ fn resolve_skill() -> Value {
                     SELECTOR_PATTERN,
                     "Required only when memory is project. Skills remain capabilities rather than memory.",
                 ),
-                "intent": {"type": "string", "minLength": 1, "maxLength": 500},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 10, "default": 1},
-                "budget": {"type": "integer", "minimum": 256, "maximum": 32000, "default": 6000},
+                "intent": text(MAX_TEXT_CODE_POINTS),
+                "limit": bounded(Limit::SKILL_TOOL),
+                "budget": bounded(Budget::TOOL),
             }),
             &["intent"],
         ),
@@ -166,8 +160,8 @@ pub(crate) fn structured_tools() -> Value {
                 json!({
                     "memory": structured_memory(),
                     "project": described(project_schema(CONTEXT_PROJECT_PATTERN, ""), "Project slug or id to focus on; implies project memory."),
-                    "limit": described(bounded(1, 10, 3), "How many recent sessions to include."),
-                    "budget": described(bounded(256, 32000, 6000), "Most characters of Markdown to return."),
+                    "limit": described(bounded(Limit::CONTEXT_TOOL), "How many recent sessions to include."),
+                    "budget": described(bounded(Budget::TOOL), "Most characters of Markdown to return."),
                 }),
                 &[],
             ),
@@ -180,16 +174,16 @@ pub(crate) fn structured_tools() -> Value {
             input_schema(
                 json!({
                     "memory": structured_memory(),
-                    "query": described(text(500), "A few distinctive keywords, e.g. launch checklist."),
+                    "query": described(text(MAX_TEXT_CODE_POINTS), "A few distinctive keywords, e.g. launch checklist."),
                     "scope": {
                         "type": "string",
-                        "enum": dotaios_core::search::ScopeRequest::NAMES,
-                        "default": "all",
+                        "enum": ScopeRequest::NAMES,
+                        "default": ScopeRequest::All.as_str(),
                         "description": "Where to search; all covers everything but projects.",
                     },
                     "project": described(project_schema(SELECTOR_PATTERN, ""), "Project slug or id: search its sessions, memory and files. Needed for scope projects."),
-                    "limit": described(bounded(1, 20, 10), "Most results per scope."),
-                    "budget": described(bounded(SEARCH_BUDGET_MIN, 32000, 6000), "Most characters of the whole answer."),
+                    "limit": described(bounded(Limit::SEARCH_TOOL), "Most results per scope."),
+                    "budget": described(bounded(Budget::SEARCH_TOOL), "Most characters of the whole answer."),
                 }),
                 &["query"],
             ),
@@ -203,9 +197,9 @@ pub(crate) fn structured_tools() -> Value {
                 json!({
                     "memory": structured_memory(),
                     "project": described(project_schema(SELECTOR_PATTERN, ""), "Project slug or id; only with memory project."),
-                    "intent": described(text(500), "What the user wants done, in plain words."),
-                    "limit": described(bounded(1, 10, 1), "How many skills to return, best first."),
-                    "budget": described(bounded(256, 32000, 6000), "Most characters of the whole answer."),
+                    "intent": described(text(MAX_TEXT_CODE_POINTS), "What the user wants done, in plain words."),
+                    "limit": described(bounded(Limit::SKILL_TOOL), "How many skills to return, best first."),
+                    "budget": described(bounded(Budget::TOOL), "Most characters of the whole answer."),
                 }),
                 &["intent"],
             ),
@@ -244,11 +238,13 @@ fn described(mut schema: Value, description: &str) -> Value {
     schema
 }
 
-fn bounded(minimum: u32, maximum: u32, default: u32) -> Value {
-    json!({"type": "integer", "minimum": minimum, "maximum": maximum, "default": default})
+/// A bounded integer property (contract 05 §6.2): `bounds` as `minimum`, `maximum`, `default`.
+fn bounded(bounds: Bounds) -> Value {
+    json!({"type": "integer", "minimum": bounds.min, "maximum": bounds.max, "default": bounds.default})
 }
 
-fn text(max: u32) -> Value {
+/// A required string property of 1 to `max` code points.
+fn text(max: usize) -> Value {
     json!({"type": "string", "minLength": 1, "maxLength": max})
 }
 
@@ -470,6 +466,21 @@ fn skill_output() -> Value {
 
 #[cfg(test)]
 mod tests {
+    /// The `project` description's bound is the one the schema and validator use.
+    #[test]
+    fn the_described_selector_bound_is_the_checked_one() {
+        let described = tools()[0]["inputSchema"]["properties"]["project"]["description"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            described.contains(&format!(
+                "within the {MAX_SELECTOR_CODE_POINTS}-code-point bound"
+            )),
+            "{described}"
+        );
+    }
+
     use super::*;
     use dotaios_core::text::to_json_compact;
 

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use dotaios_core::search::{
-    Clock, ScopeRequest, SearchCache, SearchRequest, SessionFilters, search, search_cached,
+    Clock, SearchCache, SearchRequest, SessionFilters, search, search_cached,
 };
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -22,14 +22,13 @@ pub(crate) fn run(
     time_zone: &TimeZone,
     cache: Option<&SearchCache>,
 ) -> Result<String, RpcError> {
-    let scope = ScopeRequest::parse(args.scope).ok_or(RpcError::Failed)?;
     let filters = SessionFilters::default();
     let request = SearchRequest {
-        query: &args.query,
-        scope,
-        limit: args.limit as usize,
+        query: args.query,
+        scope: args.scope,
+        limit: args.limit,
         memory: args.mode,
-        project: args.project.as_deref(),
+        project: args.project,
         session_filters: &filters,
         clock: Clock {
             now_ms: Timestamp::now().as_millisecond() as f64,
@@ -44,6 +43,6 @@ pub(crate) fn run(
     }
     .map_err(|error| RpcError::from_core(&error))?;
     outcome
-        .mcp_payload(&args.query, args.budget as usize)
+        .mcp_payload(args.query, args.budget)
         .map_err(|error| RpcError::from_core(&error))
 }

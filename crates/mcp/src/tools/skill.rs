@@ -14,14 +14,13 @@ use crate::tools::args::SkillArgs;
 /// reads nothing, so this runs before the folder check too (§7.6).
 pub(crate) fn run(folder: &Path, args: &SkillArgs) -> Result<String, RpcError> {
     let request = SkillRequest {
-        intent: &args.intent,
+        intent: args.intent,
         memory: args.mode,
-        project: args.project.as_deref(),
-        limit: Some(usize::try_from(args.limit).unwrap_or(usize::MAX)),
+        project: args.project,
+        limit: Some(args.limit),
     };
-    let budget = usize::try_from(args.budget).unwrap_or(usize::MAX);
     resolve_skill(folder, &request)
-        .and_then(|resolution| resolution.payload(budget))
+        .and_then(|resolution| resolution.payload(args.budget))
         .map(|payload| payload.text)
         .map_err(|error| RpcError::from_core(&error))
 }

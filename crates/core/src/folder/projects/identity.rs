@@ -74,8 +74,8 @@ pub enum IdentityError {
     /// No project matches.
     #[error("project selector is unknown")]
     Unknown,
-    /// More than one project matches.
-    #[error("project selector is ambiguous; use its stable id")]
+    /// More than one project matches (the tools' text, contract 05 §6.8).
+    #[error("{}", crate::error::PROJECT_AMBIGUOUS_MESSAGE)]
     Ambiguous,
     /// The directly named project's identity is invalid (fatal).
     #[error(transparent)]

@@ -51,7 +51,7 @@ impl Engine<'_> {
                     request.session_filters,
                     project,
                     request.clock.now_ms,
-                    request.limit,
+                    request.limit.get(),
                     &mut read_body,
                 )?;
                 work.session_results = hits.into_iter().map(SearchHit::Session).collect();

@@ -205,7 +205,7 @@ impl Engine<'_> {
         mut pending: Vec<Pending>,
         stats: &Stats,
     ) -> Vec<(usize, SearchHit)> {
-        let limit = self.request.limit;
+        let limit = self.request.limit.get();
         let Some(memory) = self.memory.take() else {
             let (chosen, _) = merge(&pending, &self.query, stats, limit, None);
             return take(pending, chosen);

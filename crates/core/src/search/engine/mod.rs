@@ -35,6 +35,7 @@ use serde_json::Value;
 use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
+use crate::request::{Limit, Selector};
 use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
 use crate::search::cache::{Key, KeyRef, SearchCache};
 use crate::search::error::{
@@ -177,7 +178,7 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
     let request = SearchRequest {
         query: "",
         scope: ScopeRequest::One(Scope::Vault),
-        limit: 1,
+        limit: Limit::count(1),
         memory: MemoryMode::Shared,
         project: None,
         session_filters: &filters,
@@ -223,24 +224,21 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
     Ok(read)
 }
 
-/// The request checks that need no filesystem access; returns the Project-mode selector.
+/// The request checks that need no filesystem access; returns the Project-mode selector. The
+/// selector itself was checked when the surface built its [`Selector`]; here only its presence
+/// is: Project mode needs one, and so does a `projects` scope, which in Shared mode has none and
+/// fails before any read (§2.2).
 pub(crate) fn check_request<'a>(
     request: &SearchRequest<'a>,
 ) -> Result<Option<&'a str>, SearchError> {
-    if request.memory == MemoryMode::Off {
-        return Ok(None);
-    }
-    // A `projects` scope in Shared mode has no selector: it fails before any read (§2.2).
-    if request.memory == MemoryMode::Shared && request.scope == ScopeRequest::One(Scope::Projects) {
-        return Err(SearchError::SelectorMissing);
-    }
     let selector = match request.memory {
-        MemoryMode::Project => Some(request.project.ok_or(SearchError::SelectorMissing)?),
-        _ => None,
+        MemoryMode::Off => return Ok(None),
+        MemoryMode::Project => request.project.map(Selector::as_str),
+        MemoryMode::Shared => None,
     };
-    if let Some(selector) = selector {
-        crate::folder::selector::check_canonical_selector(selector)
-            .map_err(SearchError::Selector)?;
+    let missing = request.memory == MemoryMode::Project && selector.is_none();
+    if missing || request.scope.needs_project(selector) {
+        return Err(SearchError::SelectorMissing);
     }
     Ok(selector)
 }

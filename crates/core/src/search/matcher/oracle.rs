@@ -4,7 +4,7 @@
 
 use memchr::memmem::Finder;
 
-use super::{MatchKind, count_non_overlapping, fold};
+use super::{MatchKind, count_non_overlapping, inflection_stem};
 use crate::search::unicode::is_letter_or_number;
 
 pub(super) struct OracleTerm {
@@ -28,7 +28,8 @@ impl OracleQuery {
                 .iter()
                 .map(|text| OracleTerm {
                     finder: Finder::new(text.as_bytes()).into_owned(),
-                    stem: fold(text).map(|stem| Finder::new(stem.as_bytes()).into_owned()),
+                    stem: inflection_stem(text)
+                        .map(|stem| Finder::new(stem.as_bytes()).into_owned()),
                 })
                 .collect(),
         }
