@@ -190,7 +190,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
             Item::Value("--path", value) => options.path = Some(value),
             Item::Flag("--json") => options.json = true,
             // Every other argument is a query word, `-x` and words after `--` included;
-            // an unknown `--name` was refused by the scanner (§17.1, changed 2026-12).
+            // an unknown `--name` was refused by the scanner (§17.1).
             Item::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
             other => return Err(unhandled(&other)),
         }

@@ -159,8 +159,8 @@ impl Engine<'_> {
         self.book_listing(work, meter, root, dir, first_open, allowance, &sub, listed)
     }
 
-    /// [`Engine::list`] through a directory handle the walk holds (contract 03 §4.8 as changed
-    /// 2026-12): one `getdents` loop on the handle, no path resolution.
+    /// [`Engine::list`] through a directory handle the walk holds (contract 03 §4.8): one
+    /// `getdents` loop on the handle, no path resolution.
     pub(super) fn list_handle(
         &mut self,
         work: &mut ScopeWork,
@@ -466,7 +466,7 @@ impl Engine<'_> {
     /// Observes the accepted files and charges them as demand, in enumeration order (§14.1).
     ///
     /// Each file is stat'ed by its name relative to the directory handle the walk holds (the
-    /// enumeration identity of §4.8 rule 1, as changed 2026-12) and, in the same pass and in
+    /// enumeration identity of §4.8 rule 1,) and, in the same pass and in
     /// parallel, read through that handle: `openat(dirfd, name)`, an `fstat` that must equal
     /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
     /// final revalidation compares the same identity. With the server's cache, the stat alone

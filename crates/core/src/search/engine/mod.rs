@@ -293,7 +293,7 @@ struct CorpusFile {
     strip: usize,
     identity: Identity,
     /// Served from the server's cache: the enumeration stat that validated it is also its
-    /// final observation (contract 03 §19.2 as changed 2026-12), so it is not revalidated again.
+    /// final observation (contract 03 §19.2), so it is not revalidated again.
     cached: bool,
     /// The file's analysis when it was already read during inspection (see
     /// [`Engine::observe_accepted`]); `None` means it is read at execution.
@@ -400,7 +400,7 @@ struct Engine<'r> {
     cache: Option<(&'r SearchCache, u64)>,
     /// Handles of the directories the corpus walks listed, kept for the final revalidation,
     /// which then stats each file and directory by one name relative to its parent's handle
-    /// (contract 03 §4.8 rule 4 as changed 2026-12). At most [`MAX_HELD_DIRECTORIES`]; past that,
+    /// (contract 03 §4.8 rule 4). At most [`MAX_HELD_DIRECTORIES`]; past that,
     /// revalidation resolves the path from the root instead.
     handles: HashMap<(RootId, Option<RelPath>), Arc<Dir>>,
     /// The admitted memory scope's JSONL corpus, between its statistics pass and the merge.

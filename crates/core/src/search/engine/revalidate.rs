@@ -89,7 +89,7 @@ impl Engine<'_> {
     }
 
     /// The held handle of `path`'s parent directory and `path`'s last component, when the walk
-    /// kept that handle: rule 4 then stats one name relative to it (§4.8 as changed 2026-12).
+    /// kept that handle: rule 4 then stats one name relative to it (§4.8).
     fn parent_handle<'p>(&self, root: RootId, path: &'p RelPath) -> Option<(&Dir, &'p str)> {
         let (parent, name) = match path.as_str().rsplit_once('/') {
             Some((_, name)) => (parent_of(path), name),
