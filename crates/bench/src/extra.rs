@@ -33,8 +33,8 @@ use serde_json::{Map, Value, json};
 mod hostile;
 
 use crate::RunOptions;
-use crate::measure::Spawner;
 use crate::report::{Environment, percentile};
+use crate::spawner::Spawner;
 
 /// Discarded samples before each measured phase.
 const WARMUP: usize = 3;
@@ -350,7 +350,7 @@ fn mcp_startup(binary: &Path, aios: &Path) -> Result<u64, String> {
     let context = client
         .call_tool("read_working_context", json!({}), deadline)
         .map_err(failed)?;
-    let ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    let ns = crate::timing::elapsed_ns(start);
     let status = client.close(ANSWER_DEADLINE);
     check_startup(&initialized, &listed, &context)?;
     match status {

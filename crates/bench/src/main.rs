@@ -12,10 +12,14 @@
 mod corpus;
 mod extra;
 mod fixtures;
+mod mcp_server;
 mod measure;
 mod quality;
 mod report;
 mod skill_quality;
+mod spawner;
+mod threads;
+mod timing;
 #[cfg(target_os = "linux")]
 mod uring;
 mod walk;
@@ -124,7 +128,7 @@ fn main() -> ExitCode {
             return extra::run(&options_for_run(&options), &aios);
         }
         // Internal: the small process that spawns and measures `dotaios search` samples.
-        "spawn-server" => return measure::spawn_server(),
+        "spawn-server" => return spawner::spawn_server(),
         "-h" | "--help" => {
             print!("{USAGE}");
             return ExitCode::SUCCESS;

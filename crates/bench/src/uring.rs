@@ -25,7 +25,7 @@ use std::time::Instant;
 use io_uring::{IoUring, opcode, squeue, types};
 use rustix::fs::{AtFlags, Mode, OFlags, StatxFlags};
 
-use crate::measure::on_threads;
+use crate::threads::on_threads;
 
 /// Per-file cap, as search's (contract 03 §13).
 const MAX_FILE_BYTES: u64 = 1 << 20;

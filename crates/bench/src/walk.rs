@@ -15,7 +15,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::measure::on_threads;
+use crate::threads::on_threads;
 use dotaios_contained::{
     Dir, EntryKind, Identity, Ledger, Limits, ReadError, ReadOptions, RelPath, Root,
 };

@@ -32,7 +32,8 @@ use serde_json::{Value, json};
 use dotaios_core::folder::frontmatter::MAX_DOCUMENT_EVENTS;
 
 use super::{ANSWER_DEADLINE, MAX_LINE_BYTES, Row, WorstLimit};
-use crate::measure::{Spawner, initialized_server, server_peak};
+use crate::mcp_server::{initialized_server, server_peak};
+use crate::spawner::Spawner;
 
 /// Contract 07 §4.1 target h.
 const LIMIT: WorstLimit = WorstLimit {
@@ -189,8 +190,7 @@ fn adapter_row(
         let response = client
             .call_tool(call.0, call.1.clone(), start + ANSWER_DEADLINE)
             .map_err(failed)?;
-        row.samples
-            .push(u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX));
+        row.samples.push(crate::timing::elapsed_ns(start));
         check(name, &response, expect)?;
     }
     let pong = client

@@ -332,7 +332,7 @@ fn measure(
                 let ranked = index.search(query.text, CONTROL_LIMIT);
                 systems::Answer {
                     ranked,
-                    ns: u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                    ns: crate::timing::elapsed_ns(start),
                     ..systems::Answer::default()
                 }
             })
@@ -346,7 +346,7 @@ fn measure(
             let ranked = controls::rg_search(&rg, &control_corpus, query.text, CONTROL_LIMIT)?;
             answers.push(systems::Answer {
                 ranked,
-                ns: u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                ns: crate::timing::elapsed_ns(start),
                 ..systems::Answer::default()
             });
         }

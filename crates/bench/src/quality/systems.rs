@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use dotaios_mcp::client::Client;
 use serde_json::{Value, json};
 
+use crate::timing::elapsed_ns;
+
 use super::corpus::Corpus;
 
 /// One answer: the ranked ids, the time it took, and the payload facts worth reporting.
@@ -30,10 +32,6 @@ pub(crate) struct Answer {
 const ANSWER_DEADLINE: Duration = Duration::from_secs(60);
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
-fn elapsed_ns(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
-}
-
 /// One `dotaios-mcp` server for the whole run.
 pub(crate) struct Mcp {
     client: Client,
@@ -42,7 +40,7 @@ pub(crate) struct Mcp {
 impl Mcp {
     pub(crate) fn start(binary: &Path, aios: &Path) -> Result<Mcp, String> {
         let client =
-            crate::measure::initialized_server(binary, aios, MAX_LINE_BYTES, ANSWER_DEADLINE)?;
+            crate::mcp_server::initialized_server(binary, aios, MAX_LINE_BYTES, ANSWER_DEADLINE)?;
         Ok(Mcp { client })
     }
 
