@@ -75,8 +75,8 @@ pub const REQUEST_LIMITS: Counts = Counts {
     bytes: 256 * 1024 * 1024,
     entries: 500_000,
 };
-/// The largest `aios.json` search reads (§3).
-pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+/// The largest `aios.json` search reads (§3.2): the one bound of every `aios.json` read.
+pub const MAX_CONFIG_BYTES: u64 = crate::folder::config::CONFIG_CAP;
 
 /// A logical scope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

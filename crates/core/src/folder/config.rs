@@ -103,6 +103,25 @@ pub fn parse_config_value(text: &str) -> Option<Value> {
         })
 }
 
+/// An `aios.json` text search cannot use (contract 03 §3.2–§3.3): not JSON, or a truthy
+/// `vault_path` that is not a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnusableVaultConfig;
+
+/// The vault directory an `aios.json` text names for search (contract 03 §3.3), read with
+/// [`parse_config_value`]: the `vault_path` string when the value is an object whose
+/// `vault_path` is a non-empty string; `None` (the vault is `<root>/vault`) when the key is
+/// absent, `null`, `""` or another falsy value, or the document is not an object. A truthy
+/// non-string is unusable, as the chapter's open point recommends.
+pub(crate) fn configured_vault_path(text: &str) -> Result<Option<String>, UnusableVaultConfig> {
+    let value = parse_config_value(text).ok_or(UnusableVaultConfig)?;
+    match value.get("vault_path") {
+        Some(Value::String(text)) if !text.is_empty() => Ok(Some(text.clone())),
+        Some(other) if crate::text::js_truthy(other) => Err(UnusableVaultConfig),
+        _ => Ok(None),
+    }
+}
+
 /// A schema version `x.y.z` matching `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$`. Parts may
 /// have any number of digits; comparison is numeric.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -497,6 +516,31 @@ mod tests {
         assert_eq!(repeated["a"], 3);
         let lone = parse_config_object(r#"{"a":"\ud800"}"#).unwrap();
         assert_eq!(lone["a"], "\u{fffd}");
+    }
+
+    #[test]
+    fn vault_path_for_search() {
+        let read = configured_vault_path;
+        assert_eq!(read(r#"{"vault_path":"/v"}"#), Ok(Some("/v".to_owned())));
+        for none in [
+            "{}",
+            r#"{"vault_path":null}"#,
+            r#"{"vault_path":""}"#,
+            r#"{"vault_path":0}"#,
+            r#"{"vault_path":false}"#,
+            r#"["vault_path"]"#,
+            r#""/v""#,
+        ] {
+            assert_eq!(read(none), Ok(None), "{none}");
+        }
+        for unusable in [
+            "{",
+            r#"{"vault_path":42}"#,
+            r#"{"vault_path":{}}"#,
+            r#"{"vault_path":[]}"#,
+        ] {
+            assert_eq!(read(unusable), Err(UnusableVaultConfig), "{unusable}");
+        }
     }
 
     /// Issue 21: numbers JavaScript reads as Infinity or as the nearest double do not make

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, MatchKind, Query, lowercase};
 use crate::search::rank::{Clock, parse_ts};
-use crate::search::relevance::{Features, Field, LineFacts, Stats, fold, kind_of};
+use crate::search::relevance::{Features, Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{
     apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim, to_json_compact,
     utf16_len, utf16_prefix,
@@ -277,7 +277,7 @@ fn measure(entry: &Entry, query: &Query) -> Measured {
     let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
     let folded: Vec<String> = fields
         .iter()
-        .map(|(_, value)| fold(&lowercase(value)).into_owned())
+        .map(|(_, value)| fold_accents(&lowercase(value)).into_owned())
         .collect();
     if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
         return Measured {

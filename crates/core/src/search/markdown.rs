@@ -10,7 +10,7 @@
 
 use crate::search::hit::{Area, MarkdownHit, Snippet};
 use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
-use crate::search::relevance::{Features, Field, fold, kind_of};
+use crate::search::relevance::{Features, Field, fold_accents, kind_of};
 use crate::text::{is_js_space, js_trim};
 
 /// What one file contributes: its length for the request statistics and, when it yields a
@@ -63,7 +63,7 @@ pub(crate) fn analyze_lowered(
     let _ = profile;
     let length = text.len() as u64;
     let model = &query.relevance;
-    let folded = fold(lower);
+    let folded = fold_accents(lower);
     if model.term_count() == 0 || !model.may_match(&folded) {
         // No token of this file can match a term (each matching token holds its gate).
         return FileAnalysis {
@@ -80,7 +80,7 @@ pub(crate) fn analyze_lowered(
     let front_lines = frontmatter(text).map(|(_, close)| text[..close].matches('\n').count() + 1);
     let mut best = Best::default();
     if let Some(description) = description(text) {
-        let facts = model.facts(&fold(&lowercase(&description)));
+        let facts = model.facts(&fold_accents(&lowercase(&description)));
         if let Some(kind) = kind_of(&facts, terms) {
             best.offer(Pick {
                 kind,
@@ -159,7 +159,7 @@ pub(crate) fn analyze_lowered(
 fn fold_path(relative: &str) -> String {
     let lower = lowercase(relative);
     let stem = lower.strip_suffix(".md").unwrap_or(&lower);
-    fold(stem).into_owned()
+    fold_accents(stem).into_owned()
 }
 
 /// One snippet candidate of §8.2 before its window is built: the matched line (0-based; the
@@ -631,7 +631,7 @@ mod tests {
     fn oracle_snippets(text: &str, query: &Query) -> Vec<Snippet> {
         let model = &query.relevance;
         let terms = model.term_count();
-        let kind = |line: &str| kind_of(&model.facts(&fold(&lowercase(line))), terms);
+        let kind = |line: &str| kind_of(&model.facts(&fold_accents(&lowercase(line))), terms);
         let lines: Vec<&str> = text.split('\n').collect();
         let mut all = Vec::new();
         if let Some(description) = description(text)

@@ -1,9 +1,9 @@
-//! Query normalisation, the four match tiers and inflection folding (contract 03 §5–§7).
+//! Query normalisation, the four match tiers and inflection stems (contract 03 §5–§7).
 //!
 //! Everything here works on text that the caller has already lowercased (the "haystack" `h`
 //! of §6): matching never lowercases on its own, so a file is lowercased once and every line,
 //! title and path check reuses slices of that one lowercase copy. Only query terms are ever
-//! folded; documents are not.
+//! stemmed; documents are not.
 //!
 //! This module must stay pure: no I/O, no allocation per haystack beyond what a match needs, and
 //! no pass over a haystack whose cost grows with the number of query terms.
@@ -26,7 +26,7 @@ pub enum MatchKind {
     Terms,
     /// Some but not all terms occur (two or more terms).
     Partial,
-    /// No term occurs literally, but every term's folded stem starts a word.
+    /// No term occurs literally, but every term's inflection stem starts a word.
     Inflected,
 }
 
@@ -115,11 +115,11 @@ struct Distinct {
     /// The bytes of each distinct text.
     bytes: Vec<ByteSet>,
     max_len: usize,
-    /// The folded stems, when every distinct term folds (otherwise nothing is inflected).
+    /// The inflection stems, when every distinct term has one (otherwise nothing is inflected).
     stems: Option<Stems>,
 }
 
-/// A byte trie of the folded stems, walked from each word start (§7).
+/// A byte trie of the inflection stems, walked from each word start (§7).
 #[derive(Debug)]
 struct Stems {
     nodes: Vec<StemNode>,
@@ -253,7 +253,7 @@ impl Distinct {
         }
     }
 
-    /// Whether every distinct term's folded stem starts a word somewhere in the haystack
+    /// Whether every distinct term's inflection stem starts a word somewhere in the haystack
     /// (§7). The trie is walked from each word start only; a walk consumes letters, and no
     /// word starts inside a run of letters, so the walks never overlap and the pass is linear.
     fn all_inflected(&self, lower: &str, profile: Option<&ByteSet>) -> bool {
@@ -502,8 +502,8 @@ const SUFFIXES: [&str; 47] = [
 ];
 
 /// The inflection stem of a query term (contract 03 §7, where it is called `fold(term)`): the
-/// stem that a hit must start with, or `None` when no suffix applies. Case and accent folding
-/// is `relevance::fold`.
+/// stem that a hit must start with, or `None` when no suffix applies. Accent folding
+/// is `relevance::fold_accents`.
 pub(crate) fn inflection_stem(term: &str) -> Option<String> {
     let term = term.to_lowercase();
     let units = utf16_len(&term);

@@ -100,7 +100,7 @@ pub(crate) fn is_stop_word(token: &str) -> bool {
 /// with combining marks removed, and the few letters that do not decompose spelled out
 /// (`ß` → `ss`, `æ` → `ae`, `ø` → `o`, …). Line breaks map one to one, so line numbers of the
 /// folded text are those of the original. ASCII text is returned as it is.
-pub(crate) fn fold(lower: &str) -> Cow<'_, str> {
+pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
     if lower.is_ascii() {
         return Cow::Borrowed(lower);
     }
@@ -338,7 +338,7 @@ impl Relevance {
         // tokens, all of them as one compound term (§5.1).
         let mut words: Vec<Vec<String>> = Vec::new();
         for word in phrase.split(' ') {
-            let folded = fold(word);
+            let folded = fold_accents(word);
             let mut tokens: Vec<String> = Vec::new();
             for_each_token(&folded, |_, token| tokens.push(token.to_owned()));
             if tokens.len() >= 3 && tokens.iter().all(|token| is_ideographic_token(token)) {

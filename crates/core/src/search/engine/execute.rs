@@ -39,11 +39,12 @@ impl Engine<'_> {
                     };
                     let mut collector = model.collector();
                     let title =
-                        fold(&lowercase(session.title.as_str().unwrap_or_default())).into_owned();
+                        fold_accents(&lowercase(session.title.as_str().unwrap_or_default()))
+                            .into_owned();
                     collector.piece(&title, Field::Title);
                     let mut length = title.len();
                     for snippet in &session.matches {
-                        let content = fold(&lowercase(&snippet.content)).into_owned();
+                        let content = fold_accents(&lowercase(&snippet.content)).into_owned();
                         length += content.len();
                         collector.piece(&content, Field::Body);
                     }

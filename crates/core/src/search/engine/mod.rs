@@ -9,15 +9,20 @@
 //! reading files) is merged in enumeration order, so the reported failure and every result are
 //! independent of scheduling.
 //!
-//! One `impl Engine` block per phase: `inspect`, `discover`, `execute` and `revalidate`, with
-//! the shared parallel helper in `parallel`; this module holds the request, its ledger and
-//! the phase loop.
+//! One `impl Engine` block per phase: `vault` (the configuration read and the vault's
+//! authorisation), `inspect` (with `observe`, the early read of the accepted files),
+//! `discover`, `execute` and `revalidate`, with the shared parallel helper in `parallel`;
+//! `safe_corpus` is the benchmark's control. This module holds the request, its ledger,
+//! project selection and the phase loop; it never parses `aios.json` or a corpus file itself.
 
 mod discover;
 mod execute;
 mod inspect;
+mod observe;
 mod parallel;
 mod revalidate;
+mod safe_corpus;
+mod vault;
 
 #[cfg(test)]
 pub(crate) use self::revalidate::before_revalidation;
@@ -48,7 +53,7 @@ use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
 use crate::search::matcher::Query;
 use crate::search::matcher::{lowercase, lowercase_into};
 use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
-use crate::search::relevance::{Features, Field, Stats, fold};
+use crate::search::relevance::{Features, Field, Stats, fold_accents};
 use crate::search::sessions::{UnsafeSessionPath, search_sessions};
 use crate::search::walk::{
     Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
@@ -60,7 +65,10 @@ use crate::search::{
 use crate::text::{collate, utf16_cmp};
 
 use self::execute::{MemoryCorpus, mtime_ms, read_checked};
+use self::observe::Accepted;
 use self::parallel::parallel_map;
+pub(crate) use self::safe_corpus::read_vault_corpus;
+use self::vault::VaultPlace;
 
 /// Runs one request.
 pub(crate) fn run(
@@ -170,60 +178,6 @@ pub(crate) fn run_cached(
     })
 }
 
-/// The safe-corpus control of the benchmark (07 §3.1): the vault scope's walk, eligibility,
-/// containment, identity checks, UTF-8 validation and final revalidation, with no matching or
-/// ranking. Returns the files and bytes read.
-pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, SearchError> {
-    let filters = crate::search::SessionFilters::default();
-    let request = SearchRequest {
-        query: "",
-        scope: ScopeRequest::One(Scope::Vault),
-        limit: Limit::count(1),
-        memory: MemoryMode::Shared,
-        project: None,
-        session_filters: &filters,
-        clock: crate::search::Clock {
-            now_ms: 0.0,
-            time_zone: &jiff::tz::TimeZone::UTC,
-        },
-        workers,
-    };
-    let mut engine = Engine::open(folder, &request, REQUEST_LIMITS)?;
-    engine.read_config()?;
-    engine.available = engine.ledger.remaining();
-    let mut work = ScopeWork::new(Scope::Vault);
-    let mut meter = Meter {
-        allowance: engine.available,
-        used: Counts::default(),
-    };
-    engine.inspect(&mut work, &mut meter, None).map_err(fatal)?;
-    let mut read = Counts::default();
-    for corpus in work.corpora {
-        let reader = engine.root_for(corpus.root).map_err(fatal)?;
-        // Files read during inspection were validated then; the rest are read now.
-        let pending: Vec<&CorpusFile> = corpus
-            .files
-            .iter()
-            .filter(|file| file.analysis.is_none())
-            .collect();
-        let outcomes = parallel_map(&pending, engine.request.workers, |file, _| {
-            read_checked(reader, file).map(|_| ())
-        });
-        for outcome in outcomes {
-            outcome.map_err(fatal)?;
-        }
-        for file in corpus.files {
-            read.files += 1;
-            read.bytes += file.identity.size;
-            engine
-                .searched_files
-                .push((corpus.root, file.rel, file.identity));
-        }
-    }
-    engine.revalidate()?;
-    Ok(read)
-}
-
 /// The request checks that need no filesystem access; returns the Project-mode selector. The
 /// selector itself was checked when the surface built its [`Selector`]; here only its presence
 /// is: Project mode needs one, and so does a `projects` scope, which in Shared mode has none and
@@ -257,19 +211,6 @@ fn meta(request: &SearchRequest<'_>, project: Option<&ProjectIdentity>) -> Scope
 enum RootId {
     Aios,
     Vault,
-}
-
-/// Where the vault is read (§3.4).
-#[derive(Debug)]
-enum VaultPlace {
-    /// Beneath the AIOS root, at this directory (`None` = the root itself).
-    Inside(Option<RelPath>),
-    /// A second authorised root; `None` when the directory does not exist.
-    External {
-        root: Option<Root>,
-        path: PathBuf,
-        identity: Option<Identity>,
-    },
 }
 
 /// The request ledger (§13): one per request, shared by every read.
@@ -411,12 +352,6 @@ struct Engine<'r> {
 /// descriptor; macOS allows 256 per process by default, Linux usually 1,024).
 const MAX_HELD_DIRECTORIES: usize = 128;
 
-const AIOS_JSON: &str = "aios.json";
-
-/// How many accepted files inspection reads before it charges them (see
-/// [`Engine::observe_accepted`]).
-const OBSERVE_BATCH: usize = 512;
-
 impl<'r> Engine<'r> {
     fn open(
         folder: &Path,
@@ -451,68 +386,6 @@ impl<'r> Engine<'r> {
         match (id, &self.vault) {
             (RootId::Aios, _) | (RootId::Vault, VaultPlace::Inside(_)) => Some(&self.aios),
             (RootId::Vault, VaultPlace::External { root, .. }) => root.as_ref(),
-        }
-    }
-
-    /// §3.2–§3.4: reads `aios.json` (charged, fatal on every failure) and authorises the vault.
-    fn read_config(&mut self) -> Result<(), SearchError> {
-        let path = rel(AIOS_JSON);
-        let mut sub = Ledger::new(self.ledger.remaining());
-        let read = self.aios.read_text(&path, MAX_CONFIG_BYTES, &mut sub);
-        self.book(sub.used());
-        let file = match read {
-            Ok(Some(file)) => file,
-            // It existed when the caller checked: it has since gone.
-            Ok(None) => return Err(EvidenceError::Changed.into()),
-            Err(error) => return Err(fatal(fixed_location_error(error))),
-        };
-        self.files.push((RootId::Aios, path, file.identity));
-        let value = crate::folder::config::parse_config_value(&file.text)
-            .ok_or(EvidenceError::ConfigInvalid)?;
-        let vault_path = match value.get("vault_path") {
-            Some(Value::String(text)) if !text.is_empty() => Some(text.clone()),
-            Some(other) if crate::text::js_truthy(other) => {
-                // The reference crashed on a truthy non-string; the open point says: invalid.
-                return Err(EvidenceError::ConfigInvalid.into());
-            }
-            _ => None,
-        };
-        if let Some(vault_path) = vault_path {
-            self.vault = self.authorise_vault(&vault_path)?;
-        }
-        Ok(())
-    }
-
-    fn authorise_vault(&self, vault_path: &str) -> Result<VaultPlace, SearchError> {
-        // No `~` expansion; relative values resolve against the AIOS root (01 §3.9 open point).
-        let resolved = absolutize(Path::new(vault_path), &self.aios_path);
-        let root = absolutize(&self.aios_path, Path::new("/"));
-        if let Ok(inside) = resolved.strip_prefix(&root) {
-            if inside.as_os_str().is_empty() {
-                return Ok(VaultPlace::Inside(None));
-            }
-            let text = inside.to_str().ok_or(EvidenceError::PathUnsafe)?;
-            let path = RelPath::new(text).map_err(|_| EvidenceError::PathUnsafe)?;
-            return Ok(VaultPlace::Inside(Some(path)));
-        }
-        match Root::open(&resolved) {
-            Ok(root) => {
-                let identity = root.restat().map_err(|_| EvidenceError::ReadFailed)?;
-                Ok(VaultPlace::External {
-                    root: Some(root),
-                    path: resolved,
-                    identity: Some(identity),
-                })
-            }
-            Err(dotaios_contained::RootError::NotFound) => Ok(VaultPlace::External {
-                root: None,
-                path: resolved,
-                identity: None,
-            }),
-            Err(dotaios_contained::RootError::NotDirectory) => {
-                Err(EvidenceError::PathUnsafe.into())
-            }
-            Err(dotaios_contained::RootError::Io(_)) => Err(EvidenceError::ReadFailed.into()),
         }
     }
 

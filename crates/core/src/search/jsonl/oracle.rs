@@ -13,7 +13,7 @@ use super::{
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, MatchKind, Query, lowercase};
 use crate::search::rank::{Clock, parse_ts};
-use crate::search::relevance::{Field, LineFacts, Stats, fold, kind_of};
+use crate::search::relevance::{Field, LineFacts, Stats, fold_accents, kind_of};
 
 /// A source with all its entries parsed.
 pub(crate) struct Held {
@@ -112,7 +112,7 @@ pub(crate) fn candidates(
             let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
             let folded: Vec<String> = fields
                 .iter()
-                .map(|(_, value)| fold(&lowercase(value)).into_owned())
+                .map(|(_, value)| fold_accents(&lowercase(value)).into_owned())
                 .collect();
             if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
                 stats.add(1, length as u64, None);

@@ -1,0 +1,140 @@
+//! The early read of inspection (contract 03 §4.8 rule 1, §14.1): each file a corpus walk
+//! accepted is stat'ed through the directory handle that listed it and, in the same parallel
+//! pass, read and analysed against the query (or served from the server's cache, §19.2), so
+//! that execution only reads the files this pass could not.
+//!
+//! It owns the enumeration identity and the early analysis of accepted files; it never lists a
+//! directory, never charges the ledger (only the demand), and never ranks.
+
+use super::*;
+
+/// How many accepted files inspection reads before it charges them (see
+/// [`Engine::observe_accepted`]).
+const OBSERVE_BATCH: usize = 512;
+
+/// A file the walk accepted: its path from the root, and its name in the directory handle that
+/// listed it.
+pub(super) struct Accepted {
+    pub(super) path: RelPath,
+    pub(super) dir: Arc<Dir>,
+    pub(super) name: String,
+}
+
+impl Engine<'_> {
+    /// Observes the accepted files and charges them as demand, in enumeration order (§14.1).
+    ///
+    /// Each file is stat'ed by its name relative to the directory handle the walk holds (the
+    /// enumeration identity of §4.8 rule 1,) and, in the same pass and in
+    /// parallel, read through that handle: `openat(dirfd, name)`, an `fstat` that must equal
+    /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
+    /// final revalidation compares the same identity. With the server's cache, the stat alone
+    /// validates a cached text (§19.2), and is that file's final observation. Only the size
+    /// goes into the demand and the ledger is charged at execution, as the contract orders it; a
+    /// file whose read fails is read again at execution, so a read error (invalid UTF-8,
+    /// permissions) only fails the request when its scope is admitted.
+    pub(super) fn observe_accepted(
+        &self,
+        work: &mut ScopeWork,
+        root: RootId,
+        accepted: Vec<Accepted>,
+        strip: usize,
+        prefix: &str,
+    ) -> Result<Vec<CorpusFile>, ScopeFailure> {
+        let query = &self.query;
+        let cache = self
+            .cache
+            .zip(self.root_identity(root))
+            .map(|((cache, generation), root)| (cache, generation, root));
+        let now_ms = self.request.clock.now_ms;
+        let mut files = Vec::with_capacity(accepted.len());
+        // Files are read a batch at a time, so a scope that the demand check stops early (a
+        // ceiling) costs at most one batch of reads beyond that point.
+        for batch in accepted.chunks(OBSERVE_BATCH) {
+            let early = parallel_map(batch, self.request.workers, |file, buffer| {
+                let relative = &file.path.as_str()[strip..];
+                observe_one(file, relative, prefix, query, cache, now_ms, buffer)
+            });
+            for (file, early) in batch.iter().zip(early) {
+                let (identity, analysis, cached) = early?;
+                self.demand_file(work, identity.size)?;
+                files.push(CorpusFile {
+                    rel: file.path.clone(),
+                    strip,
+                    identity,
+                    cached,
+                    analysis,
+                });
+            }
+        }
+        Ok(files)
+    }
+}
+
+/// The enumeration stat and early read of one accepted file (see
+/// [`Engine::observe_accepted`]): its identity, its analysis when it was read (or served from
+/// the cache, the third value), or why the stat failed.
+fn observe_one(
+    file: &Accepted,
+    relative: &str,
+    prefix: &str,
+    query: &Query,
+    cache: Option<(&SearchCache, u64, Identity)>,
+    now_ms: f64,
+    buffer: &mut String,
+) -> Result<(Identity, Option<FileAnalysis>, bool), ScopeFailure> {
+    let identity = match file.dir.stat(&file.name) {
+        Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
+        Ok(_) => return Err(EvidenceError::Changed.into()),
+        Err(error) => return Err(observed_path_error(error)),
+    };
+    let key = cache.map(|(_, _, root)| KeyRef {
+        root_dev: root.dev,
+        root_ino: root.ino,
+        path: file.path.as_str(),
+    });
+    // `get` reuses the entry only when this stat equals the identity recorded at its read.
+    if let (Some((cache, generation, _)), Some(key)) = (cache, key)
+        && let Some(hit) = cache.get(key, &identity, generation)
+    {
+        let analysis = analyze_lowered(
+            &hit.text,
+            &hit.lower,
+            Some(&hit.profile),
+            relative,
+            prefix,
+            mtime_ms(&identity),
+            query,
+        );
+        return Ok((identity, Some(analysis), true));
+    }
+    let mut sub = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_FILE_BYTES,
+        entries: 0,
+    });
+    let options = ReadOptions::new(MAX_FILE_BYTES)
+        .expecting(identity)
+        .caller_revalidates();
+    let Ok(Some(read)) = file.dir.read_text_with(&file.name, &options, &mut sub) else {
+        return Ok((identity, None, false));
+    };
+    lowercase_into(&read.text, buffer);
+    let analysis = analyze_lowered(
+        &read.text,
+        buffer,
+        None,
+        relative,
+        prefix,
+        mtime_ms(&identity),
+        query,
+    );
+    if let (Some((cache, generation, _)), Some(key)) = (cache, key) {
+        let key = Key {
+            root_dev: key.root_dev,
+            root_ino: key.root_ino,
+            path: key.path.to_owned(),
+        };
+        cache.insert(key, identity, &read.text, buffer, now_ms, generation);
+    }
+    Ok((identity, Some(analysis), false))
+}
