@@ -197,7 +197,10 @@ fn run_cells(
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one cell's fixture, query, binaries and protocol, each read by a different measure"
+)]
 fn measure_cell(
     spawner: &mut Spawner,
     options: &RunOptions,
