@@ -24,8 +24,7 @@ use jiff::tz::TimeZone;
 
 use crate::error::RpcError;
 use crate::json::Json;
-use crate::lifecycle::server_info_meta;
-use crate::server::Era;
+use crate::lifecycle::{Era, server_info_meta};
 
 /// The three tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
