@@ -16,6 +16,7 @@ mod skill;
 use std::path::Path;
 
 use dotaios_core::context::off_mcp_payload;
+use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
 use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
@@ -153,12 +154,10 @@ fn finish_result(mut writer: JsonWriter, era: Era, is_error: bool) -> String {
     writer.finish()
 }
 
-/// §6.7: an existence-only check of `aios.json` directly inside the folder, following a
-/// symlink at that name (like `fs.existsSync`). Every real read later goes through the
-/// contained reader, which refuses links below the root.
+/// §6.7: the folder check ([`is_aios_folder`], shared with the CLI), refused with the
+/// adapter's fixed message, which names no path.
 pub(crate) fn require_folder(folder: &Path) -> Result<(), RpcError> {
-    let exists = std::fs::metadata(folder.join("aios.json")).is_ok();
-    if exists {
+    if is_aios_folder(folder) {
         Ok(())
     } else {
         Err(RpcError::NoFolder)
