@@ -22,9 +22,7 @@ use serde_json::{Value, json};
 
 use crate::error::RpcError;
 use crate::json::{self, Json};
-use crate::lifecycle::{
-    self, BATCH_VERSION, Era, SUPPORTED_VERSIONS, Session, server_info_meta,
-};
+use crate::lifecycle::{self, BATCH_VERSION, Era, SUPPORTED_VERSIONS, Session, server_info_meta};
 use crate::tools;
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
