@@ -9,7 +9,7 @@ use std::path::Path;
 
 use dotaios_core::error::NO_FOLDER_MESSAGE;
 use serde_json::json;
-use support::{adapter_responses, dotaios, texts};
+use support::{Adapter, dotaios, texts};
 
 /// Whether `dotaios search` refuses `aios` as no AIOS folder (its exact line, exit 1).
 fn cli_refuses(aios: &Path, home: &Path) -> bool {
@@ -34,13 +34,14 @@ fn cli_refuses(aios: &Path, home: &Path) -> bool {
 
 /// Whether `search_aios` refuses `aios` with the fixed no-folder message.
 fn adapter_refuses(aios: &Path, home: &Path) -> bool {
-    let response = adapter_responses(
+    let adapter = Adapter {
         aios,
         home,
-        "UTC",
-        &[("search_aios", json!({"query": "lantern"}))],
-    )
-    .remove(0);
+        zone: "UTC",
+    };
+    let response = adapter
+        .responses(&[("search_aios", json!({"query": "lantern"}))])
+        .remove(0);
     response["error"]["message"] == NO_FOLDER_MESSAGE
 }
 

@@ -17,7 +17,7 @@ use std::fs;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::{dotaios, texts, tool_payloads};
+use support::{Adapter, dotaios, texts};
 
 /// One memory entry: `ts`, its summary and a padding field that evens out the token count.
 fn entry(ts: &str, pad: &str) -> String {
@@ -65,13 +65,12 @@ fn cli_order(temp: &Path, zone: &str) -> Vec<String> {
 /// The same from one `search_aios` call to `dotaios-mcp` with `TZ=zone`.
 fn adapter_order(temp: &Path, zone: &str) -> Vec<String> {
     let arguments = json!({"query": "lantern", "scope": "memory"});
-    let payload = tool_payloads(
-        &temp.join("aios"),
-        &temp.join("home"),
+    let adapter = Adapter {
+        aios: &temp.join("aios"),
+        home: &temp.join("home"),
         zone,
-        &[("search_aios", arguments)],
-    )
-    .remove(0);
+    };
+    let payload = adapter.payloads(&[("search_aios", arguments)]).remove(0);
     payload["results"]
         .as_array()
         .unwrap()

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use support::{dotaios, texts, tool_payloads};
+use support::{Adapter, dotaios, texts};
 
 const README_CAP: usize = 1 << 20;
 
@@ -62,7 +62,12 @@ impl World {
     /// One `tools/call` per `(tool, arguments)` to `dotaios-mcp --path <aios>`; the payloads
     /// (the parsed result text) in order. A JSON-RPC error fails the test.
     fn tools(&self, calls: &[(&str, Value)]) -> Vec<Value> {
-        tool_payloads(&self.aios(), &self.temp.path().join("home"), "UTC", calls)
+        let adapter = Adapter {
+            aios: &self.aios(),
+            home: &self.temp.path().join("home"),
+            zone: "UTC",
+        };
+        adapter.payloads(calls)
     }
 
     fn resolve(&self, intent: &str, limit: u64) -> Vec<Value> {
