@@ -12,6 +12,10 @@ use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 mod brief;
 mod completions;
 mod connect;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "demo lays out and removes its own temporary copy of the sample folder"
+)]
 mod demo;
 mod doctor;
 mod init;

@@ -1,6 +1,10 @@
 //! The folder check of contract 01 §1.3 and 05 §6.7 through both binaries: `dotaios search`
 //! and `search_aios` of `dotaios-mcp` refuse exactly the same folders, each with its own
 //! message (the CLI names the folder; the adapter names no path).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -11,9 +11,9 @@
 use std::path::Path;
 
 /// Whether `folder` holds an `aios.json` (any kind of entry, a link followed).
-#[allow(
+#[expect(
     clippy::disallowed_methods,
-    reason = "existence only, following a link like fs.existsSync (contract 01 §1.3); nothing is opened"
+    reason = "contract 01 §1.3: existence only, following a link like existsSync; no byte is read"
 )]
 pub fn is_aios_folder(folder: &Path) -> bool {
     std::fs::metadata(folder.join("aios.json")).is_ok()
