@@ -29,10 +29,39 @@ use crate::lifecycle::{Era, server_info_meta};
 
 /// The three tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tool {
+pub(crate) enum Tool {
     ReadWorkingContext,
     SearchAios,
     ResolveSkill,
+}
+
+/// The tools' names in `tools/list` order (contract 05 §5): the one list the schema, the call
+/// dispatch and the CLI's `mcp status` and `connect` reports read.
+pub const TOOL_NAMES: [&str; 3] = [
+    Tool::ReadWorkingContext.name(),
+    Tool::SearchAios.name(),
+    Tool::ResolveSkill.name(),
+];
+
+impl Tool {
+    const ALL: [Tool; 3] = [
+        Tool::ReadWorkingContext,
+        Tool::SearchAios,
+        Tool::ResolveSkill,
+    ];
+
+    /// The tool's name on the wire.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Tool::ReadWorkingContext => "read_working_context",
+            Tool::SearchAios => "search_aios",
+            Tool::ResolveSkill => "resolve_skill",
+        }
+    }
+
+    fn named(name: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|tool| tool.name() == name)
+    }
 }
 
 /// A `tools/call` whose envelope passed (§6.1): a known tool and an argument object.
@@ -57,11 +86,8 @@ impl<'a> ToolCall<'a> {
             Some(_) => return Err(args::ArgError::ArgumentsNotObject.into()),
         };
         let name = params.and_then(|params| params.get("name"));
-        let tool = match name.and_then(Json::as_str) {
-            Some("read_working_context") => Tool::ReadWorkingContext,
-            Some("search_aios") => Tool::SearchAios,
-            Some("resolve_skill") => Tool::ResolveSkill,
-            _ => return Err(RpcError::UnknownTool(crate::echo::js_string(name))),
+        let Some(tool) = name.and_then(Json::as_str).and_then(Tool::named) else {
+            return Err(RpcError::UnknownTool(crate::echo::js_string(name)));
         };
         Ok(ToolCall { tool, arguments })
     }
