@@ -18,10 +18,9 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::date::date_parse_ms;
 use crate::folder::attribution::Attribution;
 use crate::text::{
-    collate, js_string_of, js_trim, js_truthy, json_nesting_ok, push_json_string,
+    collate, js_date_parse, js_string_of, js_trim, js_truthy, json_nesting_ok, push_json_string,
     replace_lone_surrogate_escapes, utf16_cmp,
 };
 
@@ -459,7 +458,7 @@ pub(crate) fn admit_sessions<'a>(
             };
             let captured_at = string_or_empty(member(&row, "captured_at"));
             Some(Session {
-                score: date_parse_ms(&captured_at, time_zone).unwrap_or(0.0),
+                score: js_date_parse(&captured_at, time_zone).unwrap_or(0.0),
                 key: OnceCell::new(),
                 row,
                 captured_at,
