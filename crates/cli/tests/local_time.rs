@@ -10,6 +10,10 @@
 //! or not depending on the time of day. The synthetic zone jumps by 24 hours, so any reading
 //! that is off is off by a whole day and moves its entry a day away from its twin whatever
 //! the clock says.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

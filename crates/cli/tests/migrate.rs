@@ -4,6 +4,10 @@
 //! whole tree is compared with its testkit fingerprint (names, kinds, bytes, modes, link targets; mtimes
 //! too where nothing may be written), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // The crash and interruption protocol is tested with Unix signals, modes, owners and links;
 // on Windows `migrate` is type-checked only (docs/decisions.md, "Writers, launcher and client configurations on Windows").
 #![cfg(unix)]

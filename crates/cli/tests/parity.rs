@@ -3,6 +3,10 @@
 //! JSON's `contextCoverage`, Project mode beside an over-cap sibling README, and the
 //! `confidence`/`ambiguous` members of every `resolve_skill` match with the routing they
 //! guard. Each case runs `dotaios init` into a fresh temporary folder.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -27,6 +27,13 @@
 //!
 //! See `docs/decisions.md` for why the protocol loop is hand-written rather than built on
 //! `rmcp`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::disallowed_methods,
+        reason = "unit tests build their folders with std::fs"
+    )
+)]
 #![forbid(unsafe_code)]
 
 pub mod client;

@@ -87,6 +87,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let shown_dir = tilde(&config_dir, &home);
     let shown_file = tilde(&config_file, &home);
 
+    // The OpenCode configuration directory lies outside the AIOS folder (contract 06 §4).
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the client's own configuration directory, not the AIOS folder"
+    )]
     let dir_exists = config_dir.is_dir();
     let mut report = vec![
         "DotAIOS → OpenCode".to_owned(),

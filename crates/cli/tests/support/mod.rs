@@ -1,6 +1,10 @@
 //! Helpers shared by the CLI integration tests: a fresh copy of the sample folder, the built
 //! binary as a command, and (from `dotaios-testkit`) the whole-tree fingerprint for zero-write
 //! assertions.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test support builds folders with std::fs"
+)]
 #![allow(dead_code, unreachable_pub)]
 
 use std::fs;

@@ -157,6 +157,10 @@ fn finish_result(mut writer: JsonWriter, era: Era, is_error: bool) -> String {
 /// §6.7: an existence-only check of `aios.json` directly inside the folder, following a
 /// symlink at that name (like `fs.existsSync`). Every real read later goes through the
 /// contained reader, which refuses links below the root.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "contract 05 §6.7: existence only, following a link like existsSync; no byte is read"
+)]
 pub(crate) fn require_folder(folder: &Path) -> Result<(), RpcError> {
     let exists = std::fs::metadata(folder.join("aios.json")).is_ok();
     if exists {
