@@ -2,6 +2,10 @@
 //! through `dotaios_core::text::serde_read` (the nesting limit, the lone-surrogate policy, then
 //! `serde_json`, in one place): outside that module no product code calls `serde_json`'s text
 //! entry points, the nesting pre-check or the surrogate rewrite. Test modules may.
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the test reads the workspace's own source files, not an AIOS folder"
+)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
