@@ -48,4 +48,5 @@ mod transport;
 
 pub use crate::launch::{Environment, Invocation, run, usage};
 pub use crate::server::Server;
+pub use crate::tools::TOOL_NAMES;
 pub use crate::transport::{MAX_LINE_BYTES, serve};

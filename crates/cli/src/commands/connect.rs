@@ -127,10 +127,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     report.push(format!("[ok] {shown_file} (MCP server entry)"));
     report.push(String::new());
     report.push("OpenCode configured.".to_owned());
-    report.push(
-        "Read-only MCP tools available: read_working_context, search_aios, resolve_skill"
-            .to_owned(),
-    );
+    report.push(format!(
+        "Read-only MCP tools available: {}",
+        dotaios_mcp::TOOL_NAMES.join(", ")
+    ));
     out(&lines_text(&report));
     Ok(ExitCode::SUCCESS)
 }

@@ -18,11 +18,10 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::date::date_parse_ms;
 use crate::folder::attribution::Attribution;
 use crate::text::{
-    LoneSurrogates, collate, js_string_of, js_trim, js_truthy, push_json_string, serde_read,
-    serde_read_with, utf16_cmp,
+    LoneSurrogates, collate, js_date_parse, js_string_of, js_trim, js_truthy, push_json_string,
+    serde_read, serde_read_with, utf16_cmp,
 };
 
 /// Parses one JSONL line as `JSON.parse` would, returning only objects and arrays (JavaScript:
@@ -441,7 +440,7 @@ pub(crate) fn admit_sessions<'a>(
             };
             let captured_at = string_or_empty(member(&row, "captured_at"));
             Some(Session {
-                score: date_parse_ms(&captured_at, time_zone).unwrap_or(0.0),
+                score: js_date_parse(&captured_at, time_zone).unwrap_or(0.0),
                 key: OnceCell::new(),
                 row,
                 captured_at,
