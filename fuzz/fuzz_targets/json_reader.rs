@@ -1,8 +1,8 @@
 //! The one JavaScript-faithful JSON reader (`text::read_json`), which reads the adapter's
 //! requests and `connect`'s `opencode.json`, against `serde_json` as a second opinion.
 //!
-//! Checks: no panic; whatever `serde_json` accepts within the nesting limit (after the
-//! lone-surrogate rewrite every `serde_json` reader of the workspace does) the reader accepts
+//! Checks: no panic; whatever the workspace's one `serde_json` read (`text::serde_read`: the
+//! nesting limit, then the lone-surrogate rewrite, then `serde_json`) accepts the reader accepts
 //! too, with a `JSON.parse`-equal value; whatever the reader accepts, `serde_json` accepts,
 //! unless it holds a number outside the double range (`1e400`, which `JSON.parse` reads as
 //! Infinity); the refusing policy accepts a subset of the replacing one, with the same value,
@@ -11,9 +11,9 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::text::{
-    JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, json_nesting_ok, read_json,
+    JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json, serde_read,
 };
-use dotaios_fuzz::{js_equal, parse_json};
+use dotaios_fuzz::js_equal;
 use libfuzzer_sys::fuzz_target;
 
 const REPLACE: JsonReadOptions = JsonReadOptions::REPLACE;
@@ -32,11 +32,7 @@ fn has_infinite_number(value: &JsonValue) -> bool {
 fuzz_target!(|text: &str| {
     let replaced = read_json(text, &REPLACE);
     let refused = read_json(text, &REFUSE);
-    let serde = if json_nesting_ok(text) {
-        parse_json(text)
-    } else {
-        None
-    };
+    let serde = serde_read::<serde_json::Value>(text, LoneSurrogates::Replace).ok();
 
     match (&replaced, &serde) {
         (Ok(value), Some(expected)) => {

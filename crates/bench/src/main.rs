@@ -6,6 +6,10 @@
 //!
 //! It is not a test: no timing is ever asserted by `cargo test`. Progress and diagnostics go to
 //! stderr; only the table goes to stdout.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the benchmark writes fixtures and reports and times raw-read controls; it is never the read side"
+)]
 #![deny(unsafe_code)]
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 

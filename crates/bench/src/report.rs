@@ -224,7 +224,10 @@ fn filesystem_name(path: &Path) -> String {
     let Ok(stat) = rustix::fs::statfs(path) else {
         return "unknown".to_owned();
     };
-    #[allow(clippy::unnecessary_cast)]
+    #[allow(
+        clippy::unnecessary_cast,
+        reason = "`f_type` is i64 on Linux and u32 on macOS"
+    )]
     let magic = stat.f_type as u64;
     match magic {
         0xEF53 => "ext4".to_owned(),

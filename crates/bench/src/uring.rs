@@ -281,7 +281,7 @@ impl Ring {
         let mask = StatxFlags::BASIC_STATS.bits();
         // SAFETY (of the zeroed values): `libc::statx` is plain integers, for which all-zero
         // bytes are a valid value.
-        #[allow(unsafe_code)]
+        #[expect(unsafe_code, reason = "the invariant is the SAFETY comment above")]
         let zero: libc::statx = unsafe { std::mem::zeroed() };
         let mut slots = Slots {
             found: vec![zero; batch.len()],
@@ -295,7 +295,7 @@ impl Ring {
         for fd in slots.fds.iter().filter(|fd| **fd >= 0) {
             // SAFETY: `fd` was returned by a completed `openat` of this batch and was not
             // closed: the close stage sets it back to -1 once its close completed.
-            #[allow(unsafe_code)]
+            #[expect(unsafe_code, reason = "the invariant is the SAFETY comment above")]
             drop(unsafe { OwnedFd::from_raw_fd(*fd) });
         }
         outcome
@@ -443,7 +443,7 @@ impl Ring {
         // when it cannot wait for them (so the kernel never writes into freed memory). The
         // ring holds at least as many entries as one stage submits (2 × BATCH), so the push
         // cannot overflow it.
-        #[allow(unsafe_code)]
+        #[expect(unsafe_code, reason = "the invariant is the SAFETY comment above")]
         let pushed = unsafe { self.ring.submission().push_multiple(&tagged) };
         pushed.map_err(|_| "the submission queue is full".to_owned())?;
         let mut done = 0;

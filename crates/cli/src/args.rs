@@ -30,7 +30,7 @@ pub(crate) enum Takes {
     /// A required value, shown in help as the placeholder: `--path <dir>`.
     Value(&'static str),
     /// A value that may be left out: `--recover [<plan-id>]` (taken when the next argument
-    /// does not start with `--`).
+    /// does not start with `--`; an empty one is refused as `<flag> requires a value`).
     OptionalValue(&'static str),
 }
 
@@ -299,6 +299,7 @@ impl<'a> Scanner<'a> {
                 _ => Err(requires_value(flag)),
             },
             (Takes::OptionalValue(_), None) => match self.items.get(self.position) {
+                Some(value) if value.is_empty() => Err(requires_value(flag)),
                 Some(value) if !starts_with_double_dash(value) => {
                     self.position += 1;
                     Ok(Some(Item::MaybeValue(flag, Some(value.clone()))))
@@ -501,6 +502,14 @@ mod tests {
             scan(&["--recover=id"]),
             Ok(vec![Item::MaybeValue("--recover", Some("id".into()))])
         );
+        // A value given but empty is refused like a required one, in both spellings.
+        for items in [
+            &["--recover", ""][..],
+            &["--recover="],
+            &["--recover", "", "--json"],
+        ] {
+            assert_eq!(scan(items), Err("--recover requires a value".into()));
+        }
     }
 
     #[test]

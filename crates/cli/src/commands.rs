@@ -6,11 +6,16 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
 
 mod brief;
 mod completions;
 mod connect;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "demo lays out and removes its own temporary copy of the sample folder"
+)]
 mod demo;
 mod doctor;
 mod init;
@@ -183,11 +188,10 @@ pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<Pat
     Ok(folder)
 }
 
-/// The folder check of contract 01 §1.3: `aios.json` must exist directly inside `folder`. Existence
-/// only: the file is neither opened nor parsed, and a symlink counts when its target exists (the
-/// reference's `existsSync`); any error while looking counts as absent.
+/// The folder check of contract 01 §1.3 ([`is_aios_folder`], shared with the adapter), refused
+/// with the CLI's message, which names the folder.
 pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {
-    if folder.join("aios.json").try_exists().unwrap_or(false) {
+    if is_aios_folder(folder) {
         Ok(())
     } else {
         Err(CliError::NoFolder(folder.to_path_buf()))

@@ -9,16 +9,35 @@
 //!
 //! What it must never do: offer anything public beyond [`main`] and [`parsers`] (the binaries
 //! are the product; this is no stable library API), or print outside `output`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::disallowed_methods,
+        reason = "unit tests build their folders with std::fs"
+    )
+)]
 #![forbid(unsafe_code)]
 
 mod args;
 mod commands;
 mod env;
 mod error;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "inspects the installed executables beside the running one, never the AIOS folder"
+)]
 mod launcher;
 mod output;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reads the package manager's files beside the executable, never the AIOS folder"
+)]
 mod package_install;
 mod sys;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the writers (init, migrate, connect) are the only code that writes, each write atomic (contract 01 §9)"
+)]
 mod writers;
 
 use std::ffi::OsString;

@@ -1,6 +1,10 @@
 //! The `dotaios-mcp` binary's own command line (contract 05 §1): it ships in this package, says
 //! what it is, prints its version, and tells a person who starts it at a terminal what it waits
 //! for; and `dotaios mcp serve` answers byte for byte as it does (contract 05 §14 item 61).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

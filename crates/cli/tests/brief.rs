@@ -2,6 +2,10 @@
 //! with its dates moved to the real "today" (the binary reads the real clock; `TZ=UTC` pins the
 //! zone), Off mode, the non-compact refusal, usage errors, and one test per refusal path asserting
 //! the exact message, the exit code, no machine path in the output and an unchanged tree.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

@@ -6,6 +6,10 @@
 //! The healthy-adapter tests start the `dotaios-mcp` binary built next to `dotaios` (the test
 //! script builds every binary first; a plain `cargo test -p dotaios` needs
 //! `cargo build --bins` before it).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

@@ -1,4 +1,8 @@
 //! `dotaios doctor` on a healthy and on a broken folder (contract 01 §10).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

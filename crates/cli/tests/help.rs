@@ -1,4 +1,8 @@
 //! The top-level dispatcher (contract 06 §1.1, §1.5).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

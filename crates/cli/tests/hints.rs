@@ -2,6 +2,10 @@
 //! each test lays out one install situation (a cargo install under a temporary CARGO_HOME, a
 //! wheel in a venv with or without `uvx`, a build outside or inside a clone), reads the
 //! suggestion from the built binaries' output and, where it runs offline, runs it.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

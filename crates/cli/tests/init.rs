@@ -1,5 +1,9 @@
 //! `dotaios init` end to end (contract 01 §11): the built binary runs with `HOME` pointed at a
 //! temporary directory and no terminal on stdin.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 use std::collections::BTreeMap;
 #[cfg(unix)]

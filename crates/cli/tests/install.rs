@@ -2,6 +2,10 @@
 //! `dotaios` and `dotaios-mcp` side by side, and the installed pair wires a client. It builds
 //! the package from scratch into a temporary root, so it is `#[ignore]`d by default; `.ci/run`
 //! runs it (`cargo test -p dotaios --test install -- --ignored`).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

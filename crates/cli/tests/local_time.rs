@@ -10,18 +10,18 @@
 //! or not depending on the time of day. The synthetic zone jumps by 24 hours, so any reading
 //! that is off is off by a whole day and moves its entry a day away from its twin whatever
 //! the clock says.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
-use support::{dotaios, texts};
-
-const ADAPTER: &str = env!("CARGO_BIN_EXE_dotaios-mcp");
+use support::{Adapter, dotaios, texts};
 
 /// One memory entry: `ts`, its summary and a padding field that evens out the token count.
 fn entry(ts: &str, pad: &str) -> String {
@@ -68,33 +68,13 @@ fn cli_order(temp: &Path, zone: &str) -> Vec<String> {
 
 /// The same from one `search_aios` call to `dotaios-mcp` with `TZ=zone`.
 fn adapter_order(temp: &Path, zone: &str) -> Vec<String> {
-    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "search_aios", "arguments": {"query": "lantern", "scope": "memory"}}});
-    let mut child = Command::new(ADAPTER)
-        .arg("--path")
-        .arg(temp.join("aios"))
-        .env("HOME", temp.join("home"))
-        .env("USERPROFILE", temp.join("home"))
-        .env("TZ", zone)
-        .env_remove("DOTAIOS_PATH")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{request}\n").as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let response: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
-    let text = response["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("not a tool result: {response}"));
-    let payload: Value = serde_json::from_str(text).unwrap();
+    let arguments = json!({"query": "lantern", "scope": "memory"});
+    let adapter = Adapter {
+        aios: &temp.join("aios"),
+        home: &temp.join("home"),
+        zone,
+    };
+    let payload = adapter.payloads(&[("search_aios", arguments)]).remove(0);
     payload["results"]
         .as_array()
         .unwrap()

@@ -4,6 +4,10 @@
 //! whole tree is compared with its testkit fingerprint (names, kinds, bytes, modes, link targets; mtimes
 //! too where nothing may be written), and the
 //! read-only migration inspection and `doctor` must describe the state `migrate` left.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // The crash and interruption protocol is tested with Unix signals, modes, owners and links;
 // on Windows `migrate` is type-checked only (docs/decisions.md, "Writers, launcher and client configurations on Windows").
 #![cfg(unix)]
@@ -1254,6 +1258,9 @@ fn read_only_folder_is_refused_with_nothing_changed() {
 fn usage_refusals() {
     let fixture = Fixture::new("1.1.0", None);
     assert_refusal_changes_nothing(&fixture, &["--apply"], "--apply requires a value");
+    for empty in [&["--recover", ""][..], &["--recover="]] {
+        assert_refusal_changes_nothing(&fixture, empty, "--recover requires a value");
+    }
     assert_refusal_changes_nothing(
         &fixture,
         &["--apply", "x", "--recover"],
@@ -1264,6 +1271,13 @@ fn usage_refusals() {
     assert_ok(&help);
     assert!(stdout(&help).starts_with("Usage:\n  dotaios migrate"));
     let missing = tempfile::tempdir().unwrap();
+    // An option value is refused before the folder is looked at.
+    let output = Command::new(BIN)
+        .args(["migrate", "--recover", "", "--path"])
+        .arg(missing.path())
+        .output()
+        .unwrap();
+    assert_refused(&output, "--recover requires a value");
     let output = Command::new(BIN)
         .args(["migrate", "--path"])
         .arg(missing.path())

@@ -1,6 +1,10 @@
 //! `mcp install` run from an npm platform package or a PyPI wheel install prints the
 //! version-pinned package launcher; from a plain directory it keeps the executable path and its
 //! disposable-location refusal (contract 06 §2).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -3,18 +3,20 @@
 //! JSON's `contextCoverage`, Project mode beside an over-cap sibling README, and the
 //! `confidence`/`ambiguous` members of every `resolve_skill` match with the routing they
 //! guard. Each case runs `dotaios init` into a fresh temporary folder.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use support::{dotaios, texts};
+use support::{Adapter, dotaios, texts};
 
-const ADAPTER: &str = env!("CARGO_BIN_EXE_dotaios-mcp");
 const README_CAP: usize = 1 << 20;
 
 struct World {
@@ -64,42 +66,12 @@ impl World {
     /// One `tools/call` per `(tool, arguments)` to `dotaios-mcp --path <aios>`; the payloads
     /// (the parsed result text) in order. A JSON-RPC error fails the test.
     fn tools(&self, calls: &[(&str, Value)]) -> Vec<Value> {
-        let mut input = String::new();
-        for (id, (tool, arguments)) in calls.iter().enumerate() {
-            let request = json!({"jsonrpc": "2.0", "id": id + 1, "method": "tools/call",
-                "params": {"name": tool, "arguments": arguments}});
-            input.push_str(&format!("{request}\n"));
-        }
-        let mut child = Command::new(ADAPTER)
-            .arg("--path")
-            .arg(self.aios())
-            .env("HOME", self.temp.path().join("home"))
-            .env("USERPROFILE", self.temp.path().join("home"))
-            .env("TZ", "UTC")
-            .env_remove("DOTAIOS_PATH")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
-        let stdout = String::from_utf8(output.stdout).unwrap();
-        stdout
-            .lines()
-            .map(|line| {
-                let response: Value = serde_json::from_str(line).unwrap();
-                let text = response["result"]["content"][0]["text"]
-                    .as_str()
-                    .unwrap_or_else(|| panic!("not a tool result: {response}"));
-                serde_json::from_str(text).unwrap()
-            })
-            .collect()
+        let adapter = Adapter {
+            aios: &self.aios(),
+            home: &self.temp.path().join("home"),
+            zone: "UTC",
+        };
+        adapter.payloads(calls)
     }
 
     fn resolve(&self, intent: &str, limit: u64) -> Vec<Value> {

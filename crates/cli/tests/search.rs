@@ -1,6 +1,10 @@
 //! `dotaios search` run as the built binary (contract 03 §17): option order and messages,
 //! Off mode, human output, omissions on stderr with exit 2, `--json`, path-free failures and
 //! the zero-write guarantee.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

@@ -1,5 +1,9 @@
 //! `dotaios skills`, `dotaios skills <name>` and `dotaios skills resolve` run as the built
 //! binary (contract 04 §5).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

@@ -2,6 +2,10 @@
 //! modes, sizes, mtimes, bytes), on the healthy sample folder and on a hostile one holding
 //! links out of the folder, a FIFO where sources are expected, invalid UTF-8 and an outdated
 //! schema. A read command must also never block on the FIFO.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -82,6 +82,13 @@
 //! let same = context.read_text("work.md", 1 << 20, &mut ledger)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![cfg_attr(
+    test,
+    allow(
+        clippy::disallowed_methods,
+        reason = "unit tests build their folders with std::fs"
+    )
+)]
 #![deny(unsafe_code)]
 
 #[cfg(not(any(unix, windows)))]

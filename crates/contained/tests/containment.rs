@@ -12,7 +12,10 @@
 //! Windows ("needs real Windows") and written so that a run on a real Windows machine
 //! (`cargo test -- --ignored`, with the right to create symbolic links) exercises them; FIFOs
 //! and sockets do not exist on Windows filesystems and stay Unix-only.
-
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 #![allow(clippy::print_stderr)]
 
 use std::fs;

@@ -1,7 +1,8 @@
 //! The AIOS folder model (contract 01): location, `aios.json`, migration inspection,
 //! projects and selectors, attribution and memory policy.
 //!
-//! **API summary.** Resolve the memory policy first, before any filesystem access:
+//! **API summary.** The folder check of §1.3 is [`check::is_aios_folder`], asked by both
+//! binaries. Resolve the memory policy first, before any filesystem access:
 //! [`memory::resolve_memory_policy`] takes three raw [`memory::PolicyArg`]s and returns a
 //! [`memory::MemoryPolicy`] (mode, selector kept only in project mode, `receipt()`,
 //! `notice()`) or a [`memory::MemoryPolicyError`] whose `Display` is the exact message.
@@ -25,10 +26,12 @@
 //! schema, strict, duplicate keys refused).
 //!
 //! **Architecture invariant:** nothing here writes, reads the environment, or opens a file
-//! except through `dotaios_contained::Root`; no error or value carries a machine path (only
+//! except through `dotaios_contained::Root` (the folder check only asks whether `aios.json`
+//! exists); no error or value carries a machine path (only
 //! folder-relative names such as `projects/<slug>/README.md`).
 
 pub mod attribution;
+pub mod check;
 pub mod config;
 pub mod frontmatter;
 pub mod inspection;

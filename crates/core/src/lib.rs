@@ -18,8 +18,16 @@
 //! - [`error`]: the public-error vocabulary every surface maps at its one boundary.
 //!
 //! **Architecture invariant:** this crate performs no I/O except through
-//! `dotaios_contained::Root`, reads no environment variable and never sees JSON-RPC. Binaries
+//! `dotaios_contained::Root` (and the existence-only folder check, `folder::check`), reads no
+//! environment variable and never sees JSON-RPC. Binaries
 //! pass the home directory and `DOTAIOS_PATH` in. Nothing here can write to the folder.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::disallowed_methods,
+        reason = "unit tests build their folders with std::fs"
+    )
+)]
 #![forbid(unsafe_code)]
 
 pub mod budget;

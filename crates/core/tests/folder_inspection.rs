@@ -8,6 +8,10 @@
 //! `folder::config` and `folder::inspection`. The confirming pass of step 4 (a change between
 //! the two passes) is a race; its comparison is a separate function tested directly in
 //! `folder::inspection` (`confirm_step_requires_identical_bytes_and_ids`).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

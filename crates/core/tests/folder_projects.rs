@@ -1,5 +1,9 @@
 //! The project catalog (contract 01 §6.1), scope resolution (§6.5) and the portable identity
 //! (§6.3) on real folders in temporary directories, read through the contained reader.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 // Helpers and imports of the Unix-only cases (links, modes, FIFOs) are unused on Windows.
 #![cfg_attr(not(unix), allow(unused_imports, dead_code))]
 

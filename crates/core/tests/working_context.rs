@@ -1,6 +1,10 @@
 //! The working-context projection against the worked fixture of contract 02 §17, with the clock
 //! and time zone injected: shared and project mode, small budgets, the MCP payload, selector
 //! variants, migration variants and every read-failure code.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod wc_support;
 

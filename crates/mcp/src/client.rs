@@ -14,7 +14,7 @@ use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use dotaios_core::text::{json_nesting_ok, to_json_compact};
+use dotaios_core::text::{LoneSurrogates, serde_read, to_json_compact};
 use serde_json::{Map, Value, json};
 
 /// How a conversation failed. No variant carries the child's output.
@@ -256,14 +256,10 @@ fn classify(line: &[u8], id: u64) -> Answer {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Answer::Ignore;
     }
-    // The workspace's nesting limit before `serde_json`, which recurses per level.
     let Ok(text) = std::str::from_utf8(line) else {
         return Answer::Invalid;
     };
-    if !json_nesting_ok(text) {
-        return Answer::Invalid;
-    }
-    let Ok(Value::Object(message)) = serde_json::from_str::<Value>(text) else {
+    let Ok(Value::Object(message)) = serde_read::<Value>(text, LoneSurrogates::Refuse) else {
         return Answer::Invalid;
     };
     if message.get("jsonrpc") != Some(&json!("2.0")) {

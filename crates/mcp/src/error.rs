@@ -8,6 +8,7 @@
 //! errors keep core's public message), and never by formatting them elsewhere.
 
 use std::borrow::Cow;
+use std::fmt;
 
 use dotaios_core::context::READ_FAILED_MESSAGE;
 use dotaios_core::error::{INTERNAL_FAILURE_MESSAGE, NO_FOLDER_MESSAGE, PublicError};
@@ -16,41 +17,32 @@ use serde_json::{Value, json};
 use crate::echo::bounded;
 use crate::lifecycle::SUPPORTED_VERSIONS;
 
-/// A JSON-RPC error answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A JSON-RPC error answer. Its `Display` is the public message of [`RpcError::wire`], the
+/// one source of every text here.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum RpcError {
     /// The line is not JSON (`-32700`, answered with `id: null`).
-    #[error("Parse error")]
     Parse,
     /// A request object without `"jsonrpc":"2.0"` or without a truthy `method`.
-    #[error("Invalid Request")]
     InvalidRequest,
     /// No such method; carries the method already converted by JavaScript's `String()`.
-    #[error("Method not found")]
     MethodNotFound(String),
     /// `tools/call` naming no known tool; carries the name already converted by `String()`.
-    #[error("Unknown tool")]
     UnknownTool(String),
     /// A modern request whose `_meta` lacks or mistypes required members (names in order).
-    #[error("malformed _meta")]
     MetaMalformed(Vec<&'static str>),
     /// A modern request naming a protocol version this adapter does not speak.
-    #[error("Unsupported protocol version")]
     UnsupportedVersion {
         /// The version the client asked for.
         requested: String,
     },
     /// Invalid tool input (`-32602`) with its exact catalogue message.
-    #[error("{0}")]
     InvalidParams(Cow<'static, str>),
     /// The configured path holds no `aios.json` (contract 05 §6.7), answered as `-32602`.
-    #[error("{}", NO_FOLDER_MESSAGE)]
     NoFolder,
     /// Any failure while building the working-context projection.
-    #[error("{}", READ_FAILED_MESSAGE)]
     ContextUnreadable,
     /// Every other internal failure, including a caught panic.
-    #[error("{}", INTERNAL_FAILURE_MESSAGE)]
     Failed,
 }
 
@@ -121,6 +113,14 @@ impl RpcError {
     }
 }
 
+impl fmt::Display for RpcError {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(&self.wire().1)
+    }
+}
+
+impl std::error::Error for RpcError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +154,30 @@ mod tests {
             RpcError::ContextUnreadable.wire().1,
             "DotAIOS could not read working context safely."
         );
+    }
+
+    #[test]
+    fn display_is_the_wire_message() {
+        for error in [
+            RpcError::Parse,
+            RpcError::InvalidRequest,
+            RpcError::MethodNotFound("tools/lst".into()),
+            RpcError::UnknownTool("x".repeat(100)),
+            RpcError::MetaMalformed(vec!["a", "b"]),
+            RpcError::UnsupportedVersion {
+                requested: "1999-01-01".into(),
+            },
+            RpcError::invalid("query is required"),
+            RpcError::NoFolder,
+            RpcError::ContextUnreadable,
+            RpcError::Failed,
+        ] {
+            assert_eq!(error.to_string(), error.wire().1, "{error:?}");
+        }
+        assert_eq!(
+            RpcError::MethodNotFound("tools/lst".into()).to_string(),
+            "Method not found: tools/lst"
+        );
+        assert_eq!(RpcError::NoFolder.to_string(), NO_FOLDER_MESSAGE);
     }
 }

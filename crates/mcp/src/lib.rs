@@ -27,6 +27,13 @@
 //!
 //! See `docs/decisions.md` for why the protocol loop is hand-written rather than built on
 //! `rmcp`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::disallowed_methods,
+        reason = "unit tests build their folders with std::fs"
+    )
+)]
 #![forbid(unsafe_code)]
 
 pub mod client;
@@ -41,4 +48,5 @@ mod transport;
 
 pub use crate::launch::{Environment, Invocation, run, usage};
 pub use crate::server::Server;
+pub use crate::tools::TOOL_NAMES;
 pub use crate::transport::{MAX_LINE_BYTES, serve};

@@ -1,6 +1,7 @@
-//! The lifecycle results of both eras (contract 05 §3, §4): protocol versions, the legacy
-//! `initialize` handshake, the modern `server/discover`, and the one thing a process remembers,
-//! the version its last `initialize` negotiated ([`Session`], contract 05 §3.4).
+//! The lifecycle results of both eras (contract 05 §3, §4): protocol versions, the [`Era`] each
+//! version selects, the legacy `initialize` handshake, the modern `server/discover`, and the one
+//! thing a process remembers, the version its last `initialize` negotiated ([`Session`],
+//! contract 05 §3.4).
 //!
 //! **Invariant:** the negotiated version is the only state, and it only chooses result shapes
 //! (§3.4); `initialize` may come any number of times, or never, and is answered the same way
@@ -47,6 +48,36 @@ fn server_info() -> Value {
 /// The `_meta` member of every result in the structured eras (contract 05 §4.4).
 pub(crate) fn server_info_meta() -> Value {
     json!({ SERVER_INFO_META: server_info() })
+}
+
+/// Which result shapes a request gets (contract 05 §3.4, §4.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Era {
+    /// The reference's shapes, byte for byte: no `initialize`, one that negotiated 2025-06-18
+    /// or older, or modern `_meta` naming such a version.
+    Reference,
+    /// 2025-11-25: input errors as `isError` results, `structuredContent` and `outputSchema`,
+    /// serverInfo `_meta`, the teaching tool list; no `resultType`.
+    Structured,
+    /// 2026-07-28 `_meta`: everything of [`Era::Structured`], plus `resultType` on every
+    /// result and cache hints where cacheable.
+    Modern,
+}
+
+impl Era {
+    /// The era of a request served at `version` (one of [`SUPPORTED_VERSIONS`]).
+    pub(crate) fn of_version(version: &str) -> Era {
+        match version {
+            MODERN_VERSION => Era::Modern,
+            STRUCTURED_VERSION => Era::Structured,
+            _ => Era::Reference,
+        }
+    }
+
+    /// Whether results carry structured content, `isError` input errors and serverInfo `_meta`.
+    pub(crate) fn is_structured(self) -> bool {
+        self != Era::Reference
+    }
 }
 
 /// What one adapter process remembers (contract 05 §3.4): the version its most recent

@@ -22,10 +22,7 @@ use serde_json::{Value, json};
 
 use crate::error::RpcError;
 use crate::json::{self, Json};
-use crate::lifecycle::{
-    self, BATCH_VERSION, MODERN_VERSION, STRUCTURED_VERSION, SUPPORTED_VERSIONS, Session,
-    server_info_meta,
-};
+use crate::lifecycle::{self, BATCH_VERSION, Era, SUPPORTED_VERSIONS, Session, server_info_meta};
 use crate::tools;
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -59,36 +56,6 @@ pub struct Server {
     cache: Option<Arc<SearchCache>>,
     /// The version the last `initialize` negotiated (contract 05 §3.4).
     session: Arc<Session>,
-}
-
-/// Which result shapes a request gets (contract 05 §3.4, §4.4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Era {
-    /// The reference's shapes, byte for byte: no `initialize`, one that negotiated 2025-06-18
-    /// or older, or modern `_meta` naming such a version.
-    Reference,
-    /// 2025-11-25: input errors as `isError` results, `structuredContent` and `outputSchema`,
-    /// serverInfo `_meta`, the teaching tool list; no `resultType`.
-    Structured,
-    /// 2026-07-28 `_meta`: everything of [`Era::Structured`], plus `resultType` on every
-    /// result and cache hints where cacheable.
-    Modern,
-}
-
-impl Era {
-    /// The era of a request served at `version` (one of [`SUPPORTED_VERSIONS`]).
-    fn of_version(version: &str) -> Era {
-        match version {
-            MODERN_VERSION => Era::Modern,
-            STRUCTURED_VERSION => Era::Structured,
-            _ => Era::Reference,
-        }
-    }
-
-    /// Whether results carry structured content, `isError` input errors and serverInfo `_meta`.
-    pub(crate) fn is_structured(self) -> bool {
-        self != Era::Reference
-    }
 }
 
 impl Server {

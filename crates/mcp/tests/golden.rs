@@ -4,6 +4,10 @@
 //! recordings were made with the adapter as it was before the structured eras existed; refresh
 //! them only on purpose, with `DOTAIOS_GOLDEN_ADAPTER=<adapter binary> cargo test -p dotaios-mcp
 //! --test golden`, which runs that binary instead and rewrites the files.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

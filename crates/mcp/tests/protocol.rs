@@ -2,6 +2,10 @@
 //! 13, 32–35, 41, 43, 46–60, 63; item 61 compares two binaries of the `dotaios` package and
 //! lives in its `adapter_cli.rs`), plus the bad-input cases of contract 05 §2.3 (D3d), each against
 //! the built `dotaios-mcp` spawned as a child process, responses matched by position.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -1,6 +1,10 @@
 //! The server's search content cache (contract 03 §19.2) seen from the wire: a server with the
 //! cache answers every `search_aios` call byte for byte like a server without it, across
 //! repeated calls, other queries and scopes, and edits, additions and deletions between calls.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -2,6 +2,10 @@
 //! a fresh `dotaios init` folder per case, the stated changes, the built `dotaios-mcp` spawned
 //! with the requests, responses matched by position; "no path", "stderr empty" and, where
 //! stated, "tree unchanged" checked on every run.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests build and inspect their folders with std::fs"
+)]
 
 mod support;
 

@@ -6,6 +6,10 @@
 //! a timeout. It never reads or writes outside the paths its callers give it and the temporary
 //! directories it creates, and it never depends on a crate of this workspace, so any crate may
 //! use it without a cycle.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "testkit builds and fingerprints test folders; it is never the read side"
+)]
 
 mod folder;
 mod run;

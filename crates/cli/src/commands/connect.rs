@@ -87,6 +87,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let shown_dir = tilde(&config_dir, &home);
     let shown_file = tilde(&config_file, &home);
 
+    // The OpenCode configuration directory lies outside the AIOS folder (contract 06 §4).
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the client's own configuration directory, not the AIOS folder"
+    )]
     let dir_exists = config_dir.is_dir();
     let mut report = vec![
         "DotAIOS → OpenCode".to_owned(),
@@ -122,10 +127,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     report.push(format!("[ok] {shown_file} (MCP server entry)"));
     report.push(String::new());
     report.push("OpenCode configured.".to_owned());
-    report.push(
-        "Read-only MCP tools available: read_working_context, search_aios, resolve_skill"
-            .to_owned(),
-    );
+    report.push(format!(
+        "Read-only MCP tools available: {}",
+        dotaios_mcp::TOOL_NAMES.join(", ")
+    ));
     out(&lines_text(&report));
     Ok(ExitCode::SUCCESS)
 }

@@ -27,7 +27,7 @@ const EXIT_GRACE: Duration = Duration::from_secs(2);
 /// buffer without bound.
 const MAX_LINE_BYTES: u64 = 4 * 1024 * 1024;
 const PROTOCOL_VERSION: &str = "2025-11-25";
-const TOOLS: [&str; 3] = ["read_working_context", "search_aios", "resolve_skill"];
+const TOOLS: [&str; 3] = dotaios_mcp::TOOL_NAMES;
 const OWN_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Why the adapter check failed (§4.1), in the table's order.

@@ -230,6 +230,10 @@ mod tests {
     fn refusals() {
         assert_eq!(parsed(&["--apply"]), Err("--apply requires a value".into()));
         assert_eq!(
+            parsed(&["--recover", ""]),
+            Err("--recover requires a value".into())
+        );
+        assert_eq!(
             parsed(&["--apply", "--path"]),
             Err("--apply requires a value".into())
         );

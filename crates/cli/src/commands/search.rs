@@ -13,7 +13,7 @@ use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_
 use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
     Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchError, SearchHit, SearchOutcome,
-    SearchRequest, SessionFilters, SessionHit, check_request, search, truncate,
+    SearchRequest, SessionFilters, SessionHit, check_request, query_terms, search, truncate,
 };
 use dotaios_core::text::{
     clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
@@ -398,7 +398,8 @@ fn truthy_text(object: &Map<String, Value>, name: &str) -> Option<String> {
         .map(js_string_of)
 }
 
-/// The `>>…<<` highlighting of §17.4: the whole phrase when it occurs, else each term in turn.
+/// The `>>…<<` highlighting of §17.4: the whole phrase when it occurs, else each term in turn,
+/// both normalised by the search's own [`query_terms`] (§5).
 struct Highlighter {
     phrase: Vec<char>,
     terms: Vec<Vec<char>>,
@@ -406,12 +407,7 @@ struct Highlighter {
 
 impl Highlighter {
     fn new(query: &str) -> Highlighter {
-        let normalised: Vec<String> = dotaios_core::text::js_trim(query)
-            .to_lowercase()
-            .split(dotaios_core::text::is_js_space)
-            .filter(|piece| !piece.is_empty())
-            .map(str::to_owned)
-            .collect();
+        let normalised = query_terms(query);
         Highlighter {
             phrase: normalised.join(" ").chars().map(fold).collect(),
             terms: normalised

@@ -42,11 +42,11 @@ fn kind_of(file_type: FileType) -> FileKind {
     }
 }
 
-// `st_dev`, `st_mode` and the time fields differ in width between Linux and macOS.
 #[allow(
     clippy::unnecessary_cast,
     clippy::useless_conversion,
-    clippy::cast_sign_loss
+    clippy::cast_sign_loss,
+    reason = "`st_dev`, `st_mode` and the time fields differ in width between Linux and macOS"
 )]
 fn meta_of(stat: &Stat) -> Meta {
     Meta {

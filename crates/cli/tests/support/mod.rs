@@ -1,6 +1,10 @@
 //! Helpers shared by the CLI integration tests: a fresh copy of the sample folder, the built
 //! binary as a command, and (from `dotaios-testkit`) the whole-tree fingerprint for zero-write
 //! assertions.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test support builds folders with std::fs"
+)]
 #![allow(dead_code, unreachable_pub)]
 
 use std::fs;
@@ -157,4 +161,65 @@ pub fn below(base: &Path, relative: &str) -> std::path::PathBuf {
     relative
         .split('/')
         .fold(base.to_path_buf(), |path, component| path.join(component))
+}
+
+/// One `dotaios-mcp --path <aios>` run with `home` as home, `TZ=zone` and a clean
+/// `DOTAIOS_PATH`.
+pub struct Adapter<'a> {
+    pub aios: &'a Path,
+    pub home: &'a Path,
+    pub zone: &'a str,
+}
+
+impl Adapter<'_> {
+    /// One `tools/call` per `(tool, arguments)` (ids from 1) on one stdin: the response lines,
+    /// parsed, in order.
+    pub fn responses(&self, calls: &[(&str, serde_json::Value)]) -> Vec<serde_json::Value> {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut input = String::new();
+        for (id, (tool, arguments)) in calls.iter().enumerate() {
+            let request = serde_json::json!({"jsonrpc": "2.0", "id": id + 1,
+                "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+            input.push_str(&format!("{request}\n"));
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dotaios-mcp"))
+            .arg("--path")
+            .arg(self.aios)
+            .env("HOME", self.home)
+            .env("USERPROFILE", self.home)
+            .env("TZ", self.zone)
+            .env_remove("DOTAIOS_PATH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    /// [`Adapter::responses`], each a tool result whose payload (the parsed result text) is
+    /// returned; a JSON-RPC error fails the test.
+    pub fn payloads(&self, calls: &[(&str, serde_json::Value)]) -> Vec<serde_json::Value> {
+        self.responses(calls)
+            .into_iter()
+            .map(|response| {
+                let text = response["result"]["content"][0]["text"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("not a tool result: {response}"));
+                serde_json::from_str(text).unwrap()
+            })
+            .collect()
+    }
 }

@@ -18,11 +18,10 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::date::date_parse_ms;
 use crate::folder::attribution::Attribution;
 use crate::text::{
-    collate, js_string_of, js_trim, js_truthy, json_nesting_ok, push_json_string,
-    replace_lone_surrogate_escapes, utf16_cmp,
+    LoneSurrogates, collate, js_date_parse, js_string_of, js_trim, js_truthy, push_json_string,
+    serde_read, serde_read_with, utf16_cmp,
 };
 
 /// Parses one JSONL line as `JSON.parse` would, returning only objects and arrays (JavaScript:
@@ -32,22 +31,8 @@ pub(crate) fn parse_line(line: &str) -> Option<Value> {
 }
 
 fn parse_any(line: &str) -> Option<Value> {
-    // Deeper than the nesting limit is a line Rust does not hold (contract 03 §10.2): skipped
-    // before `serde_json` recurses into it.
-    if !json_nesting_ok(line) {
-        return None;
-    }
-    serde_json::from_str(&without_lone_surrogates(line)).ok()
-}
-
-/// The line with lone-surrogate escapes replaced (contract 02 §16); a line without any `\u` escape
-/// is returned as it is without a scan of its string literals.
-fn without_lone_surrogates(line: &str) -> std::borrow::Cow<'_, str> {
-    if line.contains("\\u") {
-        replace_lone_surrogate_escapes(line)
-    } else {
-        std::borrow::Cow::Borrowed(line)
-    }
+    // Deeper than the nesting limit is a line Rust does not hold (contract 03 §10.2): skipped.
+    serde_read(line, LoneSurrogates::Replace).ok()
 }
 
 /// What a cheap first look at one JSONL line found: whether it is an object, and its `ts`
@@ -147,14 +132,10 @@ fn probe_ts(line: &str) -> Option<TsProbe> {
         }
     }
 
-    if !json_nesting_ok(line) {
-        return None;
-    }
-    let text = without_lone_surrogates(line);
-    let mut deserializer = serde_json::Deserializer::from_str(&text);
-    let probe = deserializer.deserialize_any(Top).ok()?;
-    deserializer.end().ok()?;
-    Some(probe)
+    serde_read_with(line, LoneSurrogates::Replace, |deserializer| {
+        deserializer.deserialize_any(Top)
+    })
+    .ok()
 }
 
 /// `text.split(/\r?\n/)`, keeping the 1-based physical line number.
@@ -459,7 +440,7 @@ pub(crate) fn admit_sessions<'a>(
             };
             let captured_at = string_or_empty(member(&row, "captured_at"));
             Some(Session {
-                score: date_parse_ms(&captured_at, time_zone).unwrap_or(0.0),
+                score: js_date_parse(&captured_at, time_zone).unwrap_or(0.0),
                 key: OnceCell::new(),
                 row,
                 captured_at,

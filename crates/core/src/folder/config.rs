@@ -13,7 +13,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::folder::inspection::InspectionCode;
-use crate::text::{json_nesting_ok, replace_lone_surrogate_escapes};
+use crate::text::{LoneSurrogates, serde_read};
 
 /// The file's path below the root.
 pub const CONFIG_PATH: &str = "aios.json";
@@ -91,10 +91,7 @@ pub fn parse_config_object(text: &str) -> Option<Map<String, Value>> {
 /// accepts and where a non-finite number becomes `null` (what `JSON.stringify` writes for it).
 /// `None` when the text is not JSON.
 pub fn parse_config_value(text: &str) -> Option<Value> {
-    if !json_nesting_ok(text) {
-        return None;
-    }
-    serde_json::from_str::<Value>(&replace_lone_surrogate_escapes(text))
+    serde_read::<Value>(text, LoneSurrogates::Replace)
         .ok()
         .or_else(|| {
             crate::text::read_json(text, &crate::text::JsonReadOptions::REPLACE)
@@ -243,11 +240,7 @@ impl ConfigProblem {
 /// `created_at` canonical; `ai_tools` an array of strings; `vault_path` a string or `null`;
 /// `skills_first`, when present, a boolean. Returns the first failure.
 pub fn check_config_identity(text: &str) -> Result<(), ConfigProblem> {
-    if !json_nesting_ok(text) {
-        return Err(ConfigProblem::NotObject);
-    }
-    let text = replace_lone_surrogate_escapes(text);
-    let keys = match serde_json::from_str::<TopLevelKeys>(&text) {
+    let keys = match serde_read::<TopLevelKeys>(text, LoneSurrogates::Replace) {
         Ok(TopLevelKeys::Object(keys)) => keys,
         _ => return Err(ConfigProblem::NotObject),
     };
@@ -256,7 +249,7 @@ pub fn check_config_identity(text: &str) -> Result<(), ConfigProblem> {
             return Err(ConfigProblem::DuplicateKey(key.clone()));
         }
     }
-    let object = parse_config_object(&text).ok_or(ConfigProblem::NotObject)?;
+    let object = parse_config_object(text).ok_or(ConfigProblem::NotObject)?;
     for field in ["schema_version", "created_at", "ai_tools", "vault_path"] {
         if !object.contains_key(field) {
             return Err(ConfigProblem::Missing(field));

@@ -121,7 +121,10 @@ pub struct SessionHit {
 /// One search result.
 // A request holds at most `limit` results per scope, so the size of the largest variant does
 // not matter and boxing would only add indirection for every caller.
-#[allow(clippy::large_enum_variant)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "at most `limit` hits live at once; boxing only adds indirection"
+)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SearchHit {
     /// A Markdown file.

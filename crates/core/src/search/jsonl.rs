@@ -16,8 +16,8 @@ use crate::search::matcher::{Match, MatchKind, Query, lowercase};
 use crate::search::rank::{Clock, parse_ts};
 use crate::search::relevance::{Features, Field, LineFacts, Stats, fold, kind_of};
 use crate::text::{
-    apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim, to_json_compact,
-    utf16_len, utf16_prefix,
+    LoneSurrogates, apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim,
+    serde_read, to_json_compact, utf16_len, utf16_prefix,
 };
 
 #[cfg(test)]
@@ -99,10 +99,7 @@ pub(crate) fn parse(text: &str) -> Parsed {
 
 /// Parses one line into an entry; `None` for anything that is not a JSON object Rust can hold.
 pub(crate) fn parse_entry(line: &str) -> Option<Entry> {
-    if !crate::text::json_nesting_ok(line) {
-        return None;
-    }
-    let mut value: Value = serde_json::from_str(line).ok()?;
+    let mut value: Value = serde_read(line, LoneSurrogates::Refuse).ok()?;
     apply_js_key_order(&mut value);
     let Value::Object(object) = value else {
         return None;

@@ -347,6 +347,19 @@ fn build_automaton<'a>(patterns: impl Iterator<Item = &'a str>) -> Option<AhoCor
         .ok()
 }
 
+/// The query normalisation of contract 03 §5, the one both the search and the CLI's
+/// highlighting (§17.4) use: trimmed of JS whitespace, lowercased (Unicode default full
+/// lowercase), and split at every run of JS whitespace. The terms keep their order and their
+/// duplicates; the normalised phrase is them joined by one space.
+pub fn query_terms(raw: &str) -> Vec<String> {
+    js_trim(raw)
+        .to_lowercase()
+        .split(is_js_space)
+        .filter(|piece| !piece.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// A normalised query (§5): the phrase and its terms, duplicates kept.
 #[derive(Debug)]
 pub(crate) struct Query {
@@ -360,26 +373,11 @@ pub(crate) struct Query {
 }
 
 impl Query {
-    /// Trims, lowercases and collapses every run of JS whitespace to one space.
+    /// The query of [`query_terms`]: its terms, and the phrase they make joined by one space.
     pub(crate) fn new(raw: &str) -> Query {
-        let lowered = js_trim(raw).to_lowercase();
-        let mut phrase = String::with_capacity(lowered.len());
-        let mut in_space = false;
-        for c in lowered.chars() {
-            if is_js_space(c) {
-                in_space = true;
-                continue;
-            }
-            if in_space && !phrase.is_empty() {
-                phrase.push(' ');
-            }
-            in_space = false;
-            phrase.push(c);
-        }
-        let pieces: Vec<&str> = phrase
-            .split(' ')
-            .filter(|piece| !piece.is_empty())
-            .collect();
+        let normalised = query_terms(raw);
+        let phrase = normalised.join(" ");
+        let pieces: Vec<&str> = normalised.iter().map(String::as_str).collect();
         let (distinct, order) = Distinct::new(&pieces);
         let terms = order
             .into_iter()
@@ -585,6 +583,10 @@ mod tests {
         assert_eq!(query.phrase, "alpha beta");
         let terms = query.term_texts();
         assert_eq!(terms, ["alpha", "beta"]);
+        assert_eq!(
+            query_terms("\u{3000} Alpha\t\n  BETA \u{feff}"),
+            ["alpha", "beta"]
+        );
         // U+0085 is not JS whitespace: it stays inside the term.
         assert_eq!(Query::new("a\u{85}b").terms.len(), 1);
     }

@@ -224,8 +224,12 @@ fn parse_iso(bytes: &[u8]) -> Option<Parsed> {
 mod tests {
     use super::*;
 
+    fn zone(name: &str) -> TimeZone {
+        TimeZone::get(name).unwrap_or_else(|_| panic!("the time-zone database has {name}"))
+    }
+
     fn lisbon() -> TimeZone {
-        TimeZone::get("Europe/Lisbon").expect("the time-zone database has Europe/Lisbon")
+        zone("Europe/Lisbon")
     }
 
     fn utc(text: &str) -> Option<f64> {
@@ -233,46 +237,108 @@ mod tests {
     }
 
     #[test]
-    fn a_reading_in_the_spring_gap_moves_forward() {
-        // 2026-03-29: Lisbon's clocks jump from 01:00 WET to 02:00 WEST, so 01:30 never
-        // happens; it is read with the offset from before the change (WET, +00:00).
-        let zone = lisbon();
+    fn iso_forms() {
+        assert_eq!(utc("1970-01-01T00:00:00.000Z"), Some(0.0));
+        assert_eq!(utc("2026-08-29T09:00:00.000Z"), Some(1_787_994_000_000.0));
         assert_eq!(
-            js_date_parse("2026-03-29T01:30", &zone),
-            utc("2026-03-29T01:30Z")
+            utc("2026-08-29T11:00:00.000+02:00"),
+            utc("2026-08-29T09:00:00.000Z")
         );
+        assert_eq!(utc("2026-08-29T09:00Z"), utc("2026-08-29T09:00:00Z"));
+        assert_eq!(utc("2026"), utc("2026-01-01T00:00Z"));
+        assert_eq!(utc("2026-08"), utc("2026-08-01T00:00Z"));
+        assert_eq!(utc("2026-08-29T09:00:00.1Z"), Some(1_787_994_000_100.0));
         assert_eq!(
-            js_date_parse("2026-03-29T01:30:00.250", &zone),
-            utc("2026-03-29T01:30:00.250Z")
+            utc("2026-08-29T09:00:00.123456Z"),
+            Some(1_787_994_000_123.0)
         );
-        // Either side of the gap: WET before, WEST after.
+        assert_eq!(utc("2026-08-29T24:00:00Z"), utc("2026-08-30T00:00:00Z"));
         assert_eq!(
-            js_date_parse("2026-03-29T00:59", &zone),
-            utc("2026-03-29T00:59Z")
+            utc("2026-02-30"),
+            utc("2026-03-02"),
+            "V8 rolls the day over"
         );
-        assert_eq!(
-            js_date_parse("2026-03-29T02:00", &zone),
-            utc("2026-03-29T01:00Z")
-        );
+        assert_eq!(utc("+002026-08-29"), utc("2026-08-29"));
+        assert_eq!(utc("-000001-01-01T00:00:00Z"), Some(-62_198_755_200_000.0));
+        assert_eq!(utc("+275760-09-13T00:00:00Z"), Some(8.64e15));
+        assert_eq!(utc("+275760-09-13T00:00:00.001Z"), None);
     }
 
     #[test]
-    fn a_reading_in_the_autumn_fold_takes_the_earlier_instant() {
-        // 2026-10-25: Lisbon's clocks go back from 02:00 WEST to 01:00 WET, so 01:30 happens
-        // at 00:30Z and again at 01:30Z; the earlier (WEST, +01:00) is the instant.
-        let zone = lisbon();
+    fn rejected_forms() {
+        for text in [
+            "",
+            "yesterday",
+            "2026-8-29",
+            "2026-08-29 09:00",
+            "2026-08-29T9:00",
+            "2026-08-29T09",
+            "2026-08-29T09:00:00.Z",
+            "2026-08-29T09:00:00+0200",
+            "2026-08-29T24:00:01Z",
+            "2026-08-29T09:60Z",
+            "2026-13-01",
+            "2026-00-01",
+            "2026-08-32",
+            "-000000-01-01",
+            "2026-08-29t09:00z",
+            "2026-08-29T09:00:00Zjunk",
+            " 2026-08-29",
+            "20260829",
+        ] {
+            assert_eq!(utc(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn offsetless_date_times_are_local_and_dates_are_utc() {
+        // Date-only stays UTC whatever the zone.
         assert_eq!(
-            js_date_parse("2026-10-25T01:30", &zone),
-            utc("2026-10-25T00:30Z")
+            js_date_parse("2026-08-29", &zone("Europe/Berlin")),
+            utc("2026-08-29")
         );
-        assert_eq!(
-            js_date_parse("2026-10-25T00:59", &zone),
-            utc("2026-10-24T23:59Z")
-        );
-        assert_eq!(
-            js_date_parse("2026-10-25T02:00", &zone),
-            utc("2026-10-25T02:00Z")
-        );
+        // (zone, local reading, the instant ECMAScript gives it)
+        for (name, local, instant) in [
+            (
+                "Europe/Berlin",
+                "2026-08-29T11:00:00",
+                "2026-08-29T09:00:00Z",
+            ),
+            // 2026-03-29: Berlin jumps from 02:00 CET to 03:00 CEST and Lisbon from 01:00 WET
+            // to 02:00 WEST; a reading in the gap is read with the offset from before the
+            // change, so it moves forward.
+            (
+                "Europe/Berlin",
+                "2026-03-29T02:30:00",
+                "2026-03-29T01:30:00Z",
+            ),
+            ("Europe/Lisbon", "2026-03-29T01:30", "2026-03-29T01:30Z"),
+            (
+                "Europe/Lisbon",
+                "2026-03-29T01:30:00.250",
+                "2026-03-29T01:30:00.250Z",
+            ),
+            // Either side of Lisbon's gap: WET before, WEST after.
+            ("Europe/Lisbon", "2026-03-29T00:59", "2026-03-29T00:59Z"),
+            ("Europe/Lisbon", "2026-03-29T02:00", "2026-03-29T01:00Z"),
+            // 2026-10-25: the clocks go back (Berlin 03:00 CEST to 02:00 CET, Lisbon 02:00
+            // WEST to 01:00 WET); a reading in the fold happens twice and the earlier instant
+            // (summer time) wins.
+            (
+                "Europe/Berlin",
+                "2026-10-25T02:30:00.250",
+                "2026-10-25T00:30:00.250Z",
+            ),
+            ("Europe/Lisbon", "2026-10-25T01:30", "2026-10-25T00:30Z"),
+            ("Europe/Lisbon", "2026-10-25T00:59", "2026-10-24T23:59Z"),
+            ("Europe/Lisbon", "2026-10-25T02:00", "2026-10-25T02:00Z"),
+        ] {
+            assert_eq!(
+                js_date_parse(local, &zone(name)),
+                utc(instant),
+                "{local} in {name}"
+            );
+        }
     }
 
     #[test]

@@ -623,7 +623,7 @@ mod tests {
     fn nesting_is_bounded() {
         let deep_ok = format!("{}{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
         assert!(read_json(&deep_ok, &REPLACE).is_ok());
-        // The same limit as the pre-check every `serde_json` reader runs.
+        // The same limit as the pre-check of `serde_read`, every `serde_json` reader's gate.
         assert!(super::super::json_nesting_ok(&deep_ok));
         let too_deep = format!(
             "{}{}",
@@ -713,23 +713,18 @@ mod tests {
         }
     }
 
-    /// A second opinion: within the nesting limit, `serde_json` (after the lone-surrogate
-    /// rewrite its callers do) accepts exactly what the reader accepts, with an equal value,
+    /// A second opinion: the workspace's `serde_json` read (`serde_read`, with the nesting
+    /// limit and the lone-surrogate rewrite) accepts exactly what the reader accepts, with an equal value,
     /// except numbers outside the double range, which only `JSON.parse` and the reader take.
     mod against_serde_json {
         use proptest::prelude::*;
 
         use super::*;
-        use crate::text::{json_nesting_ok, replace_lone_surrogate_escapes};
+        use crate::text::serde_read;
 
         fn check(text: &str) -> Result<(), TestCaseError> {
             let ours = read_json(text, &REPLACE);
-            let theirs = if json_nesting_ok(text) {
-                serde_json::from_str::<serde_json::Value>(&replace_lone_surrogate_escapes(text))
-                    .ok()
-            } else {
-                None
-            };
+            let theirs = serde_read::<serde_json::Value>(text, LoneSurrogates::Replace).ok();
             match (ours, theirs) {
                 (Ok(value), Some(expected)) => {
                     prop_assert_eq!(

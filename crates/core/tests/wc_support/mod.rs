@@ -1,6 +1,10 @@
 //! The worked fixture of contract 02 §17 and tree helpers, shared by the core and CLI tests of the
 //! working context. Dates can be shifted so that the CLI, which reads the real clock, sees the
 //! fixture's "today" as its own.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test support builds folders with std::fs"
+)]
 #![allow(dead_code)]
 
 use std::fs;

@@ -16,6 +16,7 @@ mod skill;
 use std::path::Path;
 
 use dotaios_core::context::off_mcp_payload;
+use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
 use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
@@ -24,15 +25,43 @@ use jiff::tz::TimeZone;
 
 use crate::error::RpcError;
 use crate::json::Json;
-use crate::lifecycle::server_info_meta;
-use crate::server::Era;
+use crate::lifecycle::{Era, server_info_meta};
 
 /// The three tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tool {
+pub(crate) enum Tool {
     ReadWorkingContext,
     SearchAios,
     ResolveSkill,
+}
+
+/// The tools' names in `tools/list` order (contract 05 §5): the one list the schema, the call
+/// dispatch and the CLI's `mcp status` and `connect` reports read.
+pub const TOOL_NAMES: [&str; 3] = [
+    Tool::ReadWorkingContext.name(),
+    Tool::SearchAios.name(),
+    Tool::ResolveSkill.name(),
+];
+
+impl Tool {
+    const ALL: [Tool; 3] = [
+        Tool::ReadWorkingContext,
+        Tool::SearchAios,
+        Tool::ResolveSkill,
+    ];
+
+    /// The tool's name on the wire.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Tool::ReadWorkingContext => "read_working_context",
+            Tool::SearchAios => "search_aios",
+            Tool::ResolveSkill => "resolve_skill",
+        }
+    }
+
+    fn named(name: &str) -> Option<Tool> {
+        Tool::ALL.into_iter().find(|tool| tool.name() == name)
+    }
 }
 
 /// A `tools/call` whose envelope passed (§6.1): a known tool and an argument object.
@@ -57,11 +86,8 @@ impl<'a> ToolCall<'a> {
             Some(_) => return Err(args::ArgError::ArgumentsNotObject.into()),
         };
         let name = params.and_then(|params| params.get("name"));
-        let tool = match name.and_then(Json::as_str) {
-            Some("read_working_context") => Tool::ReadWorkingContext,
-            Some("search_aios") => Tool::SearchAios,
-            Some("resolve_skill") => Tool::ResolveSkill,
-            _ => return Err(RpcError::UnknownTool(crate::echo::js_string(name))),
+        let Some(tool) = name.and_then(Json::as_str).and_then(Tool::named) else {
+            return Err(RpcError::UnknownTool(crate::echo::js_string(name)));
         };
         Ok(ToolCall { tool, arguments })
     }
@@ -154,12 +180,10 @@ fn finish_result(mut writer: JsonWriter, era: Era, is_error: bool) -> String {
     writer.finish()
 }
 
-/// §6.7: an existence-only check of `aios.json` directly inside the folder, following a
-/// symlink at that name (like `fs.existsSync`). Every real read later goes through the
-/// contained reader, which refuses links below the root.
+/// §6.7: the folder check ([`is_aios_folder`], shared with the CLI), refused with the
+/// adapter's fixed message, which names no path.
 pub(crate) fn require_folder(folder: &Path) -> Result<(), RpcError> {
-    let exists = std::fs::metadata(folder.join("aios.json")).is_ok();
-    if exists {
+    if is_aios_folder(folder) {
         Ok(())
     } else {
         Err(RpcError::NoFolder)

@@ -17,6 +17,8 @@ use dotaios_core::request::{
 };
 use serde_json::{Value, json};
 
+use super::Tool;
+
 /// The working-context `project` pattern: one non-space character, no `Cc` character.
 const CONTEXT_PROJECT_PATTERN: &str = r"^(?=.*\S)[^\u0000-\u001F\u007F-\u009F]*$";
 
@@ -68,7 +70,7 @@ fn annotations() -> Value {
 
 fn read_working_context() -> Value {
     json!({
-        "name": "read_working_context",
+        "name": Tool::ReadWorkingContext.name(),
         "title": "Read Working Context",
         "description": "Read the same bounded, project-filtered working-context projection produced by dotaios brief --compact plus fixed operational compatibility state beside it. This tool has no write side effects.",
         "inputSchema": input_schema(
@@ -92,7 +94,7 @@ fn read_working_context() -> Value {
 
 fn search_aios() -> Value {
     json!({
-        "name": "search_aios",
+        "name": Tool::SearchAios.name(),
         "title": "Search AIOS",
         "description": "Search bounded local results across memory, sessions, context, projects, vault, skills, references, and plugins.",
         "inputSchema": input_schema(
@@ -122,7 +124,7 @@ fn search_aios() -> Value {
 
 fn resolve_skill() -> Value {
     json!({
-        "name": "resolve_skill",
+        "name": Tool::ResolveSkill.name(),
         "title": "Resolve Workflow",
         "description": "Match a user request to one of the installed DotAIOS workflows before hand-rolling the work.",
         "inputSchema": input_schema(
@@ -153,7 +155,7 @@ pub(crate) fn tools() -> Value {
 pub(crate) fn structured_tools() -> Value {
     Value::Array(vec![
         structured_tool(
-            "read_working_context",
+            Tool::ReadWorkingContext.name(),
             "Read Working Context",
             "Read the user's working context from their local DotAIOS folder: identity, priorities, current projects and recent sessions, as bounded Markdown. Call it once when a task starts or when you need continuity. Read-only.",
             input_schema(
@@ -168,7 +170,7 @@ pub(crate) fn structured_tools() -> Value {
             context_output(),
         ),
         structured_tool(
-            "search_aios",
+            Tool::SearchAios.name(),
             "Search AIOS",
             "Search the user's local DotAIOS folder: notes, memory, sessions, projects, decisions, skills, references and plugins. Use a few distinctive keywords, not a sentence. Set scope when you know where it lives. If budget.truncated is true, raise budget; omissions name what was too large to search. Read-only.",
             input_schema(
@@ -190,7 +192,7 @@ pub(crate) fn structured_tools() -> Value {
             search_output(),
         ),
         structured_tool(
-            "resolve_skill",
+            Tool::ResolveSkill.name(),
             "Resolve Workflow",
             "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the file named in resource of the best match and follow it. Read-only.",
             input_schema(
@@ -561,6 +563,8 @@ mod tests {
             names,
             ["read_working_context", "search_aios", "resolve_skill"]
         );
+        // The list the CLI's reports and the call dispatch read is the schema's.
+        assert_eq!(names, crate::TOOL_NAMES);
         let orders = [
             vec!["memory", "project", "limit", "budget"],
             vec!["memory", "query", "scope", "project", "limit", "budget"],

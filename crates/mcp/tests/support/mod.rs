@@ -1,6 +1,10 @@
 //! Helpers for tests that spawn the adapter: fresh folders (the frozen `dotaios init` folder
 //! of `dotaios-testkit`), JSON-lines transcripts matched by position, tree fingerprints, path
 //! checks.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test support builds folders with std::fs"
+)]
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::{Path, PathBuf};

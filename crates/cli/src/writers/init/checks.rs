@@ -10,6 +10,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use dotaios_contained::{Ledger, Limits, ReadError, Root};
+use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::inspection::{
     Inspection as CoreInspection, InspectionCode, MigrationStatus, inspect_migrations,
 };
@@ -40,7 +41,7 @@ pub(crate) fn check(request: &InitRequest) -> Result<(), InitError> {
         });
     }
     // 2. An existing AIOS folder is inspected first, whatever --force/--overwrite say.
-    if request.target.join("aios.json").exists() {
+    if is_aios_folder(&request.target) {
         match inspect_existing_folder(&request.target) {
             Inspection::Current => {}
             Inspection::SchemaOutdated { from } => {

@@ -3,7 +3,7 @@
 //! (§9.7 step 5). Pure: no I/O.
 
 use dotaios_core::folder::plan::{Action, Plan, check_writable};
-use dotaios_core::text::to_json_pretty;
+use dotaios_core::text::{LoneSurrogates, serde_read, to_json_pretty};
 use serde_json::{Map, Value, json};
 
 use super::inventory::PreservedPath;
@@ -163,11 +163,8 @@ impl Journal {
     /// `0..=0o777` with `before_mode` null exactly for a create. Journals without any mode
     /// fields (older writers) are accepted. `None` when anything fails.
     pub fn parse(text: &str, dir_name: &str) -> Option<Journal> {
-        // The journal lies inside the folder: bounded before `serde_json` recurses.
-        if !dotaios_core::text::json_nesting_ok(text) {
-            return None;
-        }
-        let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
+        // The journal lies inside the folder: read under the workspace's bounds.
+        let Ok(Value::Object(object)) = serde_read::<Value>(text, LoneSurrogates::Refuse) else {
             return None;
         };
         let string = |key: &str| object.get(key).and_then(Value::as_str);

@@ -15,6 +15,7 @@ use dotaios_contained::{EntryKind, Ledger, Limits, RelPath};
 use dotaios_core::folder::config::{CONFIG_CAP, SchemaVersion};
 use dotaios_core::folder::inspection::is_plan_id;
 use dotaios_core::folder::plan::{Action, sha256_hex};
+use dotaios_core::text::{LoneSurrogates, serde_read};
 
 use super::apply::remove_transaction;
 use super::failpoint::reached;
@@ -224,9 +225,7 @@ impl Recovery<'_> {
         let mut ledger = ledger();
         match self.folder.root.read_text(&path, FILE_CAP, &mut ledger) {
             Ok(Some(file)) => {
-                if !dotaios_core::text::json_nesting_ok(&file.text)
-                    || serde_json::from_str::<serde_json::Value>(&file.text).is_err()
-                {
+                if serde_read::<serde_json::Value>(&file.text, LoneSurrogates::Refuse).is_err() {
                     return JournalRead::Unreadable;
                 }
                 match Journal::parse(&file.text, self.id) {

@@ -10,7 +10,7 @@ use dotaios_core::folder::config::{SchemaSupport, SchemaVersion, read_config, sc
 use dotaios_core::folder::inspection::{
     InspectionCode, MAX_TRANSACTIONS, OWNER_CAP, OWNER_MARKER, is_plan_id,
 };
-use dotaios_core::text::utf16_cmp;
+use dotaios_core::text::{LoneSurrogates, serde_read, utf16_cmp};
 use serde_json::Value;
 
 use super::MigrateError;
@@ -198,10 +198,7 @@ pub(crate) fn read_receipt(
 /// The checks of [`read_receipt`] on the receipt's text: `None` when it is not a valid receipt
 /// of `plan_id`.
 pub fn check_receipt(text: &str, plan_id: &str) -> Option<ReceiptSummary> {
-    if !dotaios_core::text::json_nesting_ok(text) {
-        return None;
-    }
-    let Ok(Value::Object(receipt)) = serde_json::from_str::<Value>(text) else {
+    let Ok(Value::Object(receipt)) = serde_read::<Value>(text, LoneSurrogates::Refuse) else {
         return None;
     };
     let text = |key: &str| receipt.get(key).and_then(Value::as_str);

@@ -158,7 +158,10 @@ pub(crate) fn is_single_component(name: &OsStr) -> bool {
 }
 
 /// The kind encoded in a `st_mode`.
-#[allow(clippy::unnecessary_cast)]
+#[allow(
+    clippy::unnecessary_cast,
+    reason = "`mode_t` is u32 on Linux and u16 on macOS"
+)]
 pub(crate) fn kind_of_mode(mode: u32) -> EntryKind {
     // `mode_t` is 32 bits on Linux and 16 bits on macOS; the type bits fit either.
     kind_of_file_type(FileType::from_raw_mode(mode as _))
@@ -181,7 +184,11 @@ pub(crate) fn io_kind(errno: Errno) -> std::io::ErrorKind {
     std::io::Error::from(errno).kind()
 }
 
-#[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+#[allow(
+    clippy::unnecessary_cast,
+    clippy::useless_conversion,
+    reason = "the `stat` field widths differ between Linux and macOS"
+)]
 fn identity_from_stat(stat: &Stat) -> Identity {
     Identity {
         dev: stat.st_dev as u64,
@@ -200,7 +207,11 @@ fn identity_from_stat(stat: &Stat) -> Identity {
 /// The same fields from `statx`, encoded like `fstat` (the device number through `makedev`),
 /// so identities from either call compare equal.
 #[cfg(target_os = "linux")]
-#[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+#[allow(
+    clippy::unnecessary_cast,
+    clippy::useless_conversion,
+    reason = "the `stat` field widths differ between Linux and macOS"
+)]
 fn identity_from_statx(statx: &rustix::fs::Statx) -> Identity {
     Identity {
         dev: rustix::fs::makedev(statx.stx_dev_major, statx.stx_dev_minor) as u64,

@@ -183,7 +183,10 @@ impl Engine<'_> {
     }
 
     /// Charges a listing and maps its outcome (§13, §14.1).
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "each argument is one charge of the listing's budget (§13)"
+    )]
     fn book_listing(
         &mut self,
         work: &mut ScopeWork,
