@@ -2,13 +2,14 @@
 
     check_dist.py DIST VERSION TOOLS_JSON
 
-Checks that each archive, wheel, npm package and .mcpb bundle targets the platform its name
-says: the binaries inside are ELF x86-64 or Mach-O of the right CPU with a verified ad-hoc
-signature (packaging/macho.py); wheel tags, npm `os`/`cpu`, bundle `compatibility.platforms`
+Checks that each archive (a zip for Windows), wheel, npm package and .mcpb bundle targets the
+platform its name says: the binaries inside are ELF x86-64, Mach-O of the right CPU with a
+verified ad-hoc signature (packaging/macho.py), or PE32+ x86-64 console executables named
+`.exe`; wheel tags, npm `os`/`cpu`, bundle `compatibility.platforms`
 agree; the launcher pins every platform package at VERSION and lists the SHA-256 of every
 binary it may run; every artifact carries LICENSE-MIT and LICENSE-APACHE equal to the
 repository's, and the wheel and npm manifests name the licence and the repository; bundles exist
-for macOS only, and their tools (names and descriptions) are exactly the ones an installed
+for macOS and Windows only, and their tools (names and descriptions) are exactly the ones an installed
 adapter listed (TOOLS_JSON, from `mcp_roundtrip.py --tools-json`); server.json is valid against
 the registry schema kept in packaging/registry/, names VERSION, and lists every bundle with its
 SHA-256; SHA256SUMS covers every file. Needs `jsonschema` (installed by scripts/release.sh). Prints one
@@ -28,23 +29,64 @@ import jsonschema
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import macho  # noqa: E402
 
-# Rust target → (npm os, npm cpu, wheel platform tag suffix, Mach-O arch or None for ELF).
+# The "arch" of a Windows target: its binaries are PE32+ executables (pe_kind).
+PE = "pe"
+# Rust target → (npm os, npm cpu, wheel platform tag suffix, Mach-O arch, PE, or None for ELF).
 PLATFORMS = {
     "x86_64-unknown-linux-gnu": ("linux", "x64", "manylinux_2_17_x86_64", None),
     "aarch64-apple-darwin": ("darwin", "arm64", "_arm64", "arm64"),
     "x86_64-apple-darwin": ("darwin", "x64", "macosx_10_12_x86_64", "x86_64"),
+    "x86_64-pc-windows-gnu": ("win32", "x64", "win_amd64", PE),
 }
 BINARIES = ("dotaios", "dotaios-mcp")
 EM_X86_64 = 62
+# PE/COFF (Microsoft's PE format specification): the machine, optional header magic and subsystem
+# of a 64-bit x86 console program.
+IMAGE_FILE_MACHINE_AMD64 = 0x8664
+PE32_PLUS_MAGIC = 0x20B
+IMAGE_SUBSYSTEM_WINDOWS_CUI = 3
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LICENSES = {name: open(os.path.join(ROOT, name), "rb").read() for name in ("LICENSE-MIT", "LICENSE-APACHE")}
 REPOSITORY = "https://github.com/dotaios/dotaios-rs"
 # Claude Desktop, the only client that opens .mcpb bundles, has no Linux build.
-BUNDLE_OSES = ("darwin",)
+BUNDLE_OSES = ("darwin", "win32")
 
 
 class Bad(Exception):
     pass
+
+
+def exe(arch):
+    """The executable suffix of a platform's binaries."""
+    return ".exe" if arch == PE else ""
+
+
+def binary_names(arch):
+    return [name + exe(arch) for name in BINARIES]
+
+
+def pe_kind(data, where):
+    """Checks a PE32+ x86-64 console executable: the MZ stub's e_lfanew leads to `PE\\0\\0`, the
+    COFF header's Machine is AMD64, the optional header is PE32+ and its Subsystem the console."""
+    def u16(at):
+        if at + 2 > len(data):
+            raise Bad(f"{where}: PE header truncated at {at:#x}")
+        return int.from_bytes(data[at:at + 2], "little")
+    if data[:2] != b"MZ" or len(data) < 0x40:
+        raise Bad(f"{where}: no MZ header")
+    pe = int.from_bytes(data[0x3C:0x40], "little")
+    if data[pe:pe + 4] != b"PE\0\0":
+        raise Bad(f"{where}: no PE signature at e_lfanew {pe:#x}")
+    coff = pe + 4
+    machine, optional = u16(coff), coff + 20
+    if machine != IMAGE_FILE_MACHINE_AMD64:
+        raise Bad(f"{where}: PE machine {machine:#x}, want {IMAGE_FILE_MACHINE_AMD64:#x} (x86-64)")
+    if u16(coff + 16) < 70 or u16(optional) != PE32_PLUS_MAGIC:
+        raise Bad(f"{where}: optional header magic {u16(optional):#x}, want PE32+ {PE32_PLUS_MAGIC:#x}")
+    subsystem = u16(optional + 68)
+    if subsystem != IMAGE_SUBSYSTEM_WINDOWS_CUI:
+        raise Bad(f"{where}: PE subsystem {subsystem}, want {IMAGE_SUBSYSTEM_WINDOWS_CUI} (console)")
+    return "PE32+ x86-64 console"
 
 
 def check_licenses(read, prefix, where):
@@ -60,6 +102,8 @@ def check_licenses(read, prefix, where):
 
 def binary_kind(data, arch, where):
     """Checks one binary's format; returns a short description."""
+    if arch == PE:
+        return pe_kind(data, where)
     if arch is None:
         if data[:4] != b"\x7fELF" or data[4] != 2 or int.from_bytes(data[18:20], "little") != EM_X86_64:
             raise Bad(f"{where}: not an ELF64 x86-64 executable")
@@ -76,11 +120,24 @@ def binary_kind(data, arch, where):
     return f"Mach-O {arch}, signed"
 
 
+def archive_name(dist, version, target, arch):
+    extension = ".zip" if arch == PE else ".tar.gz"
+    return os.path.join(dist, "bin", f"dotaios-{version}-{target}{extension}")
+
+
 def check_archive(path, version, target, arch):
+    prefix = f"dotaios-{version}-{target}/"
+    if arch == PE:
+        with zipfile.ZipFile(path) as archive:
+            check_licenses(archive.read, prefix, path)
+            archive.getinfo(prefix + "README.md")
+            for name in binary_names(arch):
+                binary_kind(archive.read(prefix + name), arch, f"{path}:{name}")
+        return
     with tarfile.open(path) as tar:
-        check_licenses(lambda m: tar.extractfile(m).read(), f"dotaios-{version}-{target}/", path)
+        check_licenses(lambda m: tar.extractfile(m).read(), prefix, path)
         for name in BINARIES:
-            member = tar.getmember(f"dotaios-{version}-{target}/{name}")
+            member = tar.getmember(prefix + name)
             if not member.mode & 0o100:
                 raise Bad(f"{path}: {name} is not executable")
             binary_kind(tar.extractfile(member).read(), arch, f"{path}:{name}")
@@ -90,8 +147,8 @@ def check_wheel(path, version, tag, arch):
     with zipfile.ZipFile(path) as wheel:
         wheel_file = wheel.read(f"dotaios_rs-{version}.dist-info/WHEEL").decode()
         tags = [line.split(": ", 1)[1] for line in wheel_file.splitlines() if line.startswith("Tag: ")]
-        os_tag = "py3-none-manylinux" if arch is None else "py3-none-macosx_"
-        cpu_tag = "_x86_64" if arch in (None, "x86_64") else "_arm64"
+        os_tag = {None: "py3-none-manylinux", PE: "py3-none-win"}.get(arch, "py3-none-macosx_")
+        cpu_tag = {None: "_x86_64", "x86_64": "_x86_64", PE: "_amd64"}.get(arch, "_arm64")
         if not tags or not all(t.startswith(os_tag) and t.endswith(cpu_tag) for t in tags):
             raise Bad(f"{path}: wheel tags {tags} are not for *{tag}")
         info_dir = f"dotaios_rs-{version}.dist-info/"
@@ -100,7 +157,7 @@ def check_wheel(path, version, tag, arch):
         for line in ("License-Expression: MIT OR Apache-2.0", f"Project-URL: Repository, {REPOSITORY}"):
             if line not in metadata:
                 raise Bad(f"{path}: METADATA lacks {line!r}")
-        for name in BINARIES:
+        for name in binary_names(arch):
             info = wheel.getinfo(f"dotaios_rs-{version}.data/scripts/{name}")
             binary_kind(wheel.read(info), arch, f"{path}:{name}")
 
@@ -135,7 +192,7 @@ def check_npm(dist, version):
             if (manifest["name"], manifest["version"], manifest["os"], manifest["cpu"]) != (
                 name, version, [os_], [cpu]):
                 raise Bad(f"{path}: package.json {manifest}")
-            for binary in BINARIES:
+            for binary in binary_names(arch):
                 member = tar.getmember(f"package/bin/{binary}")
                 data = tar.extractfile(member).read()
                 if not member.mode & 0o100:
@@ -156,7 +213,9 @@ def check_mcpb(path, version, os_, arch, tools):
             raise Bad(f"{path}: tools {manifest['tools']} are not the adapter's {tools}")
         check_licenses(bundle.read, "", path)
         server = manifest["server"]
-        if server["type"] != "binary" or server["mcp_config"]["args"][0] != "--path":
+        entry = f"server/dotaios-mcp{exe(arch)}"
+        if (server["type"], server["entry_point"], server["mcp_config"]["command"]) != (
+                "binary", entry, "${__dirname}/" + entry) or server["mcp_config"]["args"][0] != "--path":
             raise Bad(f"{path}: server {server}")
         info = bundle.getinfo(server["entry_point"])
         if not (info.external_attr >> 16) & 0o100:
@@ -207,7 +266,7 @@ def main(argv):
     schema = os.path.join(os.path.dirname(os.path.abspath(__file__)), "registry", "server.schema.json")
     checked, bundles = [], []
     for target, (os_, cpu, tag, arch) in PLATFORMS.items():
-        archive = os.path.join(dist, "bin", f"dotaios-{version}-{target}.tar.gz")
+        archive = archive_name(dist, version, target, arch)
         check_archive(archive, version, target, arch)
         wheels = [w for w in os.listdir(os.path.join(dist, "pypi")) if w.endswith(f"{tag}.whl")]
         if len(wheels) != 1:

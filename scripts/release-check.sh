@@ -8,8 +8,12 @@
 #   examples/aios` and a real MCP round trip (initialize, tools/list, tools/call), and
 #   `mcp install` prints the version-pinned launcher of its install;
 # - checks the launcher's refusals: no platform package, and a binary whose checksum differs;
+# - runs the Windows ones under Wine (scripts/wine/setup.sh; not on real Windows): the zip's
+#   `dotaios.exe --version` and `mcp status`, and an MCP round trip of the zip's and the win32
+#   bundle's `dotaios-mcp.exe`;
 # - inspects the macOS ones without running them (no macOS here): Mach-O CPU type, MH_EXECUTE,
-#   a verified ad-hoc code signature, and package metadata for the right platform;
+#   a verified ad-hoc code signature, and package metadata for the right platform; every Windows
+#   executable in every artifact is PE32+, x86-64 and a console program;
 # - checks licences and metadata in every artifact, validates the bundles' manifests (their
 #   tools as the installed adapter lists them) and server.json (packaging/check_dist.py);
 # - builds the Linux binaries a second time elsewhere and checks they repeat byte for byte
@@ -101,14 +105,40 @@ log "ok: npm launcher refuses a changed binary and names the missing platform pa
 mkdir -p "$SCRATCH/mcpb"
 "$TARGET_DIR/release-tools/npm/node_modules/.bin/mcpb" unpack \
     "$TARGET_DIR/release-work/mcpb/dotaios-rs-$VERSION-linux-x64.mcpb" "$SCRATCH/mcpb" >/dev/null
-mapfile -t COMMAND < <("$PY" -c '
+# The server command of the bundle unpacked at $1, one word a line, as its manifest says
+# (without `--path` and the folder, which mcp_roundtrip.py adds).
+bundle_command() {
+    "$PY" -c '
 import json, sys
 config = json.load(open(sys.argv[1] + "/manifest.json"))["server"]["mcp_config"]
 for word in [config["command"]] + config["args"]:
     if word != "--path" and word != "${user_config.aios_folder}":
-        print(word.replace("${__dirname}", sys.argv[1]))' "$SCRATCH/mcpb")
+        print(word.replace("${__dirname}", sys.argv[1]))' "$1"
+}
+mapfile -t COMMAND < <(bundle_command "$SCRATCH/mcpb")
 TOOLS=$("$PY" packaging/mcp_roundtrip.py "$AIOS" "${COMMAND[@]}") || fail "bundle MCP round trip"
 log "ok: linux .mcpb bundle serves over stdio ($TOOLS)"
+
+# --- Windows under Wine: the zip's binaries and the win32 bundle's server ----------------------
+source scripts/wine/setup.sh
+wine_setup "$TARGET_DIR"
+WIN_NAME=dotaios-$VERSION-$WINDOWS_TARGET
+unzip -q "$DIST/bin/$WIN_NAME.zip" -d "$SCRATCH/win"
+WIN=$SCRATCH/win/$WIN_NAME
+[ "$(wine "$WIN/dotaios.exe" --version | tr -d '\r')" = "$VERSION" ] || fail "zip: dotaios.exe --version"
+wine "$WIN/dotaios.exe" mcp status --path "$(winepath -w "$AIOS")" >"$SCRATCH/status.txt" || {
+    cat "$SCRATCH/status.txt" >&2
+    fail "zip: dotaios.exe mcp status"
+}
+TOOLS=$(wine_mcp_roundtrip "$WIN/dotaios-mcp.exe" "$PY") || fail "zip: MCP round trip under Wine"
+log "ok: $WIN_NAME.zip under Wine (--version, mcp status, MCP round trip: $TOOLS)"
+mkdir -p "$SCRATCH/mcpb-win32"
+"$TARGET_DIR/release-tools/npm/node_modules/.bin/mcpb" unpack \
+    "$DIST/mcpb/dotaios-rs-$VERSION-win32-x64.mcpb" "$SCRATCH/mcpb-win32" >/dev/null
+mapfile -t COMMAND < <(bundle_command "$SCRATCH/mcpb-win32")
+[ ${#COMMAND[@]} -eq 1 ] || fail "win32 bundle command: ${COMMAND[*]}"
+TOOLS=$(wine_mcp_roundtrip "${COMMAND[0]}" "$PY") || fail "win32 bundle MCP round trip under Wine"
+log "ok: win32 .mcpb bundle serves over stdio under Wine ($TOOLS)"
 
 # --- every artifact inspected, macOS ones included ---------------------------------------------
 # The bundles must describe the tools as the installed adapter does (names and descriptions).

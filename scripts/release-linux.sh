@@ -7,24 +7,16 @@
 # Usage (from the checkout root): scripts/release-linux.sh <tools dir> <target dir> <wheel dir>
 # where <tools dir> holds the pinned venv scripts/release.sh sets up.
 #
-# The bytes must not depend on where the checkout, the target directory or CARGO_HOME (the
-# registry sources whose paths panic messages carry) lie: each is remapped to a fixed name. The
-# target directory's remap comes last, so it wins when the target lies inside the checkout.
+# The bytes must not depend on where the checkout, the target directory or CARGO_HOME lie: the
+# path remaps of scripts/release-flags.sh.
 set -euo pipefail
 TOOLS=$1
 TARGET_DIR=$2
 OUT=$3
 ROOT=$PWD
-CARGO_HOME_DIR=$(realpath -m "${CARGO_HOME:-$HOME/.cargo}")
-for dir in "$ROOT" "$TARGET_DIR" "$CARGO_HOME_DIR"; do
-    case $dir in
-    *[[:space:]]*)
-        echo "release: $dir contains a space, which RUSTFLAGS cannot carry" >&2
-        exit 1
-        ;;
-    esac
-done
-export RUSTFLAGS="--remap-path-prefix=$CARGO_HOME_DIR=/cargo --remap-path-prefix=$ROOT=/src --remap-path-prefix=$TARGET_DIR=/target"
+source scripts/release-flags.sh
+RUSTFLAGS=$(release_rustflags "$ROOT" "$TARGET_DIR")
+export RUSTFLAGS
 cp LICENSE-MIT LICENSE-APACHE packaging/pypi/
 cd packaging/pypi
 PATH="$TOOLS/venv/bin:$PATH" CARGO_TARGET_DIR="$TARGET_DIR" \

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Builds every release artifact into dist/ (docs/releasing.md): the `dotaios` and `dotaios-mcp`
-# binaries for x86_64-unknown-linux-gnu, aarch64-apple-darwin and x86_64-apple-darwin, as
-# tar.gz archives, PyPI wheels (maturin, `bindings = "bin"`), npm packages (the `dotaios-rs`
-# launcher plus one package per platform), one .mcpb bundle per macOS platform (Claude Desktop,
-# the bundles' client, has no Linux build), server.json for the MCP registry, and SHA256SUMS over
-# all of them. LICENSE-MIT and LICENSE-APACHE go into every artifact.
+# binaries for x86_64-unknown-linux-gnu, aarch64-apple-darwin, x86_64-apple-darwin and
+# x86_64-pc-windows-gnu, as tar.gz archives (a zip for Windows), PyPI wheels (maturin,
+# `bindings = "bin"`), npm packages (the `dotaios-rs` launcher plus one package per platform), one
+# .mcpb bundle per macOS and Windows platform (Claude Desktop, the bundles' client, has no Linux
+# build), server.json for the MCP registry, and SHA256SUMS over all of them. LICENSE-MIT and
+# LICENSE-APACHE go into every artifact.
 #
 # Inputs are pinned: the Linux compiler is the toolchain rust-toolchain.toml names (checked
 # below), `--locked` builds, the PyPI tools below at exact versions in a venv under
 # the target directory, `@anthropic-ai/mcpb` at an exact version, Debian's rustc-web (its
-# standard library source builds std for the macOS targets with -Zbuild-std). Nothing is
+# standard library source builds std for the macOS targets with -Zbuild-std), Debian's MinGW-w64
+# linker with the pinned toolchain's x86_64-pc-windows-gnu target for Windows. Nothing is
 # downloaded at run time except from the package registries. Builds go to CARGO_TARGET_DIR
 # (default target/), so a second run and the CI's other steps reuse them.
 set -euo pipefail
@@ -29,12 +31,24 @@ DIST=$(realpath -m "${DIST_DIR:-dist}")
 VERSION=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 LINUX=x86_64-unknown-linux-gnu
 MACOS=(aarch64-apple-darwin x86_64-apple-darwin)
+source scripts/wine/setup.sh # WINDOWS_TARGET, windows_build_setup
+WINDOWS=$WINDOWS_TARGET
+TARGETS=("$LINUX" "${MACOS[@]}" "$WINDOWS")
+source scripts/release-flags.sh # release_rustflags
 # maturin stamps wheel members with this time: the last commit's, so wheels repeat byte for byte.
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 315532800)}
 export SOURCE_DATE_EPOCH
 
 log() { echo "release: $*" >&2; }
 LICENSES=(LICENSE-MIT LICENSE-APACHE)
+
+# The executable suffix of target $1: `.exe` for Windows, nothing elsewhere.
+exe() {
+    case $1 in
+    *-windows-*) echo .exe ;;
+    *) echo "" ;;
+    esac
+}
 
 # The Linux binaries repeat byte for byte only with the same compiler: the one rust-toolchain.toml
 # pins (rustup applies it to every cargo and rustc run below this directory).
@@ -119,12 +133,27 @@ build_macos() {
     BIN_DIR[$target]=$TARGET_DIR/release-macos/$target/release
 }
 
+# The pinned rustup toolchain with its x86_64-pc-windows-gnu target and Debian's MinGW-w64 linker
+# (scripts/wine/setup.sh); the same path remaps as the Linux build (scripts/release-flags.sh),
+# and no link time stamp in the PE header, so the bytes depend on the sources alone.
+build_windows() {
+    log "build $WINDOWS (cargo's progress follows; a first build takes several minutes)"
+    windows_build_setup
+    cp "${LICENSES[@]}" packaging/pypi/
+    local flags
+    flags="$(release_rustflags "$ROOT" "$TARGET_DIR") -C link-arg=-Wl,--no-insert-timestamp"
+    (cd packaging/pypi && PATH="$TOOLS/venv/bin:$PATH" CARGO_TARGET_DIR="$TARGET_DIR" \
+        RUSTFLAGS="$flags" maturin build --release --locked --target "$WINDOWS" --out "$DIST/pypi")
+    BIN_DIR[$WINDOWS]=$TARGET_DIR/$WINDOWS/release
+}
+
 # --- npm ---------------------------------------------------------------------------------------
 npm_platform() {
     case $1 in
     x86_64-unknown-linux-gnu) echo "linux x64" ;;
     aarch64-apple-darwin) echo "darwin arm64" ;;
     x86_64-apple-darwin) echo "darwin x64" ;;
+    x86_64-pc-windows-gnu) echo "win32 x64" ;;
     esac
 }
 
@@ -137,11 +166,12 @@ pack_npm() {
     cp -r packaging/npm/launcher/. "$launcher/"
     cp "${LICENSES[@]}" "$launcher/"
     local checksums="{}" optional="{}"
-    for target in "$LINUX" "${MACOS[@]}"; do
+    for target in "${TARGETS[@]}"; do
         read -r os cpu <<<"$(npm_platform "$target")"
-        local name="dotaios-rs-$os-$cpu" dir="$WORK/npm/dotaios-rs-$os-$cpu"
+        local name="dotaios-rs-$os-$cpu" dir="$WORK/npm/dotaios-rs-$os-$cpu" x
+        x=$(exe "$target")
         mkdir -p "$dir/bin"
-        install -m 0755 "${BIN_DIR[$target]}/dotaios" "${BIN_DIR[$target]}/dotaios-mcp" "$dir/bin/"
+        install -m 0755 "${BIN_DIR[$target]}/dotaios$x" "${BIN_DIR[$target]}/dotaios-mcp$x" "$dir/bin/"
         cp "${LICENSES[@]}" "$dir/"
         python3 packaging/npm/platform_package.py "$name" "$VERSION" "$os" "$cpu" "$target" \
             >"$dir/package.json"
@@ -152,8 +182,8 @@ pack_npm() {
 import hashlib, json, sys
 sums = json.loads(sys.argv[1])
 sums[sys.argv[2]] = {b: hashlib.sha256(open(sys.argv[3] + "/bin/" + b, "rb").read()).hexdigest()
-                     for b in ("dotaios", "dotaios-mcp")}
-print(json.dumps(sums, sort_keys=True))' "$checksums" "$name" "$dir")
+                     for b in ("dotaios" + sys.argv[4], "dotaios-mcp" + sys.argv[4])}
+print(json.dumps(sums, sort_keys=True))' "$checksums" "$name" "$dir" "$x")
         optional=$(python3 -c '
 import json, sys
 deps = json.loads(sys.argv[1]); deps[sys.argv[2]] = sys.argv[3]
@@ -174,9 +204,10 @@ print(json.dumps(manifest, indent=2))' packaging/npm/launcher/package.json "$VER
 }
 
 # --- MCP bundles -------------------------------------------------------------------------------
-# Claude Desktop, the client that opens bundles, exists for macOS (and Windows) only, so dist/ gets
-# the macOS bundles; the Linux one is packed into the work directory alone, for release-check.sh
-# to start its server as the manifest says (the bundle layout is the same on every platform).
+# Claude Desktop, the client that opens bundles, exists for macOS and Windows only, so dist/ gets
+# the macOS and Windows bundles; the Linux one is packed into the work directory alone, for
+# release-check.sh to start its server as the manifest says (the bundle layout is the same on
+# every platform, with `server/dotaios-mcp.exe` on Windows).
 # Each manifest lists the tools the Linux adapter itself lists, with its descriptions.
 pack_mcpb() {
     log "mcpb bundles"
@@ -184,12 +215,12 @@ pack_mcpb() {
     mkdir -p "$DIST/mcpb" "$WORK/mcpb"
     python3 packaging/mcp_roundtrip.py --tools-json "$ROOT/examples/aios" \
         "${BIN_DIR[$LINUX]}/dotaios-mcp" >"$WORK/mcpb/tools.json"
-    for target in "$LINUX" "${MACOS[@]}"; do
+    for target in "${TARGETS[@]}"; do
         read -r os cpu <<<"$(npm_platform "$target")"
         local dir="$WORK/mcpb/$os-$cpu" out="$DIST/mcpb"
         [ "$target" != "$LINUX" ] || out="$WORK/mcpb"
         mkdir -p "$dir/server"
-        install -m 0755 "${BIN_DIR[$target]}/dotaios-mcp" "$dir/server/"
+        install -m 0755 "${BIN_DIR[$target]}/dotaios-mcp$(exe "$target")" "$dir/server/"
         cp "${LICENSES[@]}" "$dir/"
         python3 packaging/mcpb/manifest.py packaging/mcpb/manifest.json "$VERSION" "$os" \
             "$WORK/mcpb/tools.json" >"$dir/manifest.json"
@@ -203,15 +234,20 @@ pack_mcpb() {
 pack_archives() {
     log "archives"
     mkdir -p "$DIST/bin"
-    for target in "$LINUX" "${MACOS[@]}"; do
-        local name="dotaios-$VERSION-$target"
+    for target in "${TARGETS[@]}"; do
+        local name="dotaios-$VERSION-$target" x
+        x=$(exe "$target")
         rm -rf "${WORK:?}/$name"
         mkdir -p "$WORK/$name"
-        install -m 0755 "${BIN_DIR[$target]}/dotaios" "${BIN_DIR[$target]}/dotaios-mcp" "$WORK/$name/"
+        install -m 0755 "${BIN_DIR[$target]}/dotaios$x" "${BIN_DIR[$target]}/dotaios-mcp$x" "$WORK/$name/"
         cp README.md "${LICENSES[@]}" "$WORK/$name/"
-        # Fixed owner and time, sorted names: the archive depends only on its files.
-        tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$WORK" -cf - "$name" |
-            gzip -n -9 >"$DIST/bin/$name.tar.gz"
+        # Fixed owner, modes and time, sorted names: the archive depends only on its files.
+        if [ "$target" = "$WINDOWS" ]; then
+            python3 packaging/zip_dir.py "$DIST/bin/$name.zip" "$WORK" "$name"
+        else
+            tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$WORK" -cf - "$name" |
+                gzip -n -9 >"$DIST/bin/$name.tar.gz"
+        fi
     done
 }
 
@@ -223,6 +259,7 @@ main() {
     declare -gA BIN_DIR
     build_linux
     for target in "${MACOS[@]}"; do build_macos "$target"; done
+    build_windows
     # zig signs arm64 executables only; x86_64 gets the same ad-hoc signature here, and its
     # wheel (packed by maturin before) the signed binaries.
     local x86=${BIN_DIR[x86_64-apple-darwin]}

@@ -61,8 +61,7 @@ echo "test-windows: counts per test binary" >&2
 printf '  %s\n' "${summary[@]}" >&2
 
 # The whole product: the built adapter serves examples/aios to a real stdio client.
-folder=$(winepath -w "$PWD/examples/aios")
-python3 packaging/mcp_roundtrip.py "$folder" wine "$TARGET_DIR/$WINDOWS_TARGET/debug/dotaios-mcp.exe" ||
+wine_mcp_roundtrip "$TARGET_DIR/$WINDOWS_TARGET/debug/dotaios-mcp.exe" ||
   { echo "test-windows: the MCP round trip under Wine failed" >&2; failed=1; }
 
 echo "WINEPREFIX=$WINEPREFIX"

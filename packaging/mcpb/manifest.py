@@ -4,7 +4,8 @@
 
 BASE_MANIFEST is packaging/mcpb/manifest.json; the bundle gets VERSION, OS as its only
 platform, and the tools the adapter itself lists (TOOLS_JSON, written by
-`mcp_roundtrip.py --tools-json`), so the bundle's descriptions are the server's own.
+`mcp_roundtrip.py --tools-json`), so the bundle's descriptions are the server's own. On
+`win32` the server is `server/dotaios-mcp.exe`.
 """
 
 import json
@@ -15,4 +16,8 @@ manifest = json.load(open(base))
 manifest["version"] = version
 manifest["compatibility"]["platforms"] = [os_name]
 manifest["tools"] = json.load(open(tools))
+if os_name == "win32":
+    server = manifest["server"]
+    server["entry_point"] += ".exe"
+    server["mcp_config"]["command"] += ".exe"
 print(json.dumps(manifest, indent=2))

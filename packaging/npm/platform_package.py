@@ -2,13 +2,15 @@
 
 Usage: platform_package.py NAME VERSION OS CPU RUST_TARGET. npm installs the package only where
 `os` and `cpu` match the machine; the `dotaios-rs` launcher lists every platform package as an
-optional dependency at exactly its own version.
+optional dependency at exactly its own version. The binaries are `bin/dotaios` and
+`bin/dotaios-mcp`, with `.exe` for a Windows RUST_TARGET.
 """
 
 import json
 import sys
 
 name, version, os_name, cpu, target = sys.argv[1:6]
+exe = ".exe" if "-windows-" in target else ""
 print(
     json.dumps(
         {
@@ -21,7 +23,7 @@ print(
             "homepage": "https://github.com/dotaios/dotaios-rs#readme",
             "os": [os_name],
             "cpu": [cpu],
-            "files": ["bin/dotaios", "bin/dotaios-mcp", "LICENSE-MIT", "LICENSE-APACHE"],
+            "files": [f"bin/dotaios{exe}", f"bin/dotaios-mcp{exe}", "LICENSE-MIT", "LICENSE-APACHE"],
             "preferUnplugged": True,
         },
         indent=2,

@@ -6,7 +6,9 @@
 # a Wine prefix under <target dir> (never anywhere else) with the test-only bcryptprimitives.dll
 # shim:
 # Wine 8.0 lacks it, and every Rust >= 1.78 executable imports its ProcessPrng, which the shim
-# forwards to RtlGenRandom. Must be sourced from the checkout root.
+# forwards to RtlGenRandom. `wine_mcp_roundtrip <exe> [python]` runs a Windows dotaios-mcp
+# under Wine for the MCP round trip of packaging/mcp_roundtrip.py over examples/aios. Must be
+# sourced from the checkout root.
 
 WINDOWS_TARGET=x86_64-pc-windows-gnu
 
@@ -50,4 +52,12 @@ wine_setup() {
       scripts/wine/bcryptprimitives.c scripts/wine/bcryptprimitives.def -ladvapi32
     mv "$shim.tmp" "$shim"
   fi
+}
+
+# The whole product: the Windows adapter $1 serves examples/aios (named as Windows sees it) to a
+# real stdio client, run by python $2 (default python3); prints the tools it listed.
+wine_mcp_roundtrip() {
+  local exe=$1 python=${2:-python3} folder
+  folder=$(winepath -w "$PWD/examples/aios")
+  "$python" packaging/mcp_roundtrip.py "$folder" wine "$exe"
 }

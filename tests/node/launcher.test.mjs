@@ -72,3 +72,16 @@ test('another binary is refused as a corrupt or mismatched install', { skip: !li
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+// Every platform a release builds (scripts/release.sh) has its package, named by npm's `os` and
+// `cpu` as the platform packages are; Windows among them, whose binaries end in `.exe`.
+test('the launcher knows the package of every released platform', async () => {
+  const { createRequire } = await import('node:module');
+  const { PLATFORMS } = createRequire(import.meta.url)(path.join(LAUNCHER, 'lib', 'run.js'));
+  assert.deepEqual(PLATFORMS, {
+    'linux x64': 'dotaios-rs-linux-x64',
+    'darwin arm64': 'dotaios-rs-darwin-arm64',
+    'darwin x64': 'dotaios-rs-darwin-x64',
+    'win32 x64': 'dotaios-rs-win32-x64',
+  });
+});

@@ -20,6 +20,7 @@ const PLATFORMS = {
   'linux x64': 'dotaios-rs-linux-x64',
   'darwin arm64': 'dotaios-rs-darwin-arm64',
   'darwin x64': 'dotaios-rs-darwin-x64',
+  'win32 x64': 'dotaios-rs-win32-x64',
 };
 
 const OTHER_WAYS =
@@ -42,8 +43,10 @@ function binaryPath(name) {
   } catch (_) {
     fail(`the platform package ${pkg} for ${platform} is not installed (were optional dependencies omitted?); ${OTHER_WAYS}`);
   }
-  const exe = path.join(dir, 'bin', name);
-  const expected = (require('../checksums.json')[pkg] || {})[name];
+  // The file in the package's bin/ and its checksums.json key: `.exe` on Windows.
+  const file = process.platform === 'win32' ? `${name}.exe` : name;
+  const exe = path.join(dir, 'bin', file);
+  const expected = (require('../checksums.json')[pkg] || {})[file];
   let actual;
   try {
     actual = crypto.createHash('sha256').update(fs.readFileSync(exe)).digest('hex');
