@@ -4,8 +4,8 @@
 //!
 //! One backend per operating system, chosen here by `cfg` and nowhere else: `sys/unix.rs`
 //! (`*at` system calls through rustix on an `O_DIRECTORY` descriptor) and `sys/windows.rs`
-//! (the standard library on a pinned directory handle; `docs/decisions.md`, "Writers on
-//! Windows", says what each Unix guarantee means there). Both offer the same functions with the
+//! (the standard library on a pinned directory handle; `docs/decisions.md`, "Writers,
+//! launcher and client configurations on Windows", says what each Unix guarantee means there). Both offer the same functions with the
 //! same refusals, so `writers/atomic.rs` and `writers/migrate/fsops.rs` hold no platform code.
 //!
 //! What it must never do: follow a link below a handle (Unix: `O_NOFOLLOW`,

@@ -1,5 +1,6 @@
-//! The ranking formula of contract 03 §9: IDF over one corpus, recency decay in whole-day buckets,
-//! and how JSONL `ts` values are read as instants (the parser itself is `text::js_date_parse`).
+//! The request clock of contract 03 §9 and how JSONL `ts` values are read as instants against
+//! it (the parser itself is `text::js_date_parse`); the ranking that uses them (IDF, the recency
+//! prior) is `relevance.rs`.
 //!
 //! Pure arithmetic. The clock and the local time zone are inputs ([`Clock`]); nothing here
 //! reads them.
