@@ -18,6 +18,7 @@ mod extra;
 mod fixtures;
 mod mcp_server;
 mod measure;
+mod protocol;
 mod quality;
 mod report;
 mod skill_quality;

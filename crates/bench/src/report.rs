@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::RunOptions;
 use crate::fixtures::{ControlledQuery, Fixture, reference};
-use crate::measure::{ORDER, Protocol, slot};
+use crate::protocol::{ORDER, Protocol, slot};
 
 const MIB: f64 = 1024.0 * 1024.0;
 const RSS_LIMIT: u64 = 64 * 1024 * 1024;

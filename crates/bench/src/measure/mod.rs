@@ -28,6 +28,7 @@ use std::process::ExitCode;
 use crate::RunOptions;
 use crate::corpus::{Verified, verify_fixture};
 use crate::fixtures::{ControlledQuery, Fixture, QUERIES};
+use crate::protocol::{FULL, ORDER, Protocol, QUICK, slot};
 use crate::report::{self, Cell, Environment, Failure, FixtureRecord, MeasureRecord, Report};
 use crate::spawner::Spawner;
 
@@ -35,41 +36,6 @@ use self::check::{Check, Expectation};
 use self::sample::{
     McpServer, Sample, cli, core, find_on_path, raw_read, ripgrep_sample, safe_corpus, safe_walk,
 };
-
-/// Samples per phase.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Protocol {
-    pub(crate) cold: usize,
-    pub(crate) warmup: usize,
-    pub(crate) measured: usize,
-}
-
-pub(crate) const FULL: Protocol = Protocol {
-    cold: 3,
-    warmup: 3,
-    measured: 20,
-};
-pub(crate) const QUICK: Protocol = Protocol {
-    cold: 1,
-    warmup: 1,
-    measured: 5,
-};
-
-/// The measure names in round order.
-pub(crate) const ORDER: [&str; 7] = [
-    "raw-read",
-    "safe-corpus",
-    "safe-walk",
-    "core",
-    "cli",
-    "mcp",
-    "ripgrep",
-];
-
-/// The slot of a measure in [`ORDER`].
-pub(crate) fn slot(name: &str) -> usize {
-    ORDER.iter().position(|known| *known == name).unwrap_or(0)
-}
 
 pub(crate) fn run(options: &RunOptions) -> ExitCode {
     let (Some(fixtures_dir), Some(report_path)) = (&options.fixtures_dir, &options.report) else {
