@@ -13,7 +13,6 @@ use dotaios_mcp::client::Client;
 #[cfg(not(target_os = "linux"))]
 use wait4::Wait4;
 
-use crate::report;
 
 /// Spawns `binary --path <folder>` and completes the MCP handshake (2025-06-18) within
 /// `answer_deadline`; the client, ready for calls.
@@ -45,7 +44,7 @@ pub(crate) fn initialized_server(
 pub(crate) fn server_peak(client: Client) -> Result<u64, String> {
     let id = client.id().unwrap_or_default();
     let status = std::fs::read_to_string(format!("/proc/{id}/status")).unwrap_or_default();
-    let peak = report::proc_kib_field(&status, "VmHWM:")
+    let peak = crate::report::proc_kib_field(&status, "VmHWM:")
         .ok_or_else(|| "cannot read the server's VmHWM".to_owned());
     let _ = client.into_child().wait();
     peak

@@ -20,6 +20,10 @@ mod unix;
 pub(crate) use unix::*;
 
 #[cfg(windows)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the writers' Windows backend: the standard library on a pinned directory handle"
+)]
 mod windows;
 #[cfg(windows)]
 pub(crate) use windows::*;

@@ -137,6 +137,10 @@ fn io_error(error: &io::Error) -> ReadError {
 /// share read | write | delete, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS)` through
 /// `std::fs::OpenOptions` (which also handles long and `\\?\` paths): the one open by path,
 /// which follows a linked root (contract 01 §4.2). The result must be a directory.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the root is the one path the contained reader opens by name (contract 01 §4.2)"
+)]
 pub(crate) fn open_root(path: &Path) -> Result<Handle, RootError> {
     let file = std::fs::OpenOptions::new()
         .access_mode(Purpose::List.access())
