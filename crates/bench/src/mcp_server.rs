@@ -13,7 +13,6 @@ use dotaios_mcp::client::Client;
 #[cfg(not(target_os = "linux"))]
 use wait4::Wait4;
 
-
 /// Spawns `binary --path <folder>` and completes the MCP handshake (2025-06-18) within
 /// `answer_deadline`; the client, ready for calls.
 pub(crate) fn initialized_server(
