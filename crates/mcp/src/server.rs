@@ -41,9 +41,10 @@ const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// The most requests one 2025-03-26 batch may hold (contract 05 §2.8); a longer batch is one
-/// `Invalid Request`, so one line can never demand thousands of tool calls and one giant answer.
-pub(crate) const MAX_BATCH: usize = 64;
+/// The most elements one 2025-03-26 batch may hold (contract 05 §2.8); a longer batch is one
+/// `Invalid Request`. Lines are served one at a time (§2.2), so a batch holds up every line
+/// after it: eight elements keep that to a few tool calls' worth, whatever the elements are.
+pub(crate) const MAX_BATCH: usize = 8;
 
 /// The adapter for one configured AIOS folder. Cheap to build; holds the search content cache
 /// and the negotiated version (clones share both).

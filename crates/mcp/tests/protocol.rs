@@ -770,3 +770,49 @@ fn item_63_errors_carry_no_path() {
     }
     assert!(!fixture.aios.exists());
 }
+
+/// Contract 05 §2.8: in a 2025-03-26 session a batch of more than 8 elements is one
+/// `Invalid Request` (none of its calls run), and the same connection goes on answering: a
+/// batch of 8 is answered, and so is a `ping` after each.
+#[test]
+fn batches_over_the_limit_are_refused_and_the_connection_goes_on() {
+    let fixture = Fixture::missing();
+    let batch = |first: u64, count: u64| {
+        let calls: Vec<String> = (first..first + count)
+            .map(|id| call(id, "search_aios", json!({"query": "x", "memory": "off"})))
+            .collect();
+        format!("[{}]", calls.join(","))
+    };
+    let lines = [
+        request(0, "initialize", json!({"protocolVersion": "2025-03-26"})),
+        batch(10, 9),
+        request(1, "ping", json!({})),
+        batch(20, 8),
+        request(2, "ping", json!({})),
+    ];
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    let responses = &transcript.responses;
+    assert_eq!(responses.len(), lines.len());
+    assert_eq!(
+        responses[1],
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}})
+    );
+    assert_eq!(
+        responses[2],
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+    );
+    let answered = responses[3].as_array().expect("a batch answer");
+    let ids: Vec<u64> = answered
+        .iter()
+        .map(|answer| answer["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (20..28).collect::<Vec<u64>>());
+    for answer in answered {
+        assert!(payload_text(answer).contains("Memory: Off"));
+    }
+    assert_eq!(
+        responses[4],
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+}
