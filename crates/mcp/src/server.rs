@@ -203,10 +203,10 @@ impl Server {
                 let outcome = call.run(&self.folder, &self.time_zone, self.cache.as_deref());
                 return match outcome {
                     Ok(text) => Ok(tools::call_result(era, &text)),
-                    Err(error) if era.is_structured() && error.is_tool_input() => {
-                        Ok(tools::error_result(era, &error.wire().1))
-                    }
-                    Err(error) => Err(error),
+                    Err(error) => match error.tool_error_text() {
+                        Some(text) if era.is_structured() => Ok(tools::error_result(era, &text)),
+                        _ => Err(error),
+                    },
                 };
             }
             _ => {
