@@ -939,6 +939,53 @@ fn other_internal_failures_stay_protocol_errors() {
     }
 }
 
+/// Contract 05 §6.2, §6.13: a `scope` over 64 code points is refused as an invalid scope in
+/// every era and never echoed, so the answer stays small however long the argument is; at the
+/// maximum the Off payload echoes it.
+#[test]
+fn an_oversized_scope_is_refused_and_never_echoed() {
+    let fixture = Fixture::missing();
+    let scope = format!("{}memory{}", " ".repeat(1 << 20), " ".repeat(1 << 20));
+    let arguments = json!({"query": "x", "memory": "off", "scope": scope});
+    let padded = format!("{}memory", " ".repeat(58));
+    let at_max = json!({"query": "x", "memory": "off", "scope": padded});
+    let lines = [
+        call(1, "search_aios", arguments.clone()),
+        request(
+            2,
+            "tools/call",
+            json!({"_meta": modern_meta("2026-07-28"), "name": "search_aios", "arguments": arguments}),
+        ),
+        request(
+            3,
+            "tools/call",
+            json!({"_meta": modern_meta("2026-07-28"), "name": "search_aios", "arguments": at_max}),
+        ),
+        request(4, "initialize", json!({"protocolVersion": "2025-11-25"})),
+        call(5, "search_aios", arguments),
+    ];
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    let answers: Vec<&str> = transcript.stdout.lines().collect();
+    assert_eq!(answers.len(), lines.len());
+    let refusal = "scope must be one of: memory, vault";
+    assert!(answers[0].len() < 512, "{}", answers[0].len());
+    assert!(error_of(&transcript.responses[0]).1.starts_with(refusal));
+    for index in [1, 4] {
+        assert!(answers[index].len() < 1024, "{}", answers[index].len());
+        let result = &transcript.responses[index]["result"];
+        assert_eq!(result["isError"], true);
+        assert!(
+            result["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(refusal)
+        );
+    }
+    let echoed = &transcript.responses[2]["result"]["structuredContent"]["scope"];
+    assert_eq!(echoed.as_str(), Some(padded.as_str()));
+}
+
 /// Contract 05 §2.8: in a 2025-03-26 session a batch of more than 8 elements is one
 /// `Invalid Request` (none of its calls run), and the same connection goes on answering: a
 /// batch of 8 is answered, and so is a `ping` after each.
