@@ -608,12 +608,12 @@ mod tests {
         assert_eq!(server.handle_line(b"[]").unwrap(), invalid);
         let long = format!(
             "[{}]",
-            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH + 1].join(",")
+            [r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH + 1].join(",")
         );
         assert_eq!(server.handle_line(long.as_bytes()).unwrap(), invalid);
         let full = format!(
             "[{}]",
-            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH].join(",")
+            [r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH].join(",")
         );
         assert_eq!(
             server
