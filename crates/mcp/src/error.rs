@@ -69,8 +69,8 @@ pub(crate) enum Internal {
 
 /// A failure that is the folder's, not the request's, and that the folder's owner can fix
 /// (contract 05 §6.12). Each has one fixed, path-free text that says what to fix and points at
-/// `dotaios doctor`, which names the file; the text names only the fixed layout of contract 01
-/// §2 (`aios.json`, `projects/`, …), never a path of the machine.
+/// `dotaios doctor`; the text names only the fixed layout of contract 01 §2 (`aios.json`,
+/// `projects/`, …), never a path of the machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FolderProblem {
     /// `DOTAIOS_PROJECT_CATALOG_INVALID`: a project README with an invalid identity (a stable
@@ -104,7 +104,7 @@ impl FolderProblem {
     pub(crate) const fn message(self) -> &'static str {
         match self {
             FolderProblem::ProjectIdentity => {
-                "A project in projects/ has an invalid identity: its folder name is not a lowercase slug, its folder or README.md is a link, or its README frontmatter is invalid (broken YAML, different id and project_id, an id two projects share, or an id that is not a stable id: letters, digits, `:`, `.`, `_` or `-`, starting and ending with a letter or digit). Fix that project; run `dotaios doctor` to see which one and why."
+                "A project in projects/ has an invalid identity (the one you named, if you named one). Its folder name must be a lowercase slug, its folder and README.md must not be links, and its README.md frontmatter must be valid YAML whose `id` (and `project_id`, if given, equal to it) is a stable id no other project uses: letters, digits, `:`, `.`, `_` or `-`, starting and ending with a letter or digit. Fix that project, then run `dotaios doctor` to check the folder."
             }
             FolderProblem::Config => {
                 "aios.json is not valid JSON, or its vault_path is unusable. Fix aios.json; run `dotaios doctor` to see what is wrong."
