@@ -3,9 +3,12 @@
 //!
 //! **Invariant:** no message here is built from an OS error, a path or file content. Input
 //! errors carry the contract's exact text (some of which echo a bounded caller-supplied name,
-//! §2.6); every internal failure is one of the two fixed `-32603` texts, chosen by kind. Core
-//! errors are classified here, by [`RpcError::from_core`] over core's `PublicError` (input
-//! errors keep core's public message), and never by formatting them elsewhere.
+//! §2.6); every internal failure is one of the two fixed `-32603` texts, chosen by kind, and a
+//! fixable folder problem is additionally one of [`FolderProblem`]'s fixed texts, which the
+//! structured eras show (§6.12). Core errors are classified here, by [`RpcError::from_core`]
+//! over core's `PublicError` (input errors keep core's public message) and by
+//! [`FolderProblem::of_code`] over core's internal codes, and never by formatting them
+//! elsewhere.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -44,6 +47,73 @@ pub(crate) enum RpcError {
     ContextUnreadable,
     /// Every other internal failure, including a caught panic.
     Failed,
+    /// A folder problem the user can fix (§6.12): in the reference era the internal failure
+    /// `fallback` (its fixed `-32603` text, unchanged), in the structured eras an `isError`
+    /// result that names the fix.
+    Fixable {
+        /// What to fix.
+        problem: FolderProblem,
+        /// [`RpcError::Failed`] or [`RpcError::ContextUnreadable`]: what the reference era answers.
+        fallback: Internal,
+    },
+}
+
+/// The two fixed internal failures of §6.9, as the fallback of [`RpcError::Fixable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Internal {
+    /// `DotAIOS request failed safely.`
+    Request,
+    /// `DotAIOS could not read working context safely.`
+    WorkingContext,
+}
+
+/// A failure that is the folder's, not the request's, and that the folder's owner can fix
+/// (contract 05 §6.12). Each has one fixed, path-free text that says what to fix and points at
+/// `dotaios doctor`; the text names only the fixed layout of contract 01 §2 (`aios.json`,
+/// `projects/`, …), never a path of the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FolderProblem {
+    /// `DOTAIOS_PROJECT_CATALOG_INVALID`: a project README with an invalid identity (a stable
+    /// id that fails contract 01 §6.3, conflicting or missing ids, broken frontmatter), or, for
+    /// the working context, any invalid catalog entry (01 §6.1).
+    ProjectIdentity,
+    /// `DOTAIOS_EVIDENCE_CONFIG_INVALID`: `aios.json` is not valid JSON, or its `vault_path` is
+    /// unusable (contract 03 §3.2).
+    Config,
+    /// `DOTAIOS_EVIDENCE_PATH_UNSAFE` (search, skills) and `DOTAIOS_UNSAFE_READ_PATH` (working
+    /// context): a symbolic link or special file where DotAIOS reads, such as a linked
+    /// `context/` (contract 01 §4), or a vault outside the folder.
+    UnsafeLink,
+}
+
+impl FolderProblem {
+    /// The one classification of core's internal codes (contract 05 §6.12): the fixable folder
+    /// problem a code stands for, or `None` for a failure that stays internal.
+    pub(crate) fn of_code(code: &str) -> Option<FolderProblem> {
+        match code {
+            "DOTAIOS_PROJECT_CATALOG_INVALID" => Some(FolderProblem::ProjectIdentity),
+            "DOTAIOS_EVIDENCE_CONFIG_INVALID" => Some(FolderProblem::Config),
+            "DOTAIOS_EVIDENCE_PATH_UNSAFE" | "DOTAIOS_UNSAFE_READ_PATH" => {
+                Some(FolderProblem::UnsafeLink)
+            }
+            _ => None,
+        }
+    }
+
+    /// The fixed text of the `isError` result (contract 05 §6.12's table).
+    pub(crate) const fn message(self) -> &'static str {
+        match self {
+            FolderProblem::ProjectIdentity => {
+                "A project in projects/ has an invalid identity (the one you named, if you named one). Its folder name must be a lowercase slug, its folder and README.md must not be links, and its README.md frontmatter must be valid YAML whose `id` (and `project_id`, if given, equal to it) is a stable id no other project uses: letters, digits, `:`, `.`, `_` or `-`, starting and ending with a letter or digit. Fix that project, then run `dotaios doctor` to check the folder."
+            }
+            FolderProblem::Config => {
+                "aios.json is not valid JSON, or its vault_path is unusable. Fix aios.json; run `dotaios doctor` to see what is wrong."
+            }
+            FolderProblem::UnsafeLink => {
+                "DotAIOS does not follow symbolic links or special files inside the AIOS folder, and one sits where it reads (for example a linked context/, memory/, projects/ or skills/ folder, or a vault_path outside the folder). Replace the link with the real folder or file; run `dotaios doctor` to see which one."
+            }
+        }
+    }
 }
 
 impl RpcError {
@@ -58,20 +128,35 @@ impl RpcError {
     }
 
     /// A core error at this one boundary: an input error keeps its public message as
-    /// `-32602`; every internal failure becomes the fixed `-32603` text (§6.10).
+    /// `-32602`; every other failure is [`RpcError::internal`] of its code (§6.10, §6.12).
     pub(crate) fn from_core(error: &impl PublicError) -> RpcError {
         if error.is_input_error() {
             RpcError::InvalidParams(error.message())
         } else {
-            RpcError::Failed
+            RpcError::internal(error.code(), Internal::Request)
         }
     }
 
-    /// Whether a known tool's failure is the caller's to correct (an argument, selector, budget
-    /// or missing-folder error), which the structured eras answer as an `isError` tool result
-    /// carrying the same message (contract 05 §6.11). Internal failures stay `-32603`.
-    pub(crate) fn is_tool_input(&self) -> bool {
-        matches!(self, RpcError::InvalidParams(_) | RpcError::NoFolder)
+    /// A failure that is not the request's, by core's internal `code`: a fixable folder
+    /// problem ([`FolderProblem::of_code`]) keeps `fallback` for the reference era; anything
+    /// else is `fallback` itself, a fixed `-32603` text.
+    pub(crate) fn internal(code: &str, fallback: Internal) -> RpcError {
+        match FolderProblem::of_code(code) {
+            Some(problem) => RpcError::Fixable { problem, fallback },
+            None => fallback.into(),
+        }
+    }
+
+    /// The text of the `isError` tool result the structured eras answer this failure of a
+    /// known tool with, if they do: the caller's own mistakes (an argument, selector, budget or
+    /// the missing folder) with their `-32602` message (contract 05 §6.11), and fixable folder
+    /// problems with their fix (§6.12). Every other failure stays a JSON-RPC error.
+    pub(crate) fn tool_error_text(&self) -> Option<Cow<'static, str>> {
+        match self {
+            RpcError::InvalidParams(_) | RpcError::NoFolder => Some(self.wire().1),
+            RpcError::Fixable { problem, .. } => Some(Cow::Borrowed(problem.message())),
+            _ => None,
+        }
     }
 
     /// The JSON-RPC `error` member: code, public message and, for `-32022` only, `data`.
@@ -109,6 +194,16 @@ impl RpcError {
             RpcError::NoFolder => (-32602, Cow::Borrowed(NO_FOLDER_MESSAGE), None),
             RpcError::ContextUnreadable => (-32603, Cow::Borrowed(READ_FAILED_MESSAGE), None),
             RpcError::Failed => (-32603, Cow::Borrowed(INTERNAL_FAILURE_MESSAGE), None),
+            RpcError::Fixable { fallback, .. } => RpcError::from(*fallback).wire(),
+        }
+    }
+}
+
+impl From<Internal> for RpcError {
+    fn from(internal: Internal) -> RpcError {
+        match internal {
+            Internal::Request => RpcError::Failed,
+            Internal::WorkingContext => RpcError::ContextUnreadable,
         }
     }
 }
@@ -156,6 +251,59 @@ mod tests {
         );
     }
 
+    /// §6.12: the three fixable codes, and only they, become folder problems; on the wire (the
+    /// reference era) each keeps its fallback's fixed `-32603` text, and each problem's
+    /// `isError` text names its fix, `dotaios doctor`, and no path.
+    #[test]
+    fn fixable_folder_problems() {
+        let cases = [
+            (
+                "DOTAIOS_PROJECT_CATALOG_INVALID",
+                Some(FolderProblem::ProjectIdentity),
+            ),
+            (
+                "DOTAIOS_EVIDENCE_CONFIG_INVALID",
+                Some(FolderProblem::Config),
+            ),
+            (
+                "DOTAIOS_EVIDENCE_PATH_UNSAFE",
+                Some(FolderProblem::UnsafeLink),
+            ),
+            ("DOTAIOS_UNSAFE_READ_PATH", Some(FolderProblem::UnsafeLink)),
+            ("DOTAIOS_EVIDENCE_CHANGED", None),
+            ("DOTAIOS_EVIDENCE_READ_FAILED", None),
+            ("DOTAIOS_CONTEXT_SOURCE_TOO_LARGE", None),
+            ("DOTAIOS_BUDGET_UNSTABLE", None),
+        ];
+        for (code, problem) in cases {
+            assert_eq!(FolderProblem::of_code(code), problem, "{code}");
+            for fallback in [Internal::Request, Internal::WorkingContext] {
+                let error = RpcError::internal(code, fallback);
+                assert_eq!(error.wire(), RpcError::from(fallback).wire(), "{code}");
+                assert_eq!(
+                    error.tool_error_text().as_deref(),
+                    problem.map(FolderProblem::message),
+                    "{code}"
+                );
+            }
+        }
+        for problem in [
+            FolderProblem::ProjectIdentity,
+            FolderProblem::Config,
+            FolderProblem::UnsafeLink,
+        ] {
+            let text = problem.message();
+            assert!(text.contains("run `dotaios doctor`"), "{text}");
+            assert!(!text.contains("/home") && !text.contains('\\'), "{text}");
+        }
+        assert_eq!(RpcError::Failed.tool_error_text(), None);
+        assert_eq!(RpcError::ContextUnreadable.tool_error_text(), None);
+        assert_eq!(
+            RpcError::NoFolder.tool_error_text().as_deref(),
+            Some(NO_FOLDER_MESSAGE)
+        );
+    }
+
     #[test]
     fn display_is_the_wire_message() {
         for error in [
@@ -171,6 +319,7 @@ mod tests {
             RpcError::NoFolder,
             RpcError::ContextUnreadable,
             RpcError::Failed,
+            RpcError::internal("DOTAIOS_EVIDENCE_CONFIG_INVALID", Internal::Request),
         ] {
             assert_eq!(error.to_string(), error.wire().1, "{error:?}");
         }

@@ -41,9 +41,10 @@ const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// The most requests one 2025-03-26 batch may hold (contract 05 §2.8); a longer batch is one
-/// `Invalid Request`, so one line can never demand thousands of tool calls and one giant answer.
-pub(crate) const MAX_BATCH: usize = 64;
+/// The most elements one 2025-03-26 batch may hold (contract 05 §2.8); a longer batch is one
+/// `Invalid Request`. Lines are served one at a time (§2.2), so a batch holds up every line
+/// after it: eight elements keep that to a few tool calls' worth, whatever the elements are.
+pub(crate) const MAX_BATCH: usize = 8;
 
 /// The adapter for one configured AIOS folder. Cheap to build; holds the search content cache
 /// and the negotiated version (clones share both).
@@ -202,10 +203,10 @@ impl Server {
                 let outcome = call.run(&self.folder, &self.time_zone, self.cache.as_deref());
                 return match outcome {
                     Ok(text) => Ok(tools::call_result(era, &text)),
-                    Err(error) if era.is_structured() && error.is_tool_input() => {
-                        Ok(tools::error_result(era, &error.wire().1))
-                    }
-                    Err(error) => Err(error),
+                    Err(error) => match error.tool_error_text() {
+                        Some(text) if era.is_structured() => Ok(tools::error_result(era, &text)),
+                        _ => Err(error),
+                    },
                 };
             }
             _ => {
@@ -607,12 +608,12 @@ mod tests {
         assert_eq!(server.handle_line(b"[]").unwrap(), invalid);
         let long = format!(
             "[{}]",
-            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH + 1].join(",")
+            [r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH + 1].join(",")
         );
         assert_eq!(server.handle_line(long.as_bytes()).unwrap(), invalid);
         let full = format!(
             "[{}]",
-            vec![r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH].join(",")
+            [r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#; MAX_BATCH].join(",")
         );
         assert_eq!(
             server

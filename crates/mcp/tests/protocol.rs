@@ -770,3 +770,264 @@ fn item_63_errors_carry_no_path() {
     }
     assert!(!fixture.aios.exists());
 }
+
+/// `(reference, structured, modern)` answers to `calls` on `fixture`, from one process: first
+/// with no `initialize` (reference era), then each with 2026-07-28 `_meta` (modern), then after
+/// an `initialize` at 2025-11-25 (structured) (contract 05 §3.4).
+fn in_three_eras(fixture: &Fixture, calls: &[(&str, Value)]) -> [Vec<Value>; 3] {
+    let mut lines = Vec::new();
+    let mut id = 0;
+    let mut next = || {
+        id += 1;
+        id
+    };
+    for (tool, arguments) in calls {
+        lines.push(call(next(), tool, arguments.clone()));
+    }
+    for (tool, arguments) in calls {
+        let params =
+            json!({"_meta": modern_meta("2026-07-28"), "name": tool, "arguments": arguments});
+        lines.push(request(next(), "tools/call", params));
+    }
+    lines.push(request(
+        next(),
+        "initialize",
+        json!({"protocolVersion": "2025-11-25"}),
+    ));
+    for (tool, arguments) in calls {
+        lines.push(call(next(), tool, arguments.clone()));
+    }
+    let mut responses = fixture.responses(&lines);
+    let n = calls.len();
+    let structured = responses.split_off(2 * n + 1);
+    responses.truncate(2 * n);
+    let modern = responses.split_off(n);
+    [responses, structured, modern]
+}
+
+/// Contract 05 §6.12: in the structured eras each fixable folder problem is an `isError`
+/// result whose fixed text names what to fix and `dotaios doctor`; the reference era keeps the
+/// fixed `-32603` answer of §6.9 byte for byte.
+fn assert_fixable(fixture: &Fixture, calls: &[(&str, Value)], needle: &str) {
+    let [reference, structured, modern] = in_three_eras(fixture, calls);
+    for (index, (tool, _)) in calls.iter().enumerate() {
+        let fallback = if *tool == "read_working_context" {
+            "DotAIOS could not read working context safely."
+        } else {
+            "DotAIOS request failed safely."
+        };
+        assert_eq!(
+            error_of(&reference[index]),
+            (-32603, fallback.into()),
+            "{tool}"
+        );
+        assert_eq!(
+            reference[index].as_object().unwrap().len(),
+            3,
+            "{}",
+            reference[index]
+        );
+        for (era, response) in [
+            ("structured", &structured[index]),
+            ("modern", &modern[index]),
+        ] {
+            let result = &response["result"];
+            assert_eq!(result["isError"], true, "{era} {tool}: {response}");
+            assert!(result.get("structuredContent").is_none(), "{response}");
+            assert_eq!(
+                result.get("resultType").is_some(),
+                era == "modern",
+                "{response}"
+            );
+            let text = result["content"][0]["text"].as_str().unwrap();
+            assert!(
+                text.contains(needle) && text.contains("run `dotaios doctor`"),
+                "{era} {tool}: {text}"
+            );
+        }
+    }
+}
+
+/// Contract 05 §6.12, 01 §6.3: an invalid stable id in the named project's README (the
+/// working context's catalog reads that id leniently, 01 §6.1, so it is not asked).
+#[test]
+fn an_invalid_project_id_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    fixture.write(
+        "projects/client-work/README.md",
+        "---\nid: \" client work \"\n---\n# Client work\n",
+    );
+    let project = json!("client-work");
+    assert_fixable(
+        &fixture,
+        &[
+            ("search_aios", json!({"query": "x", "project": project})),
+            ("resolve_skill", json!({"intent": "x", "project": project})),
+        ],
+        "projects/ has an invalid identity",
+    );
+}
+
+/// Contract 05 §6.12, 01 §6.1: a README whose `id` and `project_id` differ fails every catalog
+/// read, the working context's included.
+#[test]
+fn conflicting_project_ids_are_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    fixture.write(
+        "projects/client-work/README.md",
+        "---\nid: client-work\nproject_id: client-work-2\n---\n# Client work\n",
+    );
+    let project = json!("client-work");
+    assert_fixable(
+        &fixture,
+        &[
+            ("read_working_context", json!({})),
+            ("read_working_context", json!({"project": project})),
+            ("search_aios", json!({"query": "x", "project": project})),
+            ("resolve_skill", json!({"intent": "x", "project": project})),
+        ],
+        "projects/ has an invalid identity",
+    );
+}
+
+/// Contract 05 §6.12, 03 §3.2: an `aios.json` that is not JSON.
+#[test]
+fn an_invalid_aios_json_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    fixture.write("aios.json", "{\"schema_version\": 1,");
+    assert_fixable(
+        &fixture,
+        &[("search_aios", json!({"query": "x"}))],
+        "aios.json is not valid JSON",
+    );
+}
+
+/// Contract 05 §6.12, 01 §4: `context/` is a symbolic link to a folder outside the AIOS folder.
+#[cfg(unix)]
+#[test]
+fn a_linked_fixed_location_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    let outside = fixture.tmp.path().join("elsewhere");
+    std::fs::rename(fixture.aios.join("context"), &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, fixture.aios.join("context")).unwrap();
+    assert_fixable(
+        &fixture,
+        &[
+            ("read_working_context", json!({})),
+            ("search_aios", json!({"query": "x", "scope": "context"})),
+        ],
+        "Replace the link with the real folder or file",
+    );
+}
+
+/// Contract 05 §6.12: internal failures that are not one of its fixable folder problems stay
+/// `-32603` in every era (here a context file that is not UTF-8).
+#[test]
+fn other_internal_failures_stay_protocol_errors() {
+    let fixture = Fixture::init();
+    fixture.write("context/identity.md", b"# Me\n\xff\xfe\n");
+    let [reference, structured, modern] =
+        in_three_eras(&fixture, &[("read_working_context", json!({}))]);
+    for response in [&reference[0], &structured[0], &modern[0]] {
+        assert_eq!(
+            error_of(response),
+            (
+                -32603,
+                "DotAIOS could not read working context safely.".into()
+            )
+        );
+    }
+}
+
+/// Contract 05 §6.2, §6.13: a `scope` over 64 code points is refused as an invalid scope in
+/// every era and never echoed, so the answer stays small however long the argument is; at the
+/// maximum the Off payload echoes it.
+#[test]
+fn an_oversized_scope_is_refused_and_never_echoed() {
+    let fixture = Fixture::missing();
+    let scope = format!("{}memory{}", " ".repeat(1 << 20), " ".repeat(1 << 20));
+    let arguments = json!({"query": "x", "memory": "off", "scope": scope});
+    let padded = format!("{}memory", " ".repeat(58));
+    let at_max = json!({"query": "x", "memory": "off", "scope": padded});
+    let lines = [
+        call(1, "search_aios", arguments.clone()),
+        request(
+            2,
+            "tools/call",
+            json!({"_meta": modern_meta("2026-07-28"), "name": "search_aios", "arguments": arguments}),
+        ),
+        request(
+            3,
+            "tools/call",
+            json!({"_meta": modern_meta("2026-07-28"), "name": "search_aios", "arguments": at_max}),
+        ),
+        request(4, "initialize", json!({"protocolVersion": "2025-11-25"})),
+        call(5, "search_aios", arguments),
+    ];
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    let answers: Vec<&str> = transcript.stdout.lines().collect();
+    assert_eq!(answers.len(), lines.len());
+    let refusal = "scope must be one of: memory, vault";
+    assert!(answers[0].len() < 512, "{}", answers[0].len());
+    assert!(error_of(&transcript.responses[0]).1.starts_with(refusal));
+    for index in [1, 4] {
+        assert!(answers[index].len() < 1024, "{}", answers[index].len());
+        let result = &transcript.responses[index]["result"];
+        assert_eq!(result["isError"], true);
+        assert!(
+            result["content"][0]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(refusal)
+        );
+    }
+    let echoed = &transcript.responses[2]["result"]["structuredContent"]["scope"];
+    assert_eq!(echoed.as_str(), Some(padded.as_str()));
+}
+
+/// Contract 05 §2.8: in a 2025-03-26 session a batch of more than 8 elements is one
+/// `Invalid Request` (none of its calls run), and the same connection goes on answering: a
+/// batch of 8 is answered, and so is a `ping` after each.
+#[test]
+fn batches_over_the_limit_are_refused_and_the_connection_goes_on() {
+    let fixture = Fixture::missing();
+    let batch = |first: u64, count: u64| {
+        let calls: Vec<String> = (first..first + count)
+            .map(|id| call(id, "search_aios", json!({"query": "x", "memory": "off"})))
+            .collect();
+        format!("[{}]", calls.join(","))
+    };
+    let lines = [
+        request(0, "initialize", json!({"protocolVersion": "2025-03-26"})),
+        batch(10, 9),
+        request(1, "ping", json!({})),
+        batch(20, 8),
+        request(2, "ping", json!({})),
+    ];
+    let transcript = fixture.run(&lines);
+    transcript.assert_clean(&fixture);
+    let responses = &transcript.responses;
+    assert_eq!(responses.len(), lines.len());
+    assert_eq!(
+        responses[1],
+        json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request"}})
+    );
+    assert_eq!(
+        responses[2],
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+    );
+    let answered = responses[3].as_array().expect("a batch answer");
+    let ids: Vec<u64> = answered
+        .iter()
+        .map(|answer| answer["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (20..28).collect::<Vec<u64>>());
+    for answer in answered {
+        assert!(payload_text(answer).contains("Memory: Off"));
+    }
+    assert_eq!(
+        responses[4],
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+}

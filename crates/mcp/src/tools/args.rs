@@ -40,7 +40,8 @@ pub(crate) struct SearchArgs<'a> {
     pub(crate) query: &'a str,
     /// The scope named by the trimmed argument.
     pub(crate) scope: ScopeRequest,
-    /// The raw `scope` argument, echoed untrimmed by the Off payload.
+    /// The raw `scope` argument, echoed untrimmed by the Off payload; at most
+    /// [`MAX_SCOPE_CODE_POINTS`] code points.
     pub(crate) raw_scope: Option<&'a str>,
     /// The selector (it passed the canonical check, so it is also trimmed), project mode only.
     pub(crate) project: Option<Selector<'a>>,
@@ -115,7 +116,7 @@ pub(crate) fn search_args(args: &Args) -> Result<SearchArgs<'_>, RpcError> {
     };
     let scope = match optional_string(args.get("scope"), "value", None)? {
         None => ScopeRequest::All,
-        Some(trimmed) => ScopeRequest::parse(trimmed).ok_or(ArgError::InvalidScope)?,
+        Some(trimmed) => scope_of(args.get("scope").and_then(Json::as_str), trimmed)?,
     };
     if scope.needs_project(project) {
         return Err(ArgError::ProjectsScopeNeedsProject.into());
@@ -168,6 +169,22 @@ pub(crate) fn skill_args(args: &Args) -> Result<SkillArgs<'_>, RpcError> {
         limit,
         budget,
     })
+}
+
+/// The most code points a raw `scope` argument may have (contract 05 §6.2, §6.13). The Off
+/// payload echoes the raw value twice in the structured eras (text and structured content), so
+/// it needs a bound; a scope is one of a closed set of short names (the longest has 10), so 64
+/// leaves room for any padding a client sends, and a longer value can only be a wrong one.
+pub(crate) const MAX_SCOPE_CODE_POINTS: usize = 64;
+
+/// §6.3 step 4: the scope the trimmed value names. A raw value over
+/// [`MAX_SCOPE_CODE_POINTS`] is refused like any other invalid scope, with the message that
+/// lists the names and echoes nothing.
+fn scope_of(raw: Option<&str>, trimmed: &str) -> Result<ScopeRequest, RpcError> {
+    if raw.is_some_and(|raw| code_point_len(raw) > MAX_SCOPE_CODE_POINTS) {
+        return Err(ArgError::InvalidScope.into());
+    }
+    ScopeRequest::parse(trimmed).ok_or_else(|| ArgError::InvalidScope.into())
 }
 
 /// §6.5: the memory argument and the **raw** project argument; MCP has no first message.
@@ -306,7 +323,7 @@ pub(crate) enum ArgError {
         min: u32,
         max: u32,
     },
-    /// A `scope` that is not a scope name.
+    /// A `scope` that is not a scope name, or longer than any padded name may be.
     #[error("scope must be one of: {}", ScopeRequest::NAMES.join(", "))]
     InvalidScope,
     /// `scope: "projects"` without a `project`.
@@ -584,6 +601,23 @@ mod tests {
         assert_eq!(
             search_error(r#"{"query":"x","budget":3529}"#),
             "budget must be an integer from 3530 to 32000"
+        );
+        // The raw scope is bounded (§6.13): 64 code points pass and are echoed, 65 are an
+        // invalid scope, whatever the padding is made of.
+        let padded = |spaces: usize| {
+            format!(
+                r#"{{"query":"x","scope":"{}memory","memory":"off"}}"#,
+                "\\u3000".repeat(spaces)
+            )
+        };
+        let args = search_args(object(&padded(MAX_SCOPE_CODE_POINTS - 6))).unwrap();
+        assert_eq!(
+            args.raw_scope.map(code_point_len),
+            Some(MAX_SCOPE_CODE_POINTS)
+        );
+        assert_eq!(
+            search_error(&padded(MAX_SCOPE_CODE_POINTS - 5)),
+            search_error(r#"{"query":"x","scope":"everything"}"#)
         );
         let args = search_args(object(
             r#"{"query":" x ","scope":" memory ","memory":"off"}"#,

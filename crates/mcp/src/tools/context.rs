@@ -14,7 +14,7 @@ use dotaios_core::folder::projects::ScopeError;
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
-use crate::error::RpcError;
+use crate::error::{Internal, RpcError};
 use crate::tools::args::ContextArgs;
 
 /// Runs the projection and returns the payload text.
@@ -41,7 +41,11 @@ pub(crate) fn run(
 
 fn public_error(error: ContextError) -> RpcError {
     match error {
-        ContextError::ReadFailed(_) => RpcError::ContextUnreadable,
+        // A fixable folder problem keeps the projection's own fixed text in the reference era
+        // (contract 05 §6.9, §6.12).
+        ContextError::ReadFailed(failure) => {
+            RpcError::internal(failure.code(), Internal::WorkingContext)
+        }
         ContextError::Project(ScopeError::Ambiguous { .. }) => {
             RpcError::invalid(PROJECT_AMBIGUOUS_MESSAGE)
         }

@@ -4,7 +4,8 @@
 //! **Invariant:** the order of §6 is the order of this code: arguments shape, tool name
 //! ([`ToolCall::of`], always JSON-RPC errors), then static validation, memory policy, Off (no
 //! filesystem access of any kind), `aios.json` existence, execution ([`ToolCall::run`], whose
-//! input errors the structured eras answer as `isError` results, §6.11). The structured
+//! input errors and fixable folder problems the structured eras answer as `isError` results,
+//! §6.11, §6.12). The structured
 //! content is derived from the payload text itself, never built beside it (§7.1).
 
 pub(crate) mod args;
@@ -143,8 +144,9 @@ pub(crate) fn call_result(era: Era, payload: &str) -> String {
     finish_result(writer, era, false)
 }
 
-/// The compact JSON text of a tool input error in a structured era (§6.11): the catalogue
-/// message as the one text block, `isError: true`, no structured content.
+/// The compact JSON text of a tool input error (§6.11) or fixable folder problem (§6.12) in a
+/// structured era: its fixed message as the one text block, `isError: true`, no structured
+/// content.
 pub(crate) fn error_result(era: Era, message: &str) -> String {
     finish_result(result_writer(era, message), era, true)
 }
