@@ -65,8 +65,8 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     // `dotaios mcp help` is `dotaios mcp --help`, as `dotaios help mcp` is (contract 06 §3.1).
     let help_word = subcommand.is_some_and(|index| args[index] == "help");
     if help_word || Scanner::wants_help(args) {
-        out(&SPEC.help());
-        out("\n");
+        out(&SPEC.help())?;
+        out("\n")?;
         return Ok(ExitCode::SUCCESS);
     }
     // `status` (also when no subcommand is given), `install`, `config`, and unknown names,
