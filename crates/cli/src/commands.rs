@@ -43,6 +43,8 @@ pub(crate) static COMMANDS: &[&CommandSpec] = &[
     &doctor::SPEC,
     &migrate::SPEC,
     &mcp::SPEC,
+    &mcp::STATUS_SPEC,
+    &mcp::INSTALL_SPEC,
     &connect::SPEC,
     &demo::SPEC,
     &completions::SPEC,
