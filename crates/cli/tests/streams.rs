@@ -16,6 +16,7 @@ use support::{dotaios, sample_copy, texts};
 
 /// One command of every kind that prints: the demo (which must still remove its temporary
 /// folder), the read commands, the help, the completions and the version.
+#[cfg(unix)]
 const PRINTING: &[&[&str]] = &[
     &["demo"],
     &["doctor", "--path", "AIOS"],
@@ -47,6 +48,7 @@ fn command(temp: &tempfile::TempDir, args: &[&str]) -> Command {
     command
 }
 
+#[cfg(unix)]
 fn scratch_is_empty(temp: &tempfile::TempDir) -> bool {
     std::fs::read_dir(temp.path().join("tmp"))
         .unwrap()
