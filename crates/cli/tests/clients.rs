@@ -1191,6 +1191,8 @@ fn expected_entry(fixture: &Fixture) -> Value {
 fn assert_connect_refused(fixture: &Fixture, output: &Output, pieces: &[&str], before: &[u8]) {
     let (stdout, stderr) = texts(output);
     assert_eq!(code(output), Some(1), "{stdout}");
+    // Nothing on stdout before an error is known (contract 06 §1.3, §6.2).
+    assert_eq!(stdout, "");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let mut rest = stderr.as_str();
     for piece in pieces {

@@ -103,9 +103,8 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             format!("[info] {shown_dir} not found — will create")
         },
     ];
-    out(&lines_text(&report))?;
-    report.clear();
-
+    // The report is printed once the merge (and, for a real run, the write) succeeded: a
+    // refusal leaves stdout empty (contract 06 §1.3, §6.2).
     let connect_error = |error| CliError::Connect {
         error,
         file: config_file.clone(),
