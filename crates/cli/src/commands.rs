@@ -29,7 +29,7 @@ mod search;
 mod skills;
 
 use crate::args::{CommandSpec, did_you_mean};
-use crate::output::{err_line, out};
+use crate::output::out;
 use crate::{CliError, Env};
 
 /// Every command the dispatcher knows, in the order of the top-level help: the table the
@@ -43,6 +43,8 @@ pub(crate) static COMMANDS: &[&CommandSpec] = &[
     &doctor::SPEC,
     &migrate::SPEC,
     &mcp::SPEC,
+    &mcp::STATUS_SPEC,
+    &mcp::INSTALL_SPEC,
     &connect::SPEC,
     &demo::SPEC,
     &completions::SPEC,
@@ -91,22 +93,22 @@ fn command_names() -> impl Iterator<Item = &'static str> {
 /// Runs the command named by the first argument.
 pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let Some(command) = argv.first() else {
-        out(&top_level_help());
+        out(&top_level_help())?;
         return Ok(ExitCode::SUCCESS);
     };
     let rest = &argv[1..];
     match command.to_str() {
         Some("-h" | "--help") => {
-            out(&top_level_help());
+            out(&top_level_help())?;
             Ok(ExitCode::SUCCESS)
         }
         Some("-v" | "-V" | "--version") => {
-            out(concat!(env!("CARGO_PKG_VERSION"), "\n"));
+            out(concat!(env!("CARGO_PKG_VERSION"), "\n"))?;
             Ok(ExitCode::SUCCESS)
         }
         // Only names of [`COMMANDS`] are dispatched, so the help and completions drawn from
         // it list every command there is.
-        Some(name) if !command_names().any(|known| known == name) => Ok(unknown_command(command)),
+        Some(name) if !command_names().any(|known| known == name) => Err(unknown_command(command)),
         Some("init") => init::run(rest, env),
         Some("brief") => brief::run(rest, env),
         Some("search") => search::run(rest, env),
@@ -118,22 +120,22 @@ pub(crate) fn dispatch(argv: &[OsString], env: &Env) -> Result<ExitCode, CliErro
         Some("connect") => connect::run(rest, env),
         Some("completions") => completions::run(rest),
         Some("help") => help(rest, env),
-        _ => Ok(unknown_command(command)),
+        _ => Err(unknown_command(command)),
     }
 }
 
 /// `dotaios help [command …]`: the command's own `--help`, so each text has one home.
 fn help(rest: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let Some(command) = rest.first() else {
-        out(&top_level_help());
+        out(&top_level_help())?;
         return Ok(ExitCode::SUCCESS);
     };
     if command == "help" || command == "-h" || command == "--help" {
-        out(&HELP_SPEC.help());
+        out(&HELP_SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     if !command_names().any(|name| command == name) {
-        return Ok(unknown_command(command));
+        return Err(unknown_command(command));
     }
     let mut argv = rest.to_vec();
     argv.push(OsString::from("--help"));
@@ -147,7 +149,7 @@ const GLOBAL_FLAGS: [&str; 2] = ["--help", "--version"];
 /// the last thing on the screen. A first argument that looks like an option is an unknown
 /// option, matched against the global flags; any other is an unknown command, matched against
 /// the commands (§1.2). Without a close match the line points to the help.
-fn unknown_command(command: &OsStr) -> ExitCode {
+fn unknown_command(command: &OsStr) -> CliError {
     let name = command.to_string_lossy();
     let line = if name.starts_with('-') {
         let hint = did_you_mean(&name, GLOBAL_FLAGS, "--");
@@ -156,8 +158,7 @@ fn unknown_command(command: &OsStr) -> ExitCode {
         let hint = did_you_mean(&name, command_names(), "");
         format!("Unknown command: {name}{}", or_see_help(hint))
     };
-    err_line(&line);
-    ExitCode::from(1)
+    CliError::UnknownCommand(line)
 }
 
 /// The suggestion, or a pointer to the top-level help when nothing is close.

@@ -25,6 +25,14 @@ use crate::writers::migrate::MigrateError;
 /// message.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CliError {
+    /// A write to stdout or stderr failed (`crate::output`). A closed pipe is reported as
+    /// nothing and status 0; any other failure as this line and status 1 (contract 06 §1.3).
+    #[error("dotaios: could not write output: {}", output::write_failure(.0))]
+    Output(std::io::Error),
+    /// A first argument that names no command, or an option where a command belongs, with its
+    /// hint already chosen (contract 06 §1.1). Exit 1.
+    #[error("{0}")]
+    UnknownCommand(String),
     /// An option that the command's table does not declare (contract 06 §1.2), with the
     /// "Did you mean" hint already chosen (possibly empty). Exit 1.
     #[error("Unknown option: {name}{hint}")]
@@ -94,7 +102,7 @@ pub(crate) enum CliError {
     #[error("No AIOS folder found at {}. Run dotaios init first, or pass --path.", .0.display())]
     NoFolder(PathBuf),
     /// `brief` without `--compact`: this product has no daily-note writer (contract 02 §15.1).
-    /// Exit 2: the command did not do what was asked.
+    /// Exit 1, a usage error like every missing argument (contract 06 §1.3).
     #[error("dotaios brief prints the working context only; pass --compact.")]
     BriefNeedsCompact,
     /// The compact brief's envelope could not be fitted (contract 02 §14.4): the read failure.
@@ -165,7 +173,8 @@ pub(crate) enum CliError {
         path: String,
     },
     /// `skills resolve` with no intent and no `--boot-context`; `path` as in
-    /// [`CliError::NoSkill`]. Exit 2.
+    /// [`CliError::NoSkill`]. Exit 1, a usage error like every missing argument (contract 06
+    /// §1.3, 04 §5.3).
     #[error(
         "Pass an intent to resolve, e.g. dotaios skills resolve \"plan my day\"{path}.\nOr print a boot block: dotaios skills resolve --boot-context{path}."
     )]
@@ -174,7 +183,7 @@ pub(crate) enum CliError {
         path: String,
     },
     /// `skills resolve` in text mode matched nothing; `path` as in [`CliError::NoSkill`].
-    /// Exit 2.
+    /// Exit 2: the command ran and found no answer (contract 06 §1.3).
     #[error("No skill matched: {intent}\nRun \"dotaios skills{path}\" to list installed skills.")]
     NoSkillMatched {
         /// The trimmed intent.
@@ -210,11 +219,12 @@ pub(crate) enum CliError {
 }
 
 impl CliError {
+    /// The one exit-code table of contract 06 §1.3: 0 for a closed stdout, 2 for "ran, but no
+    /// answer", 1 for every other failure, usage errors included.
     fn exit_code(&self) -> u8 {
         match self {
-            CliError::BriefNeedsCompact
-            | CliError::NoIntent { .. }
-            | CliError::NoSkillMatched { .. } => 2,
+            CliError::Output(error) if error.kind() == std::io::ErrorKind::BrokenPipe => 0,
+            CliError::NoSkillMatched { .. } => 2,
             _ => 1,
         }
     }
@@ -222,9 +232,16 @@ impl CliError {
 
 /// Prints `error` as its one line on stderr and returns the exit code.
 pub(crate) fn report(error: &CliError) -> ExitCode {
+    // The reader of stdout went away (`dotaios … | head`): it has what it wanted, and there is
+    // no one to tell (contract 06 §1.3).
+    if let CliError::Output(failure) = error
+        && failure.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        return ExitCode::from(error.exit_code());
+    }
     // A message is one line by contract; a multi-line message (init's two-line refusals) is
     // printed as the contract writes it.
-    output::err_line(&error.to_string());
+    output::last_err_line(&error.to_string());
     ExitCode::from(error.exit_code())
 }
 

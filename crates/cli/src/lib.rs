@@ -70,7 +70,7 @@ pub fn main() -> ExitCode {
 /// A panic must never print a backtrace or a path: one generic line, exit 1 (contract 06 §1.3).
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|_| {
-        output::err_line("dotaios: internal error");
+        output::last_err_line("dotaios: internal error");
         std::process::exit(1);
     }));
 }

@@ -1,21 +1,25 @@
-//! The only module that writes to the terminal. A closed stdout (`dotaios … | head`) is a clean
-//! exit, never a panic.
+//! The only module that writes to the terminal, and the rules for what it shows. Every write is
+//! checked: a failed write becomes [`crate::CliError::Output`], which `error::report` turns
+//! into the exit of contract 06 §1.3 (a closed stdout, `dotaios … | head`, ends quietly with
+//! status 0; any other failure, a full disk behind `> /dev/full`, is one line on stderr and
+//! status 1).
+//!
+//! What it must never do: panic or exit on a failed write (the caller's clean-up, the demo's
+//! temporary folder, must still run), or put a path into the failure's message.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `text` to stdout exactly as given (no newline added).
-pub(crate) fn out(text: &str) {
+use crate::CliError;
+
+/// Writes `text` to stdout exactly as given (no newline added) and flushes it.
+pub(crate) fn out(text: &str) -> Result<(), CliError> {
     let mut stdout = std::io::stdout().lock();
-    if stdout
+    stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        // Broken pipe or closed stdout: the reader went away; nothing useful remains to do.
-        std::process::exit(0);
-    }
+        .map_err(CliError::Output)
 }
 
 /// `lines` as output text: each one followed by a newline.
@@ -25,10 +29,35 @@ pub(crate) fn lines_text(lines: &[String]) -> String {
     text
 }
 
-/// Writes `line` and a newline to stderr, ignoring failures (there is nowhere left to report).
-pub(crate) fn err_line(line: &str) {
+/// Writes `line` and a newline to stderr.
+pub(crate) fn err_line(line: &str) -> Result<(), CliError> {
+    write_err_line(line).map_err(CliError::Output)
+}
+
+/// [`err_line`] for the error boundary and the panic hook, which have nowhere left to report a
+/// failure: the exit status they return already says that the command failed.
+pub(crate) fn last_err_line(line: &str) {
+    let _ = write_err_line(line);
+}
+
+fn write_err_line(line: &str) -> std::io::Result<()> {
     let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "{line}");
+    writeln!(stderr, "{line}").and_then(|()| stderr.flush())
+}
+
+/// The operating system's description of a failed write, without the `(os error N)` that
+/// `std::io::Error` appends: `No space left on device`. A write to stdout or stderr names no
+/// path, so the text is safe to show (contract 06 §1.3).
+pub(crate) fn write_failure(error: &std::io::Error) -> String {
+    let text = if error.raw_os_error().is_some() {
+        error.to_string()
+    } else {
+        error.kind().to_string()
+    };
+    match text.rfind(" (os error ") {
+        Some(cut) if text.ends_with(')') => text[..cut].to_owned(),
+        _ => text,
+    }
 }
 
 /// `components` below `base`, joined one at a time, so that a path shown to the user has one

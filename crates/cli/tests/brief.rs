@@ -343,7 +343,8 @@ fn brief_without_compact_writes_nothing_and_says_so() {
         "dotaios brief prints the working context only; pass --compact.\n"
     );
     assert_eq!(stdout, "");
-    assert_eq!(output.status.code(), Some(2));
+    // A usage error, like every missing argument (contract 06 §1.3).
+    assert_eq!(output.status.code(), Some(1));
     let scoped = fixture.brief(&["--project", "rust-port"]);
     assert_refusal(
         &fixture,

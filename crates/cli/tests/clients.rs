@@ -736,25 +736,59 @@ fn mcp_help_word_is_the_help_flag() {
     assert!(texts(&word).0.starts_with("Usage:\n  dotaios mcp status"));
 }
 
+/// `mcp --help` lists the client commands; `status`, `install` and `config` each print their
+/// own help, from their own option tables (contract 06 §3.1 step 3, §3.2).
 #[test]
-fn mcp_help_lists_the_client_commands() {
+fn mcp_help_and_each_subcommand_help() {
     let fixture = Fixture::new();
-    for args in [
-        &["mcp", "--help"][..],
-        &["mcp", "install", "-h", "--bogus"][..],
+    for (args, usage, has, lacks) in [
+        (
+            &["mcp", "--help"][..],
+            "Usage:\n  dotaios mcp status [options]\n  dotaios mcp install",
+            &["--dry-run", "--json"][..],
+            &[][..],
+        ),
+        (
+            &["mcp", "status", "--help"],
+            "Usage:\n  dotaios mcp status [options]\n\nStart the dotaios-mcp adapter",
+            &["--json", "Exit status: "],
+            &["--dry-run", "mcp install"],
+        ),
+        (
+            &["mcp", "--path", "x", "-h", "status"],
+            "Usage:\n  dotaios mcp status [options]\n\n",
+            &["--json"],
+            &["--dry-run"],
+        ),
+        (
+            &["mcp", "install", "-h", "--bogus"],
+            "Usage:\n  dotaios mcp install --dry-run --agent <agent> [options]\n  dotaios mcp config",
+            &["--dry-run"],
+            &["--json", "mcp status"],
+        ),
+        (
+            &["mcp", "config", "--help"],
+            "Usage:\n  dotaios mcp install --dry-run --agent <agent> [options]\n  dotaios mcp config",
+            &["--dry-run"],
+            &["--json"],
+        ),
     ] {
         let output = fixture.command().args(args).output().unwrap();
         let (stdout, _) = texts(&output);
-        assert_eq!(code(&output), Some(0));
-        assert!(
-            stdout.starts_with("Usage:\n  dotaios mcp status [options]\n"),
-            "{stdout}"
-        );
+        assert_eq!(code(&output), Some(0), "{args:?}");
+        assert!(stdout.starts_with(usage), "{args:?}: {stdout}");
         assert!(
             stdout.contains(
                 "  --launcher <path>  Use this dotaios-mcp executable in client config\n"
-            )
+            ),
+            "{args:?}"
         );
+        for text in has {
+            assert!(stdout.contains(text), "{args:?} lacks {text}");
+        }
+        for text in lacks {
+            assert!(!stdout.contains(text), "{args:?} has {text}");
+        }
     }
 }
 
@@ -1157,6 +1191,8 @@ fn expected_entry(fixture: &Fixture) -> Value {
 fn assert_connect_refused(fixture: &Fixture, output: &Output, pieces: &[&str], before: &[u8]) {
     let (stdout, stderr) = texts(output);
     assert_eq!(code(output), Some(1), "{stdout}");
+    // Nothing on stdout before an error is known (contract 06 §1.3, §6.2).
+    assert_eq!(stdout, "");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let mut rest = stderr.as_str();
     for piece in pieces {

@@ -154,6 +154,10 @@ fn every_command_and_option_is_in_its_help_and_accepted_in_both_forms() {
         if command == "skills" {
             helps.push(vec!["skills", "resolve", "--help"]);
         }
+        if command == "mcp" {
+            helps.push(vec!["mcp", "status", "--help"]);
+            helps.push(vec!["mcp", "install", "--help"]);
+        }
         for args in helps {
             let output = dotaios(&home).args(&args).output().unwrap();
             assert_eq!(output.status.code(), Some(0), "{args:?}");

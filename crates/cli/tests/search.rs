@@ -227,8 +227,10 @@ fn off_mode_reads_nothing_not_even_the_folder() {
     assert!(!missing.exists());
 }
 
+/// The receipt line comes with the results: nothing reaches stdout before an error is known
+/// (contract 03 §17.2, 06 §1.3).
 #[test]
-fn no_folder_after_the_receipt() {
+fn no_folder_and_no_receipt() {
     let temp = tempfile::tempdir().unwrap();
     let missing = temp.path().join("nowhere");
     let output = dotaios(temp.path())
@@ -240,7 +242,7 @@ fn no_folder_after_the_receipt() {
     assert_eq!(
         texts(&output),
         (
-            "Memory: Shared\n".to_owned(),
+            String::new(),
             format!(
                 "No AIOS folder found at {}. Run dotaios init first, or pass --path.\n",
                 missing.display()
@@ -261,7 +263,7 @@ fn projects_scope_needs_a_selector_before_the_folder_check() {
     assert_eq!(
         texts(&output),
         (
-            "Memory: Shared\n".to_owned(),
+            String::new(),
             "project selector must be a non-empty string\n".to_owned()
         )
     );
@@ -442,11 +444,7 @@ fn project_mode_forbidden_scope_exits_2() {
     );
     assert_eq!(
         outcome(&temp, &["x", "--project", "nobody"]),
-        (
-            1,
-            "Memory: This project\n".to_owned(),
-            "project selector is unknown\n".to_owned()
-        )
+        (1, String::new(), "project selector is unknown\n".to_owned())
     );
 }
 

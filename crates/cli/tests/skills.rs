@@ -308,8 +308,10 @@ fn full_prints_the_skill_file_after_the_block() {
     );
 }
 
+/// A missing intent is a usage error (exit 1); an intent that matches nothing is "ran, no
+/// answer" (exit 2; contract 06 §1.3, 04 §5.3).
 #[test]
-fn no_intent_and_no_match_exit_2() {
+fn no_intent_exits_1_and_no_match_exits_2() {
     let temp = fixture();
     for args in [
         &["skills", "resolve"][..],
@@ -318,7 +320,7 @@ fn no_intent_and_no_match_exit_2() {
     ] {
         let output = run_unchanged(&temp, args);
         let (stdout, stderr) = texts(&output);
-        assert_eq!(status(&output), Some(2));
+        assert_eq!(status(&output), Some(1));
         assert_eq!(stdout, "");
         let path = aios(&temp).display().to_string();
         assert_eq!(

@@ -97,7 +97,8 @@ const READ_COMMANDS: &[(&[&str], Expect, Expect)] = &[
         )),
         Expect {
             code: 1,
-            stdout: Out::Is("Memory: Shared\n"),
+            // Nothing on stdout before an error is known (contract 06 §1.3).
+            stdout: Out::Is(""),
             stderr: "DotAIOS could not read the evidence corpus safely.\n",
         },
     ),

@@ -95,7 +95,7 @@ struct Options {
 /// Runs `dotaios brief`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -112,7 +112,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             OutputForm::Markdown => off_cli_plain(),
             OutputForm::Envelope => format!("{}\n", off_mcp_payload()),
             OutputForm::HookJson => off_cli_hook_json(),
-        });
+        })?;
         return Ok(ExitCode::SUCCESS);
     }
     if !options.compact {
@@ -120,7 +120,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             return Err(CliError::CompactOnly("--memory and --project"));
         }
         // The reference's non-compact brief writes today's daily note; this product has no
-        // such writer and says so (exit 2: the command did not do what was asked).
+        // such writer and says so (a usage error, exit 1: contract 06 §1.3).
         return Err(CliError::BriefNeedsCompact);
     }
     let folder = checked_folder(options.path.as_deref(), env)?;
@@ -148,7 +148,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             format!("{payload}\n")
         }
         OutputForm::HookJson => context.cli_hook_json(policy.project_selector.as_deref()),
-    });
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 

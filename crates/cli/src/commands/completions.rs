@@ -39,7 +39,7 @@ const USAGE: &str = "Usage: dotaios completions bash|zsh|fish";
 /// Runs `dotaios completions`.
 pub(crate) fn run(args: &[OsString]) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut shell: Option<OsString> = None;
@@ -71,7 +71,7 @@ pub(crate) fn run(args: &[OsString]) -> Result<ExitCode, CliError> {
             });
         }
     };
-    out(&script);
+    out(&script)?;
     Ok(ExitCode::SUCCESS)
 }
 

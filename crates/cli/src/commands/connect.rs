@@ -54,7 +54,7 @@ struct Options {
 /// Runs `dotaios connect`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -103,9 +103,8 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             format!("[info] {shown_dir} not found — will create")
         },
     ];
-    out(&lines_text(&report));
-    report.clear();
-
+    // The report is printed once the merge (and, for a real run, the write) succeeded: a
+    // refusal leaves stdout empty (contract 06 §1.3, §6.2).
     let connect_error = |error| CliError::Connect {
         error,
         file: config_file.clone(),
@@ -120,7 +119,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         report.push(String::new());
         report.push("mcp.dotaios would be:".to_owned());
         report.push(writer::entry_text(launcher_text, folder_text));
-        out(&lines_text(&report));
+        out(&lines_text(&report))?;
         return Ok(ExitCode::SUCCESS);
     }
     writer::write(&plan).map_err(connect_error)?;
@@ -131,7 +130,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         "Read-only MCP tools available: {}",
         dotaios_mcp::TOOL_NAMES.join(", ")
     ));
-    out(&lines_text(&report));
+    out(&lines_text(&report))?;
     Ok(ExitCode::SUCCESS)
 }
 

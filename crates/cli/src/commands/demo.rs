@@ -298,7 +298,7 @@ const SAMPLE: &[(&str, &[u8])] = &[
 /// Runs `dotaios demo`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut json = false;
@@ -321,9 +321,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         out(&format!(
             "DotAIOS demo: a sample AIOS folder dated {today}, served by the read-only MCP adapter over stdio.\n\n{}\nThe sample folder has been removed.\n{next}\n",
             conversation.json_text()
-        ));
+        ))?;
     } else {
-        out(&conversation.screen(today, &next));
+        out(&conversation.screen(today, &next))?;
     }
     Ok(ExitCode::SUCCESS)
 }

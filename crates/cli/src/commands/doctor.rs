@@ -43,7 +43,7 @@ special files or oversized files that readers would refuse.
 /// Runs `dotaios doctor`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut path_flag: Option<OsString> = None;
@@ -75,9 +75,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         time_zone: &jiff::tz::TimeZone::system(),
     });
     if json {
-        out(&render_json(&report));
+        out(&render_json(&report))?;
     } else {
-        out(&render_text(&report, &display_folder(&folder, &home)));
+        out(&render_text(&report, &display_folder(&folder, &home)))?;
     }
     Ok(if report.failures() > 0 {
         ExitCode::from(1)

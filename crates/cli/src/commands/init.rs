@@ -66,7 +66,7 @@ struct Options {
 /// Runs `dotaios init`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -95,12 +95,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let answers = if options.yes {
         Answers::placeholders()
     } else if std::io::stdin().is_terminal() {
-        ask_at_terminal()
+        ask_at_terminal()?
     } else {
         return Err(CliError::NoTerminal);
     };
     let report = writer::write(&request, &answers, SystemTime::now())?;
-    out(&summary(&report, is_default_target));
+    out(&summary(&report, is_default_target))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -122,32 +122,33 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 }
 
 /// Asks the five questions of the interactive flow; an empty answer (or end of input) keeps
-/// the placeholder, so the result is never worse than `--yes`.
-fn ask_at_terminal() -> Answers {
+/// the placeholder, so the result is never worse than `--yes`. A question that cannot be
+/// written stops `init` before anything is written.
+fn ask_at_terminal() -> Result<Answers, CliError> {
     out(
         "Answer a few questions to fill in your context. Press Enter to skip one; you can edit\nthe files later.\n\n",
-    );
+    )?;
     let stdin = std::io::stdin();
-    let ask = |question: &str| -> String {
-        out(question);
+    let ask = |question: &str| -> Result<String, CliError> {
+        out(question)?;
         let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
+        Ok(match stdin.lock().read_line(&mut line) {
             Ok(_) => line.trim().to_owned(),
             Err(_) => String::new(),
-        }
+        })
     };
     let replies = Replies {
-        name: ask("Your name: "),
-        role: ask("Your role: "),
-        current_work: ask("What are you working on right now? "),
-        priorities: ask("Your current priorities: "),
+        name: ask("Your name: ")?,
+        role: ask("Your role: ")?,
+        current_work: ask("What are you working on right now? ")?,
+        priorities: ask("Your current priorities: ")?,
         ai_tools: ask(&format!(
             "AI tools you use, comma-separated [{}]: ",
             DEFAULT_AI_TOOLS.join(", ")
-        )),
+        ))?,
     };
-    out("\n");
-    answers_from(replies)
+    out("\n")?;
+    Ok(answers_from(replies))
 }
 
 struct Replies {

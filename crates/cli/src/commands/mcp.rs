@@ -10,8 +10,37 @@ use crate::args::{CommandSpec, OptionSpec, Scanner, first_positional};
 use crate::output::out;
 use crate::{CliError, Env};
 
-/// `dotaios mcp`: its options (shared by `status`, `install` and `config`), help and
-/// completions. `serve` takes the adapter's own options (contract 05 §1.1).
+/// `--path <dir>`, for every `mcp` subcommand.
+const PATH: OptionSpec = OptionSpec::value("--path", "<dir>", "Use a non-default AIOS folder");
+/// `--agent <agent>`: the client `install` prints for, and the one `status`'s next step names.
+const AGENT: OptionSpec = OptionSpec::value(
+    "--agent",
+    "<agent>",
+    "claude, codex, cursor, gemini, antigravity, kimi, or opencode",
+);
+/// `--dry-run`: `install` only previews (contract 06 §5).
+const DRY_RUN: OptionSpec = OptionSpec::flag(
+    "--dry-run",
+    "Preview install guidance without changing files",
+);
+/// `--home <dir>`: where the target hints point.
+const HOME: OptionSpec = OptionSpec::value(
+    "--home",
+    "<dir>",
+    "Use a non-default home path for target hints",
+);
+/// `--launcher <path>`: the adapter the client configuration starts (contract 06 §2).
+const LAUNCHER: OptionSpec = OptionSpec::value(
+    "--launcher",
+    "<path>",
+    "Use this dotaios-mcp executable in client config",
+);
+/// `--json`: `status` only (contract 06 §3.1 step 7).
+const JSON: OptionSpec = OptionSpec::flag("--json", "Print status as JSON (status only)");
+
+/// `dotaios mcp`: its options (shared by `status`, `install` and `config`, which the scanner
+/// accepts anywhere: contract 06 §3.1 step 4), help and completions. `serve` takes the
+/// adapter's own options (contract 05 §1.1).
 pub(crate) static SPEC: CommandSpec = CommandSpec {
     name: "mcp",
     label: "mcp <cmd>",
@@ -23,31 +52,46 @@ Usage:
   dotaios mcp config --agent <agent> [options]
   dotaios mcp serve [--path <dir>]
 ",
-    options: &[
-        OptionSpec::value("--path", "<dir>", "Use a non-default AIOS folder"),
-        OptionSpec::value(
-            "--agent",
-            "<agent>",
-            "claude, codex, cursor, gemini, antigravity, kimi, or opencode",
-        ),
-        OptionSpec::flag(
-            "--dry-run",
-            "Preview install guidance without changing files",
-        ),
-        OptionSpec::value(
-            "--home",
-            "<dir>",
-            "Use a non-default home path for target hints",
-        ),
-        OptionSpec::value(
-            "--launcher",
-            "<path>",
-            "Use this dotaios-mcp executable in client config",
-        ),
-        OptionSpec::flag("--json", "Print status as JSON (status only)"),
-    ],
+    options: &[PATH, AGENT, DRY_RUN, HOME, LAUNCHER, JSON],
     words: &["status", "install", "config", "serve", "help"],
     footer: "\nDotAIOS does not mutate MCP client config automatically yet. This command prints the exact local stdio config to copy into a client.\n",
+};
+
+/// `dotaios mcp status --help` (contract 06 §3.2, §4): the options a status report uses.
+pub(crate) static STATUS_SPEC: CommandSpec = CommandSpec {
+    name: "mcp status",
+    label: "",
+    summary: SPEC.summary,
+    usage: "\
+Usage:
+  dotaios mcp status [options]
+
+Start the dotaios-mcp adapter that client configuration would launch, speak MCP to it, and
+report the folder, the launcher, the protocol version and the three tools. Nothing is
+written. The last line names the next step for --agent (default claude).
+",
+    options: &[PATH, AGENT, HOME, LAUNCHER, JSON],
+    words: &[],
+    footer: "\nExit status: 0 when the adapter answered, 1 when the check failed or on errors.\n",
+};
+
+/// `dotaios mcp install --help` and `dotaios mcp config --help` (contract 06 §3.2, §5).
+pub(crate) static INSTALL_SPEC: CommandSpec = CommandSpec {
+    name: "mcp install",
+    label: "",
+    summary: SPEC.summary,
+    usage: "\
+Usage:
+  dotaios mcp install --dry-run --agent <agent> [options]
+  dotaios mcp config --agent <agent> [options]
+
+Print the local stdio configuration fragment for one client, the file it belongs in, and
+how far a real run of that client got with such a fragment. config is the same command.
+Nothing is written.
+",
+    options: &[PATH, AGENT, DRY_RUN, HOME, LAUNCHER],
+    words: &[],
+    footer: SPEC.footer,
 };
 
 /// Runs `dotaios mcp`.
@@ -65,8 +109,15 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     // `dotaios mcp help` is `dotaios mcp --help`, as `dotaios help mcp` is (contract 06 §3.1).
     let help_word = subcommand.is_some_and(|index| args[index] == "help");
     if help_word || Scanner::wants_help(args) {
-        out(&SPEC.help());
-        out("\n");
+        // `status`, `install` and `config` each have their own help; anything else (no
+        // subcommand, `help`, an unknown word) gets the `mcp` help (contract 06 §3.1 step 3).
+        let spec = match subcommand.and_then(|index| args[index].to_str()) {
+            Some("status") => &STATUS_SPEC,
+            Some("install" | "config") => &INSTALL_SPEC,
+            _ => &SPEC,
+        };
+        out(&spec.help())?;
+        out("\n")?;
         return Ok(ExitCode::SUCCESS);
     }
     // `status` (also when no subcommand is given), `install`, `config`, and unknown names,

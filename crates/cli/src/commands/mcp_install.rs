@@ -130,7 +130,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         );
     }
     lines.push(mcp_evidence::EXPLANATION.to_owned());
-    out(&lines_text(&lines));
+    out(&lines_text(&lines))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -121,7 +121,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
     };
     let ok = probe.failure.is_none();
     if options.json {
-        out(&render_json(&options.folder, launcher.as_ref(), &probe));
+        out(&render_json(&options.folder, launcher.as_ref(), &probe))?;
     } else {
         let next = next_step(options, launcher.as_ref());
         out(&render_text(
@@ -130,7 +130,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
             &probe,
             &next,
             &launcher::install_command(&env.cwd),
-        ));
+        ))?;
         if !ok {
             return Err(CliError::AdapterCheckFailed);
         }

@@ -67,7 +67,7 @@ struct Options {
 /// Runs `dotaios migrate`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let (path, mode) = parse(args)?;
@@ -142,7 +142,7 @@ fn preview(folder: &Path, is_default: bool) -> Result<ExitCode, CliError> {
             ExitCode::SUCCESS
         }
     };
-    out(&text);
+    out(&text)?;
     Ok(code)
 }
 
@@ -179,7 +179,7 @@ fn apply(folder: &Path, plan_id: &str) -> Result<ExitCode, CliError> {
             writer::receipt_rel_path(&plan_id)
         ),
     };
-    out(&text);
+    out(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -195,7 +195,7 @@ fn recover(folder: &Path, plan_id: Option<&str>) -> Result<ExitCode, CliError> {
             format!("[ok] Recovered {id}; schema is {version}.\n")
         }
     };
-    out(&text);
+    out(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -87,7 +87,7 @@ struct Options {
 /// Runs `dotaios search`.
 pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse(args)?;
@@ -122,20 +122,18 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
     if policy.mode == MemoryMode::Off {
         if options.json {
-            out(&json_text(&query, None, &request));
+            out(&json_text(&query, None, &request))?;
         } else {
             let notice = policy.notice().unwrap_or_default();
             out(&format!(
                 "{}\n{notice}\nNo results found.\n",
                 policy.receipt()
-            ));
+            ))?;
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if !options.json {
-        out(&format!("{}\n", policy.receipt()));
-    }
-    // The selector is checked once, here, after the receipt line (contract 03 §17.2).
+    // The selector is checked once, here; the receipt line is printed with the results, so
+    // that nothing reaches stdout before an error is known (contract 03 §17.2, 06 §1.3).
     request.project = policy
         .project_selector
         .as_deref()
@@ -146,9 +144,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let folder = checked_folder(options.path.as_deref(), env)?;
     let outcome = search(&folder, &request)?;
     if options.json {
-        out(&json_text(&query, Some(&outcome), &request));
+        out(&json_text(&query, Some(&outcome), &request))?;
     } else {
-        out(&render(&query, scope_name, &outcome, &request));
+        out(&format!(
+            "{}\n{}",
+            policy.receipt(),
+            render(&query, scope_name, &outcome, &request)
+        ))?;
     }
     for omission in &outcome.omissions {
         err_line(&format!(
@@ -156,7 +158,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             omission.scope,
             omission.reason.recovery_message(),
             omission.reason.as_str()
-        ));
+        ))?;
     }
     Ok(if outcome.complete() {
         ExitCode::SUCCESS

@@ -78,7 +78,7 @@ The intent may be quoted or given as several words.
         PATH_OPTION,
     ],
     words: &[],
-    footer: "\nExit status: 0 when a skill matched, 2 when none did (or no intent was given), 1 on errors.\n",
+    footer: "\nExit status: 0 when a skill matched, 2 when none did, 1 on errors (a missing intent included).\n",
 };
 
 /// Runs `dotaios skills …`.
@@ -89,7 +89,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return resolve(&rest, env);
     }
     if Scanner::wants_help(args) {
-        out(&SPEC.help());
+        out(&SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut path_flag: Option<OsString> = None;
@@ -106,7 +106,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let path = path_suffix(path_flag.is_some(), &folder);
     let catalog = read_catalog_at(&folder).map_err(CliError::Catalog)?;
     if words.is_empty() {
-        out(&render_list(&catalog, &path));
+        out(&render_list(&catalog, &path))?;
         return Ok(ExitCode::SUCCESS);
     }
     // A skill name may hold spaces, so the words form one name, as intent words do.
@@ -121,7 +121,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         });
     };
     let text = read_full(&folder, skill)?;
-    out(&format!("{text}\n"));
+    out(&format!("{text}\n"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -182,7 +182,7 @@ fn parse_limit(value: &str) -> Result<Limit, CliError> {
 
 fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if Scanner::wants_help(args) {
-        out(&RESOLVE_SPEC.help());
+        out(&RESOLVE_SPEC.help())?;
         return Ok(ExitCode::SUCCESS);
     }
     let options = parse_resolve(args)?;
@@ -201,7 +201,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let folder_text = folder.to_string_lossy();
 
     if options.boot_context {
-        out(&format!("{}\n", render_boot_context(catalog, &folder_text)));
+        out(&format!("{}\n", render_boot_context(catalog, &folder_text)))?;
         return Ok(ExitCode::SUCCESS);
     }
     if intent.is_empty() {
@@ -211,14 +211,14 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let shown = resolution.matches();
     if shown.is_empty() {
         if options.json {
-            out(&format!("{}\n", render_json(&intent, &[], &folder_text)));
+            out(&format!("{}\n", render_json(&intent, &[], &folder_text)))?;
         } else {
             return Err(CliError::NoSkillMatched { intent, path });
         }
         return Ok(ExitCode::from(2));
     }
     if options.json {
-        out(&format!("{}\n", render_json(&intent, &shown, &folder_text)));
+        out(&format!("{}\n", render_json(&intent, &shown, &folder_text)))?;
         return Ok(ExitCode::SUCCESS);
     }
     // Text mode shows one block for the top match, or every match with --all.
@@ -233,7 +233,7 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         text.push_str(&full);
         text.push('\n');
     }
-    out(&text);
+    out(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
