@@ -359,7 +359,8 @@ fn doctor_and_search_skip_the_same_names() {
     let (code, stderr) = search(&temp);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
-        stderr.starts_with("Skipped symbolic link vault/to\u{212A}en.md: links are never followed."),
+        stderr
+            .starts_with("Skipped symbolic link vault/to\u{212A}en.md: links are never followed."),
         "{stderr}"
     );
     let (stdout, _) = texts(&run_on(&temp, &["doctor"]));
@@ -383,7 +384,11 @@ fn doctor_lists_the_links_search_skips() {
     let temp = sample_copy();
     let aios = temp.path().join("aios");
     fs::write(temp.path().join("outside.md"), "x").unwrap();
-    symlink(temp.path().join("outside.md"), aios.join("context/linked.md")).unwrap();
+    symlink(
+        temp.path().join("outside.md"),
+        aios.join("context/linked.md"),
+    )
+    .unwrap();
     fs::rename(aios.join("vault"), temp.path().join("Obsidian")).unwrap();
     symlink(temp.path().join("Obsidian"), aios.join("vault")).unwrap();
     let before = fingerprint(temp.path());
@@ -394,6 +399,30 @@ fn doctor_lists_the_links_search_skips() {
         stdout.contains("[warn] Search readable\n        context/linked.md: a symbolic link, skipped by search\n        Fix: Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.\n"),
         "{stdout}"
     );
-    assert!(!stdout.contains("        vault: a symbolic link"), "{stdout}");
+    assert!(
+        !stdout.contains("        vault: a symbolic link"),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}
+
+/// Issue 39 item 10: a directory that is not an AIOS folder gets one finding and one fix.
+#[test]
+fn a_directory_without_aios_json_gets_one_finding() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(temp.path().join("aios")).unwrap();
+    fs::write(temp.path().join("aios/notes.md"), "x").unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let folder = temp.path().join("aios");
+    let folder = folder.to_str().unwrap();
+    assert_eq!(
+        stdout,
+        format!(
+            "DotAIOS doctor\n\n[fail] AIOS folder at {folder}\n        This directory has no aios.json, so it is not an AIOS folder.\n        Fix: Pass --path with your AIOS folder, or run `dotaios init --force --path {folder}` to make this one (it only adds missing files).\n\nFound 1 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
+        )
+    );
     assert_eq!(before, fingerprint(temp.path()));
 }

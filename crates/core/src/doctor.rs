@@ -187,6 +187,15 @@ pub fn check_folder(exists: bool) -> Check {
     }
 }
 
+/// Check 1 for a directory that exists but has no `aios.json` (contract 01 §1.3).
+fn check_not_aios_folder() -> Check {
+    Check::new(format!("AIOS folder at {FOLDER_PLACEHOLDER}"), Status::Fail)
+        .detail("This directory has no aios.json, so it is not an AIOS folder.")
+        .fix(format!(
+            "Pass --path with your AIOS folder, or run `dotaios init --force --path {FOLDER_PLACEHOLDER}` to make this one (it only adds missing files)."
+        ))
+}
+
 /// Check 4: the starter files of contract 01 §2.
 pub fn check_starter_files(root: &Root) -> Check {
     let missing: Vec<&str> = STARTER_FILES
@@ -600,6 +609,13 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     let Some(root) = inputs.root else {
         return Report { checks };
     };
+    // A directory without `aios.json` is not an AIOS folder: one finding and one fix, instead
+    // of every later check failing for the same reason (issue 39 item 10).
+    if !crate::folder::check::is_aios_folder(inputs.folder) {
+        return Report {
+            checks: vec![check_not_aios_folder()],
+        };
+    }
     checks.push(check_config(root));
     checks.push(check_migration_state(root, inputs.path_suffix));
     checks.push(check_starter_files(root));
@@ -609,10 +625,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     }
     checks.push(check_env_file(root, inputs.uid));
     checks.push(check_working_context(root, inputs.now, inputs.time_zone));
-    // Without `aios.json` every search refuses the folder; check 2 already says why.
-    if crate::folder::check::is_aios_folder(inputs.folder) {
-        checks.push(check_search(inputs.folder, inputs.now, inputs.time_zone));
-    }
+    checks.push(check_search(inputs.folder, inputs.now, inputs.time_zone));
     checks.push(check_project_catalog(root));
     checks.push(check_skills(root));
     checks.push(check_memory_health(root));
