@@ -81,9 +81,14 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
         stdout.contains("        references/pipe.md: a named pipe\n"),
         "{stdout}"
     );
+    // The named pipe fails the default search, so doctor says so (contract 03 §4.5).
+    assert!(
+        stdout.contains("[fail] Search readable\n        DOTAIOS_EVIDENCE_NOT_REGULAR_FILE\n        Fix: See the \"Reader limits and links\" check for the file to fix.\n"),
+        "{stdout}"
+    );
     assert!(
         stdout.ends_with(
-            "Found 1 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
+            "Found 2 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
         ),
         "{stdout}"
     );
@@ -95,7 +100,7 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
 
     let (report, code) = doctor_json(&temp.path().join("home"), &temp.path().join("aios"));
     assert_eq!(code, Some(1));
-    assert_eq!(report["summary"]["fail"], 1);
+    assert_eq!(report["summary"]["fail"], 2);
     assert_eq!(before, fingerprint(temp.path()));
 }
 
@@ -331,8 +336,9 @@ fn unanswered_init_sections_stay_out_of_the_context_and_doctor_names_them() {
 
 /// Doctor's reader-limits walk and the search walk skip the same names, by one predicate
 /// (contract 03 §4.2, "ci" = ASCII case-insensitive). A link named `to\u{212A}en.md` (the
-/// Kelvin sign, which Unicode lowercases to `k`) is not skipped: search refuses it as an
-/// eligible link and doctor lists it. A link named `Token.md` is skipped by both.
+/// Kelvin sign, which Unicode lowercases to `k`) is not skipped: search skips it as an eligible
+/// link and names it (contract 03 §4.4), and doctor lists it. A link named `Token.md` is
+/// skipped by both without a word.
 #[cfg(unix)]
 #[test]
 fn doctor_and_search_skip_the_same_names() {
@@ -351,14 +357,72 @@ fn doctor_and_search_skip_the_same_names() {
     fs::remove_file(aios.join("vault/Token.md")).unwrap();
     symlink("/etc/hostname", aios.join("vault/to\u{212A}en.md")).unwrap();
     let (code, stderr) = search(&temp);
-    assert_eq!(code, Some(1), "{stderr}");
-    assert_eq!(
-        stderr,
-        "DotAIOS could not read the evidence corpus safely.\n"
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr
+            .starts_with("Skipped symbolic link vault/to\u{212A}en.md: links are never followed."),
+        "{stderr}"
     );
     let (stdout, _) = texts(&run_on(&temp, &["doctor"]));
     assert!(
         stdout.contains("        vault/to\u{212A}en.md: a symbolic link\n"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains(
+            "[warn] Search readable\n        vault/to\u{212A}en.md: a symbolic link, skipped by search\n"
+        ),
+        "{stdout}"
+    );
+}
+
+/// Contract 03 §3.4, §4.4: a linked note is listed by the search check with the fix, and a
+/// vault folder that is a link to a directory is searched as that vault, not reported.
+#[cfg(unix)]
+#[test]
+fn doctor_lists_the_links_search_skips() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    fs::write(temp.path().join("outside.md"), "x").unwrap();
+    symlink(
+        temp.path().join("outside.md"),
+        aios.join("context/linked.md"),
+    )
+    .unwrap();
+    fs::rename(aios.join("vault"), temp.path().join("Obsidian")).unwrap();
+    symlink(temp.path().join("Obsidian"), aios.join("vault")).unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("[warn] Search readable\n        context/linked.md: a symbolic link, skipped by search\n        Fix: Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.\n"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("        vault: a symbolic link"),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}
+
+/// Issue 39 item 10: a directory that is not an AIOS folder gets one finding and one fix.
+#[test]
+fn a_directory_without_aios_json_gets_one_finding() {
+    let temp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(temp.path().join("aios")).unwrap();
+    fs::write(temp.path().join("aios/notes.md"), "x").unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let folder = temp.path().join("aios");
+    let folder = folder.to_str().unwrap();
+    assert_eq!(
+        stdout,
+        format!(
+            "DotAIOS doctor\n\n[fail] AIOS folder at {folder}\n        This directory has no aios.json, so it is not an AIOS folder.\n        Fix: Pass --path with your AIOS folder, or run `dotaios init --force --path {folder}` to make this one (it only adds missing files).\n\nFound 1 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
+        )
+    );
+    assert_eq!(before, fingerprint(temp.path()));
 }

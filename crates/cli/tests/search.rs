@@ -504,9 +504,11 @@ fn assert_fails_closed(temp: &tempfile::TempDir, args: &[&str]) {
     assert_eq!(fingerprint(temp.path()), before);
 }
 
+/// Contract 03 §4.4: a link where a note would be read is skipped and named on stderr with
+/// the fix, relative to the folder; the rest is searched, and the exit code says incomplete.
 #[cfg(unix)]
 #[test]
-fn linked_special_and_invalid_evidence_fails_closed() {
+fn linked_notes_are_skipped_and_named() {
     for scope in [
         "context",
         "vault",
@@ -518,24 +520,60 @@ fn linked_special_and_invalid_evidence_fails_closed() {
         "memory/inbox",
     ] {
         let temp = folder();
-        fs::write(temp.path().join("outside.md"), "needle").unwrap();
-        fs::create_dir_all(aios(&temp).join(scope)).unwrap();
+        fs::write(temp.path().join("outside.md"), "needle outside").unwrap();
+        fs::create_dir_all(temp.path().join("dir")).unwrap();
+        write(&temp, &format!("{scope}/real.md"), "needle real");
         symlink(
             temp.path().join("outside.md"),
             aios(&temp).join(scope).join("linked.md"),
         )
         .unwrap();
-        assert_fails_closed(&temp, &["needle"]);
-        let temp = folder();
-        fs::create_dir_all(temp.path().join("dir")).unwrap();
-        fs::create_dir_all(aios(&temp).join(scope)).unwrap();
         symlink(
             temp.path().join("dir"),
             aios(&temp).join(scope).join("dir.md"),
         )
         .unwrap();
-        assert_fails_closed(&temp, &["needle"]);
+        let before = fingerprint(temp.path());
+        let output = search(&temp, &["needle"]);
+        let (stdout, stderr) = texts(&output);
+        assert_eq!(code(&output), 2, "{scope}: {stdout}{stderr}");
+        assert!(stdout.contains("  real.md (real.md)\n"), "{stdout}");
+        assert!(!stdout.contains("needle outside"), "{stdout}");
+        assert!(
+            stdout.ends_with("1 result(s) found. Search incomplete; skipped 2 symbolic link(s).\n"),
+            "{stdout}"
+        );
+        let fix = "links are never followed. Move the note into the folder (or, for a linked vault, set vault_path in aios.json to the folder it points to); `dotaios doctor` lists every link.";
+        assert_eq!(
+            stderr,
+            format!(
+                "Skipped symbolic link {scope}/dir.md: {fix}\nSkipped symbolic link {scope}/linked.md: {fix}\n"
+            )
+        );
+        assert_path_free(&temp, &output);
+        assert_eq!(fingerprint(temp.path()), before);
     }
+}
+
+/// `~/aios/vault -> ~/Obsidian` searches the linked vault (contract 03 §3.4).
+#[cfg(unix)]
+#[test]
+fn a_linked_vault_folder_is_searched() {
+    let temp = folder();
+    fs::create_dir_all(temp.path().join("Obsidian/notes")).unwrap();
+    fs::write(temp.path().join("Obsidian/notes/n.md"), "# N\nneedle\n").unwrap();
+    symlink(temp.path().join("Obsidian"), aios(&temp).join("vault")).unwrap();
+    let output = search(&temp, &["needle"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(code(&output), 0, "{stdout}{stderr}");
+    assert!(stdout.contains("N (notes/n.md)"), "{stdout}");
+    assert_eq!(stderr, "");
+    assert_path_free(&temp, &output);
+}
+
+#[cfg(unix)]
+#[test]
+fn special_and_invalid_evidence_fails_closed() {
     let temp = folder();
     fs::create_dir_all(aios(&temp).join("context")).unwrap();
     let status = std::process::Command::new("mkfifo")

@@ -62,7 +62,7 @@ const READ_COMMANDS: &[(&[&str], Expect, Expect)] = &[
         ok(Out::Has("\"summary\": {\n    \"fail\": 0,")),
         Expect {
             code: 1,
-            stdout: Out::Has("\"summary\": {\n    \"fail\": 1,"),
+            stdout: Out::Has("\"summary\": {\n    \"fail\": 2,"),
             stderr: "",
         },
     ),

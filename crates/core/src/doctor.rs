@@ -7,9 +7,10 @@
 //!
 //! Besides the contract's eleven checks, check 12 (`Reader limits and links`) walks the shelves
 //! the readers use and lists every link, special file and over-cap file that a reader would
-//! refuse or omit (contract 01 §10; `docs/decisions.md`), and check 13
+//! refuse or omit (contract 01 §10; `docs/decisions.md`), check 13
 //! (`Context filled in`) warns while the three core context files are still `init`'s
-//! templates (`docs/decisions.md`).
+//! templates (`docs/decisions.md`), and check 7a (`Search readable`) runs the default search
+//! once, failing when it fails and listing every link it skipped (contract 03 §4.4).
 
 use std::time::SystemTime;
 
@@ -127,6 +128,8 @@ impl Report {
 pub struct DoctorInputs<'a> {
     /// The folder, opened; `None` when it does not exist or is not a directory.
     pub root: Option<&'a Root>,
+    /// The folder's path, for the search check, which opens it as a search does; never shown.
+    pub folder: &'a std::path::Path,
     /// The folder argument (`--path <folder>`) fixes must carry, `None` for the default folder.
     /// Fixes name it only by [`FOLDER_PLACEHOLDER`], which the renderer replaces (text) or
     /// keeps (JSON); the text itself never enters the report.
@@ -182,6 +185,15 @@ pub fn check_folder(exists: bool) -> Check {
                 "Run `dotaios init --path {FOLDER_PLACEHOLDER}` to create it, or pass --path."
             ))
     }
+}
+
+/// Check 1 for a directory that exists but has no `aios.json` (contract 01 §1.3).
+fn check_not_aios_folder() -> Check {
+    Check::new(format!("AIOS folder at {FOLDER_PLACEHOLDER}"), Status::Fail)
+        .detail("This directory has no aios.json, so it is not an AIOS folder.")
+        .fix(format!(
+            "Pass --path with your AIOS folder, or run `dotaios init --force --path {FOLDER_PLACEHOLDER}` to make this one (it only adds missing files)."
+        ))
 }
 
 /// Check 4: the starter files of contract 01 §2.
@@ -509,6 +521,8 @@ pub fn check_reader_limits(root: &Root) -> Check {
                 findings.push(format!("{dir}/: more than {DIRECTORY_ENTRY_CAP} entries"));
                 continue;
             }
+            // A linked vault folder is searched as the vault it points to (contract 03 §3.4).
+            Err(ReadError::Unsafe(UnsafeKind::Symlink)) if dir.as_str() == "vault" => continue,
             Err(ReadError::Unsafe(UnsafeKind::Symlink)) => {
                 findings.push(format!("{dir}: a symbolic link"));
                 continue;
@@ -565,7 +579,7 @@ pub fn check_reader_limits(root: &Root) -> Check {
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
     }
-    check.fix("Readers refuse links and special files and stop at these sizes: replace links with real files, move special files out, split large files.")
+    check.fix("Readers never follow links (search skips them) and refuse special files and files over these sizes: replace links with real files, move special files out, split large files.")
 }
 
 fn inspect_file(path: &str, kind: EntryKind, size: u64, cap: u64, findings: &mut Vec<String>) {
@@ -595,6 +609,13 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     let Some(root) = inputs.root else {
         return Report { checks };
     };
+    // A directory without `aios.json` is not an AIOS folder: one finding and one fix, instead
+    // of every later check failing for the same reason (issue 39 item 10).
+    if !crate::folder::check::is_aios_folder(inputs.folder) {
+        return Report {
+            checks: vec![check_not_aios_folder()],
+        };
+    }
     checks.push(check_config(root));
     checks.push(check_migration_state(root, inputs.path_suffix));
     checks.push(check_starter_files(root));
@@ -604,6 +625,7 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     }
     checks.push(check_env_file(root, inputs.uid));
     checks.push(check_working_context(root, inputs.now, inputs.time_zone));
+    checks.push(check_search(inputs.folder, inputs.now, inputs.time_zone));
     checks.push(check_project_catalog(root));
     checks.push(check_skills(root));
     checks.push(check_memory_health(root));
@@ -717,6 +739,53 @@ pub fn check_working_context(
             .fix("See the \"Reader limits and links\" and \"Project catalog\" checks for the file to fix."),
         Err(other) => Check::new(NAME, Status::Fail).detail(other.to_string()),
     }
+}
+
+/// The default search (Shared memory, every scope) run once, so that the report never says the
+/// folder works while its default search fails, and lists every link the search skips, by
+/// path, with the fix (contract 03 §4.4). The query matches nothing on purpose: every file is
+/// still enumerated, read and analysed.
+pub fn check_search(
+    folder: &std::path::Path,
+    now: SystemTime,
+    time_zone: &jiff::tz::TimeZone,
+) -> Check {
+    use crate::search::{Clock, ScopeRequest, SearchRequest, SessionFilters};
+    const NAME: &str = "Search readable";
+    let now_ms = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0.0, |elapsed| elapsed.as_millis() as f64);
+    let filters = SessionFilters::default();
+    let request = SearchRequest {
+        query: "dotaios-doctor-search-check",
+        scope: ScopeRequest::All,
+        limit: Limit::count(1),
+        memory: crate::folder::memory::MemoryMode::Shared,
+        project: None,
+        session_filters: &filters,
+        clock: Clock { now_ms, time_zone },
+        workers: 1,
+    };
+    let outcome = match crate::search::search(folder, &request) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            return Check::new(NAME, Status::Fail)
+                .detail(error.code())
+                .fix("See the \"Reader limits and links\" check for the file to fix.");
+        }
+    };
+    if outcome.skipped_links.is_empty() {
+        return Check::new(NAME, Status::Ok);
+    }
+    let total = outcome.skipped_links.len();
+    let mut check = Check::new(NAME, Status::Warn);
+    for link in outcome.skipped_links.iter().take(FINDINGS_SHOWN) {
+        check = check.detail(format!("{link}: a symbolic link, skipped by search"));
+    }
+    if total > FINDINGS_SHOWN {
+        check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
+    }
+    check.fix("Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.")
 }
 
 /// Check 9: the skill catalog (contract 04 §1), naming the skill directory that breaks it.

@@ -251,6 +251,11 @@ pub struct SearchOutcome {
     /// Omission records: preliminary-allocation omissions, then final-allocation omissions,
     /// each in declared order; at most 32 plus one remainder.
     pub omissions: Vec<Omission>,
+    /// The symbolic links the search skipped where a file or folder would have been read
+    /// (§4.4), relative to the AIOS folder (an external vault's as `vault/…`), in enumeration
+    /// order. The CLI names them; the MCP payload carries only their `symlink_skipped`
+    /// omission records, which stay path-free.
+    pub skipped_links: Vec<String>,
     /// The memory mode.
     pub memory: MemoryMode,
 }

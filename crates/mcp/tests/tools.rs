@@ -539,9 +539,10 @@ fn item_17_corrupt_session_index_line_is_skipped() {
 }
 
 #[cfg(unix)]
-/// Item 18.
+/// Item 18, where we differ from the reference on purpose (contract 03 §4.4): a linked note is
+/// skipped, never followed, and reported as a path-free `symlink_skipped` omission.
 #[test]
-fn item_18_linked_evidence_fails_closed() {
+fn item_18_linked_evidence_is_skipped_and_reported() {
     for outside in [false, true] {
         let fixture = Fixture::init();
         let target = if outside {
@@ -557,7 +558,28 @@ fn item_18_linked_evidence_fails_closed() {
             "search_aios",
             json!({"query": "linked canary", "scope": "context"}),
         ));
-        assert_failed(&response, FAILED);
+        let value = payload(&response);
+        assert_eq!(value["complete"], false);
+        assert_eq!(value["results"], json!([]));
+        assert_eq!(
+            value["omissions"],
+            json!([{
+                "scope": "context",
+                "reason": "symlink_skipped",
+                "observed": {"files": 1, "bytes": 0, "entries": 0},
+                "inspection": "partially_searched",
+                "recovery": {
+                    "code": "replace_links",
+                    "message": "Symbolic links are never followed: move linked notes into the folder, or set vault_path in aios.json to a linked vault; run dotaios doctor to list them."
+                }
+            }])
+        );
+        let text = response.to_string();
+        assert!(!text.contains("linked.md"), "{text}");
+        assert!(
+            !text.contains(fixture.tmp.path().to_str().unwrap()),
+            "{text}"
+        );
     }
 }
 

@@ -69,6 +69,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let path_suffix = (folder != default_folder).then(|| shell_quote(&folder));
     let report = doctor::run(&DoctorInputs {
         root: root.as_ref(),
+        folder: &folder,
         path_suffix: path_suffix.as_deref(),
         now: SystemTime::now(),
         uid: crate::sys::effective_ids().0,

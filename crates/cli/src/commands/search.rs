@@ -12,8 +12,9 @@ use std::process::ExitCode;
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
 use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
-    Clock, MarkdownHit, MemoryHit, ScopeRequest, SearchError, SearchHit, SearchOutcome,
-    SearchRequest, SessionFilters, SessionHit, check_request, query_terms, search, truncate,
+    Clock, MarkdownHit, MemoryHit, Omission, OmissionReason, ScopeRequest, SearchError, SearchHit,
+    SearchOutcome, SearchRequest, SessionFilters, SessionHit, check_request, query_terms, search,
+    truncate,
 };
 use dotaios_core::text::{
     clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
@@ -152,7 +153,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             render(&query, scope_name, &outcome, &request)
         ))?;
     }
-    for omission in &outcome.omissions {
+    // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
+    // other omission by its scope.
+    for link in &outcome.skipped_links {
+        err_line(&format!("Skipped symbolic link {link}: {LINK_FIX}"));
+    }
+    for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
         err_line(&format!(
             "Search incomplete for {}: {} (reason: {})",
             omission.scope,
@@ -165,6 +171,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// What to do about a skipped link, after its path (contract 03 §4.4).
+const LINK_FIX: &str = "links are never followed. Move the note into the folder (or, for a linked vault, set vault_path in aios.json to the folder it points to); `dotaios doctor` lists every link.";
+
+fn is_link(omission: &Omission) -> bool {
+    omission.reason == OmissionReason::SymlinkSkipped
 }
 
 fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
@@ -251,16 +264,22 @@ fn render(
     } else {
         "No results found in inspected sources.".to_owned()
     };
-    if !outcome.omissions.is_empty() {
-        let mut scopes: Vec<&str> = Vec::new();
-        for omission in &outcome.omissions {
-            if !scopes.contains(&omission.scope) {
-                scopes.push(omission.scope);
-            }
+    let mut scopes: Vec<&str> = Vec::new();
+    for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
+        if !scopes.contains(&omission.scope) {
+            scopes.push(omission.scope);
         }
+    }
+    if !scopes.is_empty() {
         last.push_str(&format!(
             " Search incomplete; omitted scope(s): {}.",
             scopes.join(", ")
+        ));
+    }
+    if !outcome.skipped_links.is_empty() {
+        last.push_str(&format!(
+            " Search incomplete; skipped {} symbolic link(s).",
+            outcome.skipped_links.len()
         ));
     }
     text.push_str(&last);

@@ -153,8 +153,16 @@ fn a_cached_file_swapped_for_a_symlink_is_refused() {
     let target = outside.path().join("alpha.md");
     fs::rename(root.join("vault/alpha.md"), &target).unwrap();
     std::os::unix::fs::symlink(&target, root.join("vault/alpha.md")).unwrap();
-    let refused = both(&root, "lighthouse", now, &cache);
-    assert!(refused.starts_with("error: "), "{refused}");
+    // It is skipped and reported (contract 03 §4.4); its cached text is never served.
+    let skipped = both(&root, "lighthouse", now, &cache);
+    assert!(
+        skipped.contains(r#"skipped_links: ["vault/alpha.md"]"#),
+        "{skipped}"
+    );
+    assert!(
+        !skipped.contains(r#""source":"vault/alpha.md""#),
+        "{skipped}"
+    );
     // A directory swapped for a symlink to its new name is never entered: the same inodes
     // are found (and read afresh) under the new name only.
     fs::remove_file(root.join("vault/alpha.md")).unwrap();
@@ -237,20 +245,18 @@ fn remembered_listing_orders_equal_fresh_ones() {
         position(&renamed, "B.md") < position(&renamed, "c.md"),
         "{renamed}"
     );
-    // Ranking hides the walk's order, but the first refused entry shows it: a special file
-    // `B.md` comes first in byte order, a symlink `á.md` in collation order (§4.1, §4.4).
-    fs::remove_file(root.join("vault/mixed/B.md")).unwrap();
-    let fifo = std::process::Command::new("mkfifo")
-        .arg(root.join("vault/mixed/B.md"))
-        .status()
-        .unwrap();
-    assert!(fifo.success());
-    fs::remove_file(root.join("vault/mixed/á.md")).unwrap();
-    std::os::unix::fs::symlink("a.md", root.join("vault/mixed/á.md")).unwrap();
+    // Ranking hides the walk's order, but the skipped links are reported in it: `B.md` comes
+    // first in byte order, `á.md` in collation order (§4.1, §4.4).
+    for name in ["B.md", "á.md"] {
+        fs::remove_file(root.join("vault/mixed").join(name)).unwrap();
+        std::os::unix::fs::symlink("a.md", root.join("vault/mixed").join(name)).unwrap();
+    }
     for _ in 0..2 {
-        let refused = both(&root, "lighthouse", now, &cache);
-        assert!(refused.contains("PathUnsafe"), "{refused}");
-        assert!(!refused.contains("NotRegularFile"), "{refused}");
+        let skipped = both(&root, "lighthouse", now, &cache);
+        assert!(
+            skipped.contains(r#"skipped_links: ["vault/mixed/á.md", "vault/mixed/B.md"]"#),
+            "{skipped}"
+        );
     }
 }
 

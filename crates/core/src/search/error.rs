@@ -21,9 +21,9 @@ impl EvidenceError {
             OmissionReason::AggregateBytesExceeded => EvidenceError::ByteBudgetExceeded,
             OmissionReason::FileCountExceeded => EvidenceError::FileCountExceeded,
             OmissionReason::EntryCountExceeded => EvidenceError::EntryCountExceeded,
-            OmissionReason::ScopeForbiddenByMemoryPolicy | OmissionReason::OmissionsTruncated => {
-                EvidenceError::BudgetExceeded
-            }
+            OmissionReason::ScopeForbiddenByMemoryPolicy
+            | OmissionReason::OmissionsTruncated
+            | OmissionReason::SymlinkSkipped => EvidenceError::BudgetExceeded,
         }
     }
 }

@@ -23,6 +23,9 @@ pub enum OmissionReason {
     ScopeForbiddenByMemoryPolicy,
     /// More than `OMISSION_CAP` (32) records (the remainder record).
     OmissionsTruncated,
+    /// Symbolic links the scope's walk met where a file or folder would have been read; they
+    /// were skipped, never followed (§4.4), and the rest of the scope was searched.
+    SymlinkSkipped,
 }
 
 impl OmissionReason {
@@ -36,13 +39,16 @@ impl OmissionReason {
             OmissionReason::EntryCountExceeded => "entry_count_exceeded",
             OmissionReason::ScopeForbiddenByMemoryPolicy => "scope_forbidden_by_memory_policy",
             OmissionReason::OmissionsTruncated => "omissions_truncated",
+            OmissionReason::SymlinkSkipped => "symlink_skipped",
         }
     }
 
-    /// `partially_enumerated` for a directory over its entry limit, else `not_searched`.
+    /// `partially_enumerated` for a directory over its entry limit, `partially_searched` for
+    /// skipped links (the rest of the scope was searched), else `not_searched`.
     pub fn inspection(self) -> &'static str {
         match self {
             OmissionReason::DirectoryEntriesExceeded => "partially_enumerated",
+            OmissionReason::SymlinkSkipped => "partially_searched",
             _ => "not_searched",
         }
     }
@@ -57,6 +63,7 @@ impl OmissionReason {
             | OmissionReason::EntryCountExceeded => "narrow_or_reduce_scope",
             OmissionReason::ScopeForbiddenByMemoryPolicy => "choose_project_scope_or_shared_memory",
             OmissionReason::OmissionsTruncated => "narrow_scope",
+            OmissionReason::SymlinkSkipped => "replace_links",
         }
     }
 
@@ -83,6 +90,9 @@ impl OmissionReason {
             }
             OmissionReason::OmissionsTruncated => {
                 "Search one logical scope at a time to inspect every omission."
+            }
+            OmissionReason::SymlinkSkipped => {
+                "Symbolic links are never followed: move linked notes into the folder, or set vault_path in aios.json to a linked vault; run dotaios doctor to list them."
             }
         }
     }

@@ -165,6 +165,7 @@ mod tests {
                 projects_omitted: true,
             },
             omissions,
+            skipped_links: Vec::new(),
             memory: MemoryMode::Shared,
         }
     }

@@ -811,104 +811,168 @@ fn assert_fails_closed(folder: &Folder, ask: &Ask<'_>, expected: EvidenceError) 
     assert_eq!(fingerprint(&folder.outside()), before);
 }
 
+/// The links of every kind a user's folder holds, below `dir`: to a note inside the folder,
+/// to one outside it, dangling, looping, and a linked directory whose name ends in `.md`.
+#[cfg(unix)]
+fn plant_links(folder: &Folder, dir: &str) -> Vec<String> {
+    folder.write("elsewhere.md", "needle inside");
+    fs::write(folder.outside().join("outside.md"), "needle outside").unwrap();
+    fs::create_dir_all(folder.outside().join("dir")).unwrap();
+    fs::write(folder.outside().join("dir/x.md"), "needle in dir").unwrap();
+    folder.link(
+        &folder.root().join("elsewhere.md"),
+        &format!("{dir}/inside.md"),
+    );
+    folder.link(
+        &folder.outside().join("outside.md"),
+        &format!("{dir}/outside.md"),
+    );
+    folder.link(
+        &folder.outside().join("gone.md"),
+        &format!("{dir}/dangling.md"),
+    );
+    folder.link(Path::new("loop.md"), &format!("{dir}/loop.md"));
+    folder.link(&folder.outside().join("dir"), &format!("{dir}/notes.md"));
+    [
+        "dangling.md",
+        "inside.md",
+        "loop.md",
+        "notes.md",
+        "outside.md",
+    ]
+    .iter()
+    .map(|name| format!("{dir}/{name}"))
+    .collect()
+}
+
+/// Runs `ask` under every resolution strategy the platform has; each must give `expected`.
+#[cfg(unix)]
+fn under_every_strategy(folder: &Folder, ask: &Ask<'_>) -> SearchOutcome {
+    let mut outcomes = dotaios_contained::Strategy::available()
+        .iter()
+        .map(|&strategy| super::engine::with_strategy(strategy, || ask.run(&folder.root())))
+        .collect::<Vec<_>>();
+    let first = outcomes.remove(0).unwrap();
+    for other in outcomes {
+        let other = other.unwrap();
+        assert_eq!(omission_json(&other), omission_json(&first));
+        assert_eq!(other.skipped_links, first.skipped_links);
+        assert_eq!(other.ranked().count(), first.ranked().count());
+    }
+    first
+}
+
+/// §4.4: a link where a note would be read is skipped, never followed, and reported; the
+/// request never fails for it, whatever the link points to, on every strategy.
 #[cfg(unix)]
 #[test]
-fn linked_files_and_directories_in_every_scope() {
-    for scope_dir in [
-        "context",
-        "vault",
-        "decisions",
-        "skills",
-        "references",
-        "plugins",
-        "memory/daily",
-        "memory/inbox",
+fn linked_files_and_directories_in_every_scope_are_skipped_and_reported() {
+    for (scope_dir, scope) in [
+        ("context", "context"),
+        ("vault", "vault"),
+        ("decisions", "decisions"),
+        ("skills/s", "skills"),
+        ("references", "references"),
+        ("plugins", "plugins"),
+        ("memory/daily", "memory"),
+        ("memory/inbox", "memory"),
     ] {
-        for inside in [true, false] {
-            let folder = Folder::new();
-            let target = if inside {
-                folder.write("elsewhere.md", "needle");
-                folder.root().join("elsewhere.md")
-            } else {
-                fs::write(folder.outside().join("outside.md"), "needle").unwrap();
-                folder.outside().join("outside.md")
-            };
-            folder.link(&target, &format!("{scope_dir}/linked.md"));
-            assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
-        }
-        // A linked directory whose name is eligible is refused; any other is ignored.
         let folder = Folder::new();
-        fs::create_dir(folder.outside().join("dir")).unwrap();
-        fs::write(folder.outside().join("dir/x.md"), "needle").unwrap();
+        folder.write(&format!("{scope_dir}/real.md"), "# Real\nneedle real\n");
+        let planted = plant_links(&folder, scope_dir);
+        // A link beside them whose name is not eligible stays silently ignored (§4.4).
         folder.link(
             &folder.outside().join("dir"),
-            &format!("{scope_dir}/notes.md"),
+            &format!("{scope_dir}/assets"),
         );
-        assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
-        let folder = Folder::new();
-        fs::create_dir(folder.outside().join("dir")).unwrap();
-        fs::write(folder.outside().join("dir/x.md"), "needle").unwrap();
-        folder.link(&folder.outside().join("dir"), &format!("{scope_dir}/notes"));
-        folder.link(
-            &folder.outside().join("dir/x.md"),
-            &format!("{scope_dir}/asset.png"),
-        );
-        let outcome = Ask::new("needle").run(&folder.root()).unwrap();
-        assert!(
-            outcome.groups.iter().all(|group| group.results.is_empty()),
+        let outcome = under_every_strategy(&folder, &Ask::new("needle").scope(scope));
+        let found: Vec<String> = outcome
+            .ranked()
+            .map(|(_, hit)| hit.source().to_owned())
+            .collect();
+        let real = if scope == "vault" {
+            "vault/real.md".to_owned()
+        } else {
+            format!("{scope_dir}/real.md")
+        };
+        assert_eq!(found, [real], "{scope_dir}");
+        assert_eq!(outcome.skipped_links, planted, "{scope_dir}");
+        assert!(!outcome.complete());
+        assert_eq!(
+            omission_json(&outcome),
+            [format!(
+                r#"{{"scope":"{scope}","reason":"symlink_skipped","observed":{{"files":5,"bytes":0,"entries":0}},"inspection":"partially_searched","recovery":{{"code":"replace_links","message":"{}"}}}}"#,
+                OmissionReason::SymlinkSkipped.recovery_message()
+            )],
             "{scope_dir}"
         );
+        // Nothing of the machine's paths in what the adapter would print.
+        let printed = omission_json(&outcome).join("");
+        assert!(!printed.contains(folder.outside().to_str().unwrap()));
+        assert!(!printed.contains("inside.md"));
     }
 }
 
+/// §4.4: a link at a fixed location (a scope folder, a folder on the way to one, a JSONL
+/// source, the session index or a session body) is skipped and reported; its source counts
+/// as empty and every other scope is searched.
 #[cfg(unix)]
 #[test]
-fn linked_scope_directories_and_fixed_sources() {
-    for path in [
-        "context",
-        "vault",
-        "memory",
-        "memory/daily",
-        "memory/sessions",
-        "projects/ferry",
+fn linked_scope_directories_and_fixed_sources_are_skipped_and_reported() {
+    for (path, scope) in [
+        ("context", &["context"][..]),
+        ("decisions", &["decisions"]),
+        ("memory", &["sessions", "memory"]),
+        ("memory/daily", &["memory"]),
+        ("memory/signals", &["memory"]),
+        ("memory/sessions", &["sessions"]),
+        ("memory/events.jsonl", &["memory"]),
+        ("memory/signals/a.jsonl", &["memory"]),
+        ("memory/sessions/index.jsonl", &["sessions"]),
+        ("memory/events-archive.000001.jsonl", &["memory"]),
     ] {
         let folder = Folder::new();
-        folder.write("projects/ferry/README.md", "---\nid: ferry-id\n---\n");
+        folder.write("references/kept.md", "needle kept");
         fs::create_dir_all(folder.outside().join("real")).unwrap();
-        if path == "projects/ferry" {
-            fs::remove_dir_all(folder.root().join(path)).unwrap();
-            fs::write(
-                folder.outside().join("real/README.md"),
-                "---\nid: ferry-id\n---\n",
-            )
-            .unwrap();
-        }
-        folder.link(&folder.outside().join("real"), path);
-        let ask = if path == "projects/ferry" {
-            Ask::new("x").project("ferry-id")
+        fs::write(folder.outside().join("real/n.md"), "needle linked").unwrap();
+        fs::write(
+            folder.outside().join("x.jsonl"),
+            "{\"summary\":\"needle linked\"}\n",
+        )
+        .unwrap();
+        let target = if path.ends_with(".jsonl") {
+            folder.outside().join("x.jsonl")
         } else {
-            Ask::new("x")
+            folder.outside().join("real")
         };
-        let error = ask.run(&folder.root()).unwrap_err();
+        folder.link(&target, path);
+        let outcome = under_every_strategy(&folder, &Ask::new("needle"));
+        let found: Vec<String> = outcome
+            .ranked()
+            .map(|(_, hit)| hit.source().to_owned())
+            .collect();
+        assert_eq!(found, ["references/kept.md"], "{path}");
+        assert_eq!(outcome.skipped_links, [path], "{path}");
+        let scopes: Vec<&str> = outcome.omissions.iter().map(|o| o.scope).collect();
+        assert_eq!(scopes, scope, "{path}");
         assert!(
-            matches!(
-                error,
-                SearchError::Evidence(EvidenceError::PathUnsafe) | SearchError::SelectorUnknown
-            ),
-            "{path}: {error:?}"
+            outcome
+                .omissions
+                .iter()
+                .all(|omission| omission.reason == OmissionReason::SymlinkSkipped)
         );
     }
-    for path in [
-        "memory/events.jsonl",
-        "memory/signals/a.jsonl",
+    // A linked session body is skipped like any other link.
+    let folder = Folder::new();
+    fs::write(folder.outside().join("body.md"), "needle").unwrap();
+    folder.link(&folder.outside().join("body.md"), "memory/sessions/b.md");
+    folder.write(
         "memory/sessions/index.jsonl",
-        "memory/events-archive.000001.jsonl",
-    ] {
-        let folder = Folder::new();
-        fs::write(folder.outside().join("x.jsonl"), "{}").unwrap();
-        folder.link(&folder.outside().join("x.jsonl"), path);
-        assert_fails_closed(&folder, &Ask::new("x"), EvidenceError::PathUnsafe);
-    }
+        "{\"title\":\"t\",\"path\":\"memory/sessions/b.md\"}\n",
+    );
+    let outcome = under_every_strategy(&folder, &Ask::new("needle").scope("sessions"));
+    assert_eq!(outcome.skipped_links, ["memory/sessions/b.md"]);
+    // `aios.json` decides which roots are authorised: a link there still fails (§3.2).
     let folder = Folder::new();
     fs::write(folder.outside().join("copy.json"), "{}").unwrap();
     fs::remove_file(folder.root().join("aios.json")).unwrap();
@@ -1052,25 +1116,13 @@ fn session_paths_that_escape_fail_the_request() {
             EvidenceError::PathUnsafe,
         );
     }
-    // A linked session body.
-    let folder = Folder::new();
-    fs::write(folder.outside().join("body.md"), "needle").unwrap();
-    folder.link(&folder.outside().join("body.md"), "memory/sessions/b.md");
-    folder.write(
-        "memory/sessions/index.jsonl",
-        "{\"title\":\"t\",\"path\":\"memory/sessions/b.md\"}\n",
-    );
-    assert_fails_closed(
-        &folder,
-        &Ask::new("needle").scope("sessions"),
-        EvidenceError::PathUnsafe,
-    );
 }
 
 #[cfg(unix)]
 #[test]
 fn vault_locations() {
-    // `<root>/vault` as a link fails; an external vault_path is a second root.
+    // `<root>/vault` as a link to a directory is served as the external vault it points to,
+    // as if vault_path named it (§3.4), on every strategy; its own links are still skipped.
     let folder = Folder::new();
     fs::create_dir(folder.outside().join("obsidian")).unwrap();
     fs::write(
@@ -1078,8 +1130,33 @@ fn vault_locations() {
         "# Note\nneedle\n",
     )
     .unwrap();
+    fs::write(folder.outside().join("secret.md"), "needle secret").unwrap();
+    std::os::unix::fs::symlink(
+        folder.outside().join("secret.md"),
+        folder.outside().join("obsidian/escape.md"),
+    )
+    .unwrap();
     folder.link(&folder.outside().join("obsidian"), "vault");
-    assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
+    let outcome = under_every_strategy(&folder, &Ask::new("needle"));
+    assert_eq!(sources(&outcome, Scope::Vault), ["vault/note.md"]);
+    assert_eq!(outcome.skipped_links, ["vault/escape.md"]);
+    let vault = outcome
+        .groups
+        .iter()
+        .find(|group| group.scope == Scope::Vault);
+    let hit = to_json_compact(&vault.unwrap().results[0].to_value());
+    assert!(!hit.contains(folder.outside().to_str().unwrap()), "{hit}");
+    // A vault link that leads nowhere, or to a file, is skipped and reported.
+    for target in ["gone", "obsidian/note.md"] {
+        let folder = Folder::new();
+        fs::create_dir(folder.outside().join("obsidian")).unwrap();
+        fs::write(folder.outside().join("obsidian/note.md"), "needle").unwrap();
+        folder.write("context/c.md", "needle");
+        folder.link(&folder.outside().join(target), "vault");
+        let outcome = under_every_strategy(&folder, &Ask::new("needle"));
+        assert_eq!(outcome.skipped_links, ["vault"], "{target}");
+        assert_eq!(sources(&outcome, Scope::Context), ["context/c.md"]);
+    }
 
     let folder = Folder::new();
     fs::create_dir(folder.outside().join("obsidian")).unwrap();

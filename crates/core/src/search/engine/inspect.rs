@@ -79,9 +79,11 @@ impl Engine<'_> {
     }
 
     /// Probes the directories between the root and `dir` (exclusive). `false` when one is
-    /// missing (the corpus is then empty).
+    /// missing, or is a symbolic link, which is skipped and reported (§4.4): the corpus is then
+    /// empty.
     pub(super) fn observe_ancestors(
         &mut self,
+        work: &mut ScopeWork,
         root: RootId,
         dir: &RelPath,
     ) -> Result<bool, ScopeFailure> {
@@ -100,12 +102,44 @@ impl Engine<'_> {
             else {
                 return Ok(false);
             };
-            if found.kind != EntryKind::Directory {
-                return Err(EvidenceError::PathUnsafe.into());
+            match found.kind {
+                EntryKind::Directory => {}
+                EntryKind::Symlink => {
+                    self.skip_link(work, root, &ancestor);
+                    return Ok(false);
+                }
+                _ => return Err(EvidenceError::PathUnsafe.into()),
             }
             self.record_directory(root, Some(ancestor), found.identity)?;
         }
         Ok(true)
+    }
+
+    /// Records a symbolic link that was skipped, never followed (§4.4), as the path the CLI
+    /// shows: relative to the AIOS folder, or `vault/…` below an external vault (§3.4).
+    pub(super) fn skip_link(&self, work: &mut ScopeWork, root: RootId, path: &RelPath) {
+        work.links.push(self.shown(root, path.as_str()));
+    }
+
+    /// `path` below `root` as the CLI names it (§3.4: an external vault's files are `vault/…`).
+    fn shown(&self, root: RootId, path: &str) -> String {
+        match (root, &self.vault) {
+            (RootId::Vault, VaultPlace::External { .. }) => format!("vault/{path}"),
+            _ => path.to_owned(),
+        }
+    }
+
+    /// Whether a fixed location whose open was refused is a symbolic link; if so it is
+    /// recorded as skipped (§4.4). A refusal for any other reason stays the caller's.
+    fn is_skipped_link(&self, work: &mut ScopeWork, root: RootId, path: &RelPath) -> bool {
+        let linked = self
+            .root(root)
+            .and_then(|reader| reader.probe(path).ok().flatten())
+            .is_some_and(|found| found.kind == EntryKind::Symlink);
+        if linked {
+            self.skip_link(work, root, path);
+        }
+        linked
     }
 
     /// The identity of the directory an authorised root was opened at.
@@ -267,14 +301,19 @@ impl Engine<'_> {
     ) -> Result<Option<Identity>, ScopeFailure> {
         let parent = parent_of(path);
         if let Some(parent) = &parent {
-            if !self.observe_ancestors(RootId::Aios, parent)? {
+            if !self.observe_ancestors(work, RootId::Aios, parent)? {
                 return Ok(None);
             }
             let Some(found) = self.aios.probe(parent).map_err(fixed_location_error)? else {
                 return Ok(None);
             };
-            if found.kind != EntryKind::Directory {
-                return Err(EvidenceError::PathUnsafe.into());
+            match found.kind {
+                EntryKind::Directory => {}
+                EntryKind::Symlink => {
+                    self.skip_link(work, RootId::Aios, parent);
+                    return Ok(None);
+                }
+                _ => return Err(EvidenceError::PathUnsafe.into()),
             }
             self.record_directory(RootId::Aios, Some(parent.clone()), found.identity)?;
         }
@@ -283,7 +322,8 @@ impl Engine<'_> {
 
     /// A file at a fixed path below the root (a JSONL source, the session index, a session
     /// body): probed without following, refused unless it is a regular file, its size charged
-    /// as demand. `None` when absent.
+    /// as demand. `None` when absent, or when it is a symbolic link, which is skipped and
+    /// reported (§4.4).
     pub(super) fn demand_fixed_file(
         &self,
         work: &mut ScopeWork,
@@ -294,7 +334,10 @@ impl Engine<'_> {
         };
         match found.kind {
             EntryKind::File => {}
-            EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
+            EntryKind::Symlink => {
+                self.skip_link(work, RootId::Aios, path);
+                return Ok(None);
+            }
             _ => return Err(EvidenceError::NotRegularFile.into()),
         }
         self.demand_file(work, found.identity.size)?;
@@ -311,7 +354,7 @@ impl Engine<'_> {
         eligibility: Eligibility,
     ) -> Result<(), ScopeFailure> {
         if let Some(dir) = &dir
-            && !self.observe_ancestors(root, dir)?
+            && !self.observe_ancestors(work, root, dir)?
         {
             return Ok(());
         }
@@ -367,6 +410,14 @@ impl Engine<'_> {
             Err(ReadError::Budget(_)) => {
                 return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
             }
+            // A corpus folder that is a link is skipped and reported, never followed (§4.4).
+            Err(_)
+                if dir
+                    .as_ref()
+                    .is_some_and(|d| self.is_skipped_link(work, root, d)) =>
+            {
+                return Ok(Vec::new());
+            }
             Err(error) => return Err(fixed_location_error(error)),
         };
         let mut entries = self.list_handle(work, meter, root, dir.as_ref(), &top, true)?;
@@ -391,9 +442,15 @@ impl Engine<'_> {
             let eligible = eligibility.accepts(name);
             match entry.kind {
                 EntryKind::Symlink => {
-                    // Never followed; fatal only when the name is eligible (§4.4).
+                    // Never followed (§4.4): one whose name is eligible, where a note would
+                    // have been read, is skipped and reported; any other is ignored.
                     if eligible {
-                        return Err(EvidenceError::PathUnsafe.into());
+                        let name = String::from_utf8_lossy(name);
+                        let shown = match parent {
+                            Some(parent) => format!("{}/{name}", parent.as_str()),
+                            None => name.into_owned(),
+                        };
+                        work.links.push(self.shown(root, &shown));
                     }
                 }
                 EntryKind::Directory => {
@@ -473,6 +530,9 @@ impl Engine<'_> {
         meter: &mut Meter,
     ) -> Result<(), ScopeFailure> {
         let memory = rel("memory");
+        if self.is_link(work, &memory)? {
+            return Ok(());
+        }
         let Some(entries) = self.list(work, meter, RootId::Aios, Some(&memory), true)? else {
             // No memory directory: every source is missing, so the scope is empty.
             return Ok(());
@@ -494,14 +554,22 @@ impl Engine<'_> {
 
         let signals_dir = rel("memory/signals");
         let mut signal_files: Vec<String> = Vec::new();
-        if let Some(entries) = self.list(work, meter, RootId::Aios, Some(&signals_dir), true)? {
+        let signals = if self.is_link(work, &signals_dir)? {
+            None
+        } else {
+            self.list(work, meter, RootId::Aios, Some(&signals_dir), true)?
+        };
+        if let Some(entries) = signals {
             for entry in entries {
                 let name = entry.name.as_encoded_bytes();
                 if is_skipped(name) || !Eligibility::Signals.accepts(name) {
                     continue;
                 }
                 match entry.kind {
-                    EntryKind::Symlink => return Err(EvidenceError::PathUnsafe.into()),
+                    EntryKind::Symlink => {
+                        let name = String::from_utf8_lossy(name);
+                        work.links.push(format!("memory/signals/{name}"));
+                    }
                     // Subdirectories are not entered; an eligible special file is refused.
                     EntryKind::Directory => continue,
                     EntryKind::File => {
@@ -559,6 +627,19 @@ impl Engine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Engine<'_> {
+    /// Whether the fixed directory `path` below the AIOS root is a symbolic link, which is
+    /// then skipped and reported (§4.4); its scope or source counts as empty.
+    fn is_link(&self, work: &mut ScopeWork, path: &RelPath) -> Result<bool, ScopeFailure> {
+        let found = self.aios.probe(path).map_err(fixed_location_error)?;
+        if found.is_some_and(|found| found.kind == EntryKind::Symlink) {
+            self.skip_link(work, RootId::Aios, path);
+            return Ok(true);
+        }
+        Ok(false)
     }
 }
 

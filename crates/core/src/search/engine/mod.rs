@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 use dotaios_contained::{
     Dir, DirEntry, EntryKind, Identity, Ledger, Limits, Listing, ReadError, ReadOptions, RelPath,
-    Root,
+    Root, RootError, Strategy,
 };
 use serde_json::Value;
 
@@ -69,6 +69,38 @@ use self::observe::Accepted;
 use self::parallel::parallel_map;
 pub(crate) use self::safe_corpus::read_vault_corpus;
 use self::vault::VaultPlace;
+
+/// Opens an authorised root (the AIOS folder, or an external vault) with the process's
+/// resolution strategy; the tests run the same requests under every strategy
+/// ([`with_strategy`]).
+fn open_root(path: &Path) -> Result<Root, RootError> {
+    Root::open_with(path, strategy())
+}
+
+#[cfg(not(test))]
+fn strategy() -> Strategy {
+    Strategy::Auto
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The strategy [`with_strategy`] sets for the requests it runs.
+    static STRATEGY: std::cell::Cell<Strategy> = const { std::cell::Cell::new(Strategy::Auto) };
+}
+
+#[cfg(test)]
+fn strategy() -> Strategy {
+    STRATEGY.with(std::cell::Cell::get)
+}
+
+/// Runs `body` with every root its requests open resolved by `strategy`.
+#[cfg(test)]
+pub(crate) fn with_strategy<T>(strategy: Strategy, body: impl FnOnce() -> T) -> T {
+    STRATEGY.with(|cell| cell.set(strategy));
+    let result = body();
+    STRATEGY.with(|cell| cell.set(Strategy::Auto));
+    result
+}
 
 /// Runs one request.
 pub(crate) fn run(
@@ -133,6 +165,7 @@ pub(crate) fn run_cached(
                 projects_omitted: false,
             },
             omissions: Vec::new(),
+            skipped_links: Vec::new(),
             memory: MemoryMode::Off,
         });
     }
@@ -158,6 +191,7 @@ pub(crate) fn run_cached(
                     reason: OmissionReason::ScopeForbiddenByMemoryPolicy,
                     observed: Counts::default(),
                 }],
+                skipped_links: Vec::new(),
                 memory: request.memory,
             });
         }
@@ -174,6 +208,7 @@ pub(crate) fn run_cached(
         order: outcome.order,
         scope: meta(request, project.as_ref()),
         omissions: cap_omissions(outcome.omissions),
+        skipped_links: outcome.skipped_links,
         memory: request.memory,
     })
 }
@@ -278,6 +313,9 @@ struct ScopeWork {
     session_index: Option<(RelPath, Identity)>,
     memory_sources: Vec<jsonl::Source>,
     session_results: Vec<SearchHit>,
+    /// Symbolic links skipped where something would have been read (§4.4), as the CLI shows
+    /// them.
+    links: Vec<String>,
 }
 
 impl ScopeWork {
@@ -292,6 +330,7 @@ impl ScopeWork {
             session_index: None,
             memory_sources: Vec::new(),
             session_results: Vec::new(),
+            links: Vec::new(),
         }
     }
 
@@ -317,6 +356,7 @@ struct SearchResultParts {
     groups: Vec<Group>,
     order: Vec<(usize, usize)>,
     omissions: Vec<Omission>,
+    skipped_links: Vec<String>,
 }
 
 struct Engine<'r> {
@@ -358,7 +398,7 @@ impl<'r> Engine<'r> {
         request: &'r SearchRequest<'r>,
         limits: Counts,
     ) -> Result<Engine<'r>, SearchError> {
-        let aios = Root::open(folder).map_err(|_| EvidenceError::ReadFailed)?;
+        let aios = open_root(folder).map_err(|_| EvidenceError::ReadFailed)?;
         let aios_identity = aios.restat().map_err(|_| EvidenceError::ReadFailed)?;
         Ok(Engine {
             request,
@@ -428,7 +468,30 @@ impl<'r> Engine<'r> {
         self.run_phase(&mut candidates, Phase::Discover, project)?;
 
         // 4. Final allocation.
-        let admitted = self.admit(candidates, &mut omissions);
+        let mut admitted = self.admit(candidates, &mut omissions);
+
+        // Links an admitted scope skipped: one record per scope, after the allocation's (§14.4).
+        let mut skipped_links = Vec::new();
+        let mut named = std::collections::HashSet::new();
+        for work in &mut admitted {
+            if !work.links.is_empty() {
+                omissions.push(Omission {
+                    scope: work.scope.as_str(),
+                    reason: OmissionReason::SymlinkSkipped,
+                    observed: Counts {
+                        files: work.links.len() as u64,
+                        bytes: 0,
+                        entries: 0,
+                    },
+                });
+                // A folder on the way to two scopes' sources is named once.
+                for link in work.links.drain(..) {
+                    if named.insert(link.clone()) {
+                        skipped_links.push(link);
+                    }
+                }
+            }
+        }
 
         // 5. Execution, in declared order, then the one relevance order over every scope.
         let mut groups = Vec::new();
@@ -450,6 +513,7 @@ impl<'r> Engine<'r> {
             groups,
             order,
             omissions,
+            skipped_links,
         })
     }
 

@@ -14,7 +14,7 @@ impl Engine<'_> {
         #[cfg(test)]
         before_revalidation::run();
         let changed = || SearchError::Evidence(EvidenceError::Changed);
-        let reopened = Root::open(&self.aios_path).map_err(|_| changed())?;
+        let reopened = open_root(&self.aios_path).map_err(|_| changed())?;
         if reopened.restat().ok() != Some(self.aios_identity)
             || self.aios.restat().ok() != Some(self.aios_identity)
         {
@@ -28,7 +28,7 @@ impl Engine<'_> {
         {
             match (root, identity) {
                 (Some(root), Some(identity)) => {
-                    let reopened = Root::open(path).map_err(|_| changed())?;
+                    let reopened = open_root(path).map_err(|_| changed())?;
                     if reopened.restat().ok() != Some(*identity)
                         || root.restat().ok() != Some(*identity)
                     {
@@ -36,7 +36,7 @@ impl Engine<'_> {
                     }
                 }
                 _ => {
-                    if Root::open(path).is_ok() {
+                    if open_root(path).is_ok() {
                         return Err(changed());
                     }
                 }

@@ -3,6 +3,9 @@
 //! by the one `aios.json` reader (`folder::config::configured_vault_path`), and the vault
 //! placed beneath the AIOS root or opened as a second authorised root.
 //!
+//! A vault folder beneath the root that is a symbolic link to a directory becomes the external
+//! vault it points to (contract 03 §3.4).
+//!
 //! It owns where the vault is read; it never parses `aios.json` itself, never reads below the
 //! vault, and never authorises a root other than the AIOS root and the vault.
 
@@ -42,7 +45,38 @@ impl Engine<'_> {
         if let Some(vault_path) = vault_path {
             self.vault = self.authorise_vault(&vault_path)?;
         }
+        self.follow_vault_link();
         Ok(())
+    }
+
+    /// A vault folder beneath the AIOS root that is itself a symbolic link to a directory
+    /// (`~/aios/vault -> ~/Obsidian`) is served as the external vault it points to, exactly as
+    /// if `vault_path` named it (§3.4): the link is resolved once, by the same open as
+    /// the AIOS root, and everything below it is read beneath that second root. A link that
+    /// does not lead to a directory stays where it is, and the walk skips and reports it.
+    fn follow_vault_link(&mut self) {
+        let VaultPlace::Inside(Some(dir)) = &self.vault else {
+            return;
+        };
+        let linked = matches!(
+            self.aios.probe(dir),
+            Ok(Some(found)) if found.kind == EntryKind::Symlink
+        );
+        if !linked {
+            return;
+        }
+        let path = dir
+            .components()
+            .fold(self.aios_path.clone(), |path, part| path.join(part));
+        if let Ok(root) = open_root(&path)
+            && let Ok(identity) = root.restat()
+        {
+            self.vault = VaultPlace::External {
+                root: Some(root),
+                path,
+                identity: Some(identity),
+            };
+        }
     }
 
     /// §3.4: the vault inside the AIOS root (read beneath it) or a second authorised root.
@@ -58,7 +92,7 @@ impl Engine<'_> {
             let path = RelPath::new(text).map_err(|_| EvidenceError::PathUnsafe)?;
             return Ok(VaultPlace::Inside(Some(path)));
         }
-        match Root::open(&resolved) {
+        match open_root(&resolved) {
             Ok(root) => {
                 let identity = root.restat().map_err(|_| EvidenceError::ReadFailed)?;
                 Ok(VaultPlace::External {
