@@ -910,14 +910,22 @@ fn a_linked_fixed_location_is_an_is_error_result_in_the_structured_eras() {
     let outside = fixture.tmp.path().join("elsewhere");
     std::fs::rename(fixture.aios.join("context"), &outside).unwrap();
     std::os::unix::fs::symlink(&outside, fixture.aios.join("context")).unwrap();
+    // The working context still refuses a linked source; search skips the link and says so
+    // in its answer instead (contract 03 §4.4), in every era.
     assert_fixable(
         &fixture,
-        &[
-            ("read_working_context", json!({})),
-            ("search_aios", json!({"query": "x", "scope": "context"})),
-        ],
+        &[("read_working_context", json!({}))],
         "Replace the link with the real folder or file",
     );
+    let [reference, structured, modern] = in_three_eras(
+        &fixture,
+        &[("search_aios", json!({"query": "x", "scope": "context"}))],
+    );
+    for response in [&reference[0], &structured[0], &modern[0]] {
+        let text = response.to_string();
+        assert!(text.contains(r#"\"reason\": \"symlink_skipped\""#), "{text}");
+        assert!(!text.contains("\"error\""), "{text}");
+    }
 }
 
 /// Contract 05 §6.12: internal failures that are not one of its fixable folder problems stay
