@@ -20,9 +20,10 @@ use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, rea
 use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
-use crate::folder::projects::read_catalog;
+use crate::folder::projects::{Oversized, read_catalog_with};
 use crate::request::{Budget, Limit};
 use crate::search::walk::is_skipped;
+use crate::text::{NameOutput, escape_name};
 
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
@@ -746,8 +747,21 @@ pub fn check_project_catalog(root: &Root) -> Check {
         bytes: 16 * MIB,
         entries: 10_000,
     });
-    match read_catalog(root, &mut ledger) {
-        Ok(catalog) => Check::new(NAME, Status::Ok).detail(format!("{} project(s)", catalog.len())),
+    match read_catalog_with(root, &mut ledger, Oversized::Fail) {
+        Ok(catalog) => match catalog.not_slugs.first() {
+            None => Check::new(NAME, Status::Ok)
+                .detail(format!("{} project(s)", catalog.records.len())),
+            // The working context leaves these directories out (contract 01 §6.1); the name is
+            // the folder's, so it is shown through the one name rule (contract 02 §10.1).
+            Some(first) => Check::new(NAME, Status::Warn)
+                .detail(format!(
+                    "{} project(s); {} directory name(s) under projects/ are not project slugs and are left out, first \"{}\".",
+                    catalog.records.len(),
+                    catalog.not_slugs.len(),
+                    escape_name(first, NameOutput::Data)
+                ))
+                .fix("Rename the directory with lowercase letters, numbers, and single hyphens, or move it out of projects/."),
+        },
         Err(error) => Check::new(NAME, Status::Fail)
             .detail(error.message())
             .fix("Fix or move the named project directory; every README under projects/ is read."),

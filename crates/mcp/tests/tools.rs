@@ -1044,3 +1044,76 @@ fn item_45_oversized_identity() {
     assert_failed(&response, CONTEXT_FAILED);
     assert_eq!(fixture.snapshot(), before);
 }
+
+/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
+/// control characters (the line breaks of pretty JSON aside), and no markup opener (contract 02
+/// §10.1). JSON escapes the C0 controls itself; every other one would appear raw.
+fn assert_no_raw_name(text: &str, names: &[String]) {
+    let invisible = dotaios_testkit::invisible_chars();
+    for name in names {
+        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
+        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
+            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+        }
+    }
+    for opener in dotaios_testkit::MARKUP_OPENERS {
+        assert!(!text.contains(opener), "{opener:?} printed");
+    }
+    assert!(
+        !text.contains("ODD_README"),
+        "an odd directory's README was read"
+    );
+}
+
+/// Issue 35: project directories with odd names (every `Cc`/`Cf` character, Markdown and HTML
+/// metacharacters, line breaks) never fail `read_working_context`, in either mode, and its
+/// neighbours' content is all there (contract 01 §6.1, 02 §10.1). Batches keep `projects/`
+/// within its 256 entries.
+#[cfg(unix)]
+#[test]
+fn odd_project_directory_names_never_stop_read_working_context() {
+    let names = dotaios_testkit::hostile_names();
+    for batch in names.chunks(200) {
+        let fixture = Fixture::init();
+        two_projects(&fixture);
+        let calls = [
+            call(1, "read_working_context", json!({"budget": 6000})),
+            call(
+                2,
+                "read_working_context",
+                json!({"project": "project-acme-001", "budget": 6000}),
+            ),
+            call(
+                3,
+                "read_working_context",
+                json!({"project": "other-client", "budget": 6000}),
+            ),
+        ];
+        let without = fixture.responses(&calls);
+        for name in batch {
+            // Were this README read, its invalid YAML would fail the catalog.
+            fixture.write(
+                &format!("projects/{name}/README.md"),
+                "---\nid: [\nstatus: active\n---\n# ODD_README\n",
+            );
+        }
+        let before = fixture.snapshot();
+        let with = fixture.responses(&calls);
+        for (with, without) in with.iter().zip(&without) {
+            let text = payload_text(with);
+            assert_no_raw_name(&text, batch);
+            let mut with = payload(with);
+            let mut without = payload(without);
+            for payload in [&mut with, &mut without] {
+                payload
+                    .as_object_mut()
+                    .unwrap()
+                    .shift_remove("generated_at");
+            }
+            assert_eq!(with, without);
+        }
+        assert!(payload_text(&with[1]).contains("ACME_CANARY_5521"));
+        assert!(payload_text(&with[2]).contains("OTHER_CANARY_9932"));
+        assert_eq!(fixture.snapshot(), before);
+    }
+}

@@ -1,9 +1,11 @@
 //! The working-context catalog (contract 01 §6.1): `projects/` listed in collation order, every
 //! README read in full through the contained reader and parsed into a record, and the
-//! catalog-wide checks (links, slugs, duplicate ids) with their typed errors.
+//! catalog-wide checks (links, duplicate ids) with their typed errors.
 //!
-//! It fails the whole catalog on any anomaly and never skips a project silently (plain files
-//! are not projects). It never writes, and its messages name folder-relative paths only.
+//! A directory whose name is not a project slug is left out and named in
+//! [`Catalog::not_slugs`] (one odd name never fails the catalog, contract 01 §6.1); every other
+//! anomaly fails the whole catalog (plain files are not projects). It never writes, never
+//! prints a name itself, and its messages name folder-relative paths only.
 
 use std::cmp::Ordering;
 
@@ -24,11 +26,6 @@ pub const PROJECT_DIRECTORY_LIMIT: u64 = 256;
 pub enum CatalogError {
     /// An entry of `projects/` is a symbolic link.
     LinkedProjectDirectory,
-    /// A directory of `projects/` is not a valid slug (the name, lossily decoded).
-    InvalidSlug {
-        /// The directory name.
-        name: String,
-    },
     /// `projects/<slug>/README.md` exists but is a link or not a regular file.
     ReadmeNotRegular {
         /// The project slug.
@@ -91,14 +88,11 @@ impl CatalogError {
         }
     }
 
-    /// The internal message with folder-relative paths (`doctor` check 8). The first two are
-    /// the contract's exact texts.
+    /// The internal message with folder-relative paths (`doctor` check 8). The linked-entry and
+    /// duplicate-id texts are the contract's.
     pub fn message(&self) -> String {
         match self {
             CatalogError::LinkedProjectDirectory => "Project README path is outside the AIOS project shelf because its project directory is a symbolic link.".to_owned(),
-            CatalogError::InvalidSlug { name } => format!(
-                "Invalid project directory slug \"{name}\". Use lowercase letters, numbers, and single hyphens."
-            ),
             CatalogError::DuplicateId { id, first, second } => {
                 format!("Project id {id} is used by both \"{first}\" and \"{second}\".")
             }
@@ -134,8 +128,8 @@ impl std::error::Error for CatalogError {}
 
 /// Reads the working-context catalog (contract 01 §6.1): `projects/` (≤ 256 entries) in collation
 /// order, every README in full (≤ 1 MiB each), all charged to `ledger`. A missing `projects/`
-/// is an empty catalog; every other anomaly fails the whole catalog, never skipping silently
-/// (plain files are not projects and are skipped).
+/// is an empty catalog; plain files are not projects, and directories whose names are not slugs
+/// are left out ([`read_catalog_with`] names them); every other anomaly fails the whole catalog.
 pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecord>, CatalogError> {
     read_catalog_with(root, ledger, Oversized::Fail).map(|catalog| catalog.records)
 }
@@ -151,14 +145,19 @@ pub enum Oversized {
     Omit,
 }
 
-/// The records of a catalog read and the slugs of the projects left out for an over-cap README
-/// (only with [`Oversized::Omit`]), both in catalog order.
+/// The records of a catalog read, the slugs of the projects left out for an over-cap README
+/// (only with [`Oversized::Omit`]) and the directories left out for their names, all in catalog
+/// order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Catalog {
     /// The readable records.
     pub records: Vec<ProjectRecord>,
     /// Slugs whose README is larger than [`README_CAP`].
     pub oversized: Vec<String>,
+    /// Directory names that are not project slugs (not UTF-8 ones decoded lossily), raw: a
+    /// caller that prints one passes it through [`crate::text::escape_name`]. At most
+    /// [`PROJECT_DIRECTORY_LIMIT`] of them, as the listing is bounded.
+    pub not_slugs: Vec<String>,
 }
 
 /// [`read_catalog`] with the over-cap rule chosen by the caller.
@@ -192,14 +191,19 @@ pub fn read_catalog_with(
     let mut records: Vec<ProjectRecord> = Vec::new();
     let mut work = YamlWork::per_request();
     let mut omitted: Vec<String> = Vec::new();
+    let mut not_slugs: Vec<String> = Vec::new();
     for (name, kind, utf8) in entries {
         match kind {
             EntryKind::Symlink => return Err(CatalogError::LinkedProjectDirectory),
             EntryKind::Directory => {}
             _ => continue,
         }
+        // A name outside the slug grammar can be no project's path, and may hold characters no
+        // output can show safely: the directory is left out, never read, and named to `doctor`
+        // (contract 01 §6.1, 02 §10.1). Its neighbours are unaffected.
         if !utf8 || !is_project_slug(&name) {
-            return Err(CatalogError::InvalidSlug { name });
+            not_slugs.push(name);
+            continue;
         }
         match read_catalog_entry(root, ledger, &mut work, &name) {
             Ok(Some(record)) => records.push(record),
@@ -227,6 +231,7 @@ pub fn read_catalog_with(
     Ok(Catalog {
         records,
         oversized: omitted,
+        not_slugs,
     })
 }
 
