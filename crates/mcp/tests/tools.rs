@@ -1117,3 +1117,100 @@ fn odd_project_directory_names_never_stop_read_working_context() {
         assert_eq!(fixture.snapshot(), before);
     }
 }
+
+/// Asserts that `text` holds none of the format or control characters of `names` raw (the line
+/// breaks of pretty JSON aside).
+fn assert_no_raw_invisible(text: &str, names: &[String]) {
+    let invisible = dotaios_testkit::invisible_chars();
+    for c in names
+        .iter()
+        .flat_map(|name| name.chars())
+        .filter(|c| *c != '\n' && invisible.contains(c))
+    {
+        assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+    }
+}
+
+/// Issue 35 for search and skills: notes and skill directories with odd names never fail
+/// `search_aios` or `resolve_skill`. A note is found and its path shown through the one name
+/// rule (format and control characters as `\u{…}`); a skill whose directory name holds one is
+/// left out (its `resource` could not name it), and a neighbour routes as before (contract 02
+/// §10.1, 04 §1.1). Batches of nine names and one neighbour fit the skill tool's 10 matches.
+#[cfg(unix)]
+#[test]
+fn odd_note_and_skill_names_never_stop_search_or_skills() {
+    let invisible = dotaios_testkit::invisible_chars();
+    let names = dotaios_testkit::hostile_names();
+    for batch in names.chunks(9) {
+        let fixture = Fixture::init();
+        fixture.write("references/neighbour.md", "# Neighbour\n\nzebra marker\n");
+        write_skill(
+            &fixture,
+            "neighbour-skill",
+            "description: zebra marker routing\ntriggers: [zebra marker]",
+            "# N\n",
+        );
+        for name in batch {
+            fixture.write(&format!("references/{name}.md"), "# Odd\n\nzebra marker\n");
+            write_skill(
+                &fixture,
+                name,
+                "description: zebra marker routing\ntriggers: [zebra marker]",
+                "# O\n",
+            );
+        }
+        let before = fixture.snapshot();
+        let responses = fixture.responses(&[
+            call(1, "search_aios", json!({"query": "zebra marker", "scope": "references", "limit": 10, "budget": 32000})),
+            call(2, "resolve_skill", json!({"intent": "zebra marker", "limit": 10, "budget": 32000})),
+        ]);
+        let search = payload_text(&responses[0]);
+        assert_no_raw_invisible(&search, batch);
+        let files: Vec<String> = payload(&responses[0])["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|hit| hit["file"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(files.len(), batch.len() + 1, "{search}");
+        assert!(files.iter().any(|file| file == "neighbour.md"), "{search}");
+        for name in batch {
+            let shown: String = name
+                .chars()
+                .map(|c| {
+                    if invisible.contains(&c) {
+                        format!("\\u{{{:04X}}}", u32::from(c))
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            assert!(
+                files.contains(&format!("{shown}.md")),
+                "{shown:?} in {files:?}"
+            );
+        }
+        let skills = payload_text(&responses[1]);
+        assert_no_raw_invisible(&skills, batch);
+        let resources: Vec<String> = payload(&responses[1])["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["resource"].as_str().unwrap().to_owned())
+            .collect();
+        assert!(
+            resources.contains(&"skills/neighbour-skill/SKILL.md".to_owned()),
+            "{skills}"
+        );
+        for name in batch {
+            let listed = resources.contains(&format!("skills/{name}/SKILL.md"));
+            // Markdown characters are data in JSON: such a skill routes as before.
+            assert_eq!(
+                listed,
+                !name.contains('\\') && !name.chars().any(|c| invisible.contains(&c)),
+                "{name:?}"
+            );
+        }
+        assert_eq!(fixture.snapshot(), before);
+    }
+}
