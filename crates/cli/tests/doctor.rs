@@ -203,13 +203,16 @@ fn config_and_catalog_problems_are_named() {
     );
 }
 
-/// A directory name that is not a slug is named through the one name rule (contract 02
-/// §10.1): its format and control characters as `\u{…}`, in the text report and in `--json`.
+/// Names in doctor's details pass the one name rule (contract 02 §10.1): a directory name that
+/// is not a slug and a linked file, their format and control characters as `\u{…}`, in the text
+/// report and in `--json`.
 #[cfg(unix)]
 #[test]
 fn an_odd_project_directory_is_named_escaped() {
     let temp = sample_copy();
     fs::create_dir(temp.path().join("aios/projects/evil\u{202E}gnp\u{7}.md")).unwrap();
+    // A link check 12 lists by name.
+    std::os::unix::fs::symlink("x", temp.path().join("aios/references/ln\u{2066}k.md")).unwrap();
     for args in [&["doctor"][..], &["doctor", "--json"]] {
         let output = run_on(&temp, args);
         let (stdout, _) = texts(&output);

@@ -11,6 +11,7 @@
 //! (`Context filled in`) warns while the three core context files are still `init`'s
 //! templates (`docs/decisions.md`).
 
+use std::borrow::Cow;
 use std::time::SystemTime;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
@@ -73,8 +74,17 @@ impl Check {
         }
     }
 
+    /// Adds a detail line. Details name the folder's files and directories, so every line passes
+    /// the one name rule here (contract 02 §10.1): no name can print a raw format or control
+    /// character. The rule changes nothing in the fixed texts, and applying it twice is applying
+    /// it once.
     fn detail(mut self, line: impl Into<String>) -> Check {
-        self.details.push(line.into());
+        let line = line.into();
+        self.details
+            .push(match escape_name(&line, NameOutput::Data) {
+                Cow::Borrowed(_) => line,
+                Cow::Owned(escaped) => escaped,
+            });
         self
     }
 
@@ -751,14 +761,13 @@ pub fn check_project_catalog(root: &Root) -> Check {
         Ok(catalog) => match catalog.not_slugs.first() {
             None => Check::new(NAME, Status::Ok)
                 .detail(format!("{} project(s)", catalog.records.len())),
-            // The working context leaves these directories out (contract 01 §6.1); the name is
-            // the folder's, so it is shown through the one name rule (contract 02 §10.1).
+            // The working context leaves these directories out (contract 01 §6.1); `detail`
+            // shows the name through the one name rule (contract 02 §10.1).
             Some(first) => Check::new(NAME, Status::Warn)
                 .detail(format!(
-                    "{} project(s); {} directory name(s) under projects/ are not project slugs and are left out, first \"{}\".",
+                    "{} project(s); {} directory name(s) under projects/ are not project slugs and are left out, first \"{first}\".",
                     catalog.records.len(),
                     catalog.not_slugs.len(),
-                    escape_name(first, NameOutput::Data)
                 ))
                 .fix("Rename the directory with lowercase letters, numbers, and single hyphens, or move it out of projects/."),
         },
