@@ -145,9 +145,9 @@ pub enum Oversized {
     Omit,
 }
 
-/// The records of a catalog read, the slugs of the projects left out for an over-cap README
-/// (only with [`Oversized::Omit`]) and the directories left out for their names, all in catalog
-/// order.
+/// The records of a catalog read and the slugs of the projects left out for an over-cap README
+/// (only with [`Oversized::Omit`]), both in catalog order, and the directories left out for their
+/// names, in byte order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Catalog {
     /// The readable records.
@@ -178,32 +178,34 @@ pub fn read_catalog_with(
             });
         }
     };
-    let mut entries: Vec<(String, EntryKind, bool)> = listing
-        .entries
-        .into_iter()
-        .map(|entry| match entry.name.into_string() {
-            Ok(name) => (name, entry.kind, true),
-            Err(raw) => (raw.to_string_lossy().into_owned(), entry.kind, false),
-        })
-        .collect();
+    let mut entries: Vec<(String, EntryKind)> = Vec::with_capacity(listing.entries.len());
+    let mut not_slugs: Vec<String> = Vec::new();
+    for entry in listing.entries {
+        let (name, utf8) = match entry.name.into_string() {
+            Ok(name) => (name, true),
+            Err(raw) => (raw.to_string_lossy().into_owned(), false),
+        };
+        // A directory name outside the slug grammar can be no project's path, and may hold
+        // characters no output can show safely: the directory is left out, never read, and
+        // named to `doctor` (contract 01 §6.1, 02 §10.1); its neighbours are unaffected. It is
+        // set aside before the collation sort, which costs far more per name than this check.
+        if entry.kind == EntryKind::Directory && !(utf8 && is_project_slug(&name)) {
+            not_slugs.push(name);
+        } else {
+            entries.push((name, entry.kind));
+        }
+    }
     entries.sort_by(|a, b| catalog_order(&a.0, &b.0));
+    not_slugs.sort_unstable();
 
     let mut records: Vec<ProjectRecord> = Vec::new();
     let mut work = YamlWork::per_request();
     let mut omitted: Vec<String> = Vec::new();
-    let mut not_slugs: Vec<String> = Vec::new();
-    for (name, kind, utf8) in entries {
+    for (name, kind) in entries {
         match kind {
             EntryKind::Symlink => return Err(CatalogError::LinkedProjectDirectory),
             EntryKind::Directory => {}
             _ => continue,
-        }
-        // A name outside the slug grammar can be no project's path, and may hold characters no
-        // output can show safely: the directory is left out, never read, and named to `doctor`
-        // (contract 01 §6.1, 02 §10.1). Its neighbours are unaffected.
-        if !utf8 || !is_project_slug(&name) {
-            not_slugs.push(name);
-            continue;
         }
         match read_catalog_entry(root, ledger, &mut work, &name) {
             Ok(Some(record)) => records.push(record),
