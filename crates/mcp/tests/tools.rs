@@ -1048,6 +1048,7 @@ fn item_45_oversized_identity() {
 /// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
 /// control characters (the line breaks of pretty JSON aside), and no markup opener (contract 02
 /// §10.1). JSON escapes the C0 controls itself; every other one would appear raw.
+#[cfg(unix)]
 fn assert_no_raw_name(text: &str, names: &[String]) {
     let invisible = dotaios_testkit::invisible_chars();
     for name in names {
@@ -1120,6 +1121,7 @@ fn odd_project_directory_names_never_stop_read_working_context() {
 
 /// Asserts that `text` holds none of the format or control characters of `names` raw (the line
 /// breaks of pretty JSON aside).
+#[cfg(unix)]
 fn assert_no_raw_invisible(text: &str, names: &[String]) {
     let invisible = dotaios_testkit::invisible_chars();
     for c in names
