@@ -579,9 +579,6 @@ refusal! {
             write(r, &format!("projects/f{n}.txt"), "");
         }
     };
-    refuses_an_invalid_project_slug => |r: &Path| {
-        std::fs::create_dir(r.join("projects/Bad Name")).ok();
-    };
     refuses_a_linked_project_entry => |r: &Path| {
         symlink("rust-port", r.join("projects/x")).ok();
     };
@@ -658,4 +655,79 @@ fn the_sample_folder_renders() {
     assert!(stdout.encode_utf16().count() <= 6001);
     assert_eq!(fingerprint(&aios), before);
     assert!(examples_aios().join("aios.json").exists());
+}
+
+/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
+/// control characters (the line break every output has aside), and no markup opener
+/// (contract 02 §10.1).
+fn assert_no_raw_name(text: &str, names: &[String]) {
+    let invisible = dotaios_testkit::invisible_chars();
+    for name in names {
+        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
+        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
+            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+        }
+    }
+    for opener in dotaios_testkit::MARKUP_OPENERS {
+        assert!(!text.contains(opener), "{opener:?} printed");
+    }
+    assert!(
+        !text.contains("ODD-README"),
+        "an odd directory's README was read"
+    );
+}
+
+/// Issue 35: a project directory with any odd name (every `Cc`/`Cf` character, Markdown and
+/// HTML metacharacters, line breaks) leaves the working context as it was without it, in both
+/// modes and every output form (contract 01 §6.1, 02 §10.1). The names go in batches, as
+/// `projects/` holds at most 256 entries.
+#[cfg(unix)]
+#[test]
+fn odd_project_directory_names_never_stop_the_working_context() {
+    let names = dotaios_testkit::hostile_names();
+    for batch in names.chunks(200) {
+        let fixture = Fixture::new();
+        let plain_json = fixture.brief(&["--compact", "--json"]);
+        for name in batch {
+            let dir = fixture.aios().join("projects").join(name);
+            std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("{name:?}: {e}"));
+            // Were this README read, its invalid YAML would fail the catalog.
+            write(
+                &dir,
+                "README.md",
+                "---\nid: [\nstatus: active\n---\n# ODD-README\n",
+            );
+        }
+        // And a name that is not UTF-8.
+        let not_utf8: &std::ffi::OsStr = std::os::unix::ffi::OsStrExt::from_bytes(b"bad\xff");
+        std::fs::create_dir(fixture.aios().join("projects").join(not_utf8)).unwrap();
+        let before = fingerprint(&fixture.aios());
+        let shared = fixture.brief(&["--compact"]);
+        let project = fixture.brief(&["--compact", "--project", "proj-rust-001"]);
+        let json = fixture.brief(&["--compact", "--json"]);
+        let envelope = fixture.brief(&["--compact", "--envelope", "--project", "rust-port"]);
+        if fixture.date_moved() {
+            return;
+        }
+        for output in [&shared, &project, &json, &envelope] {
+            let (stdout, stderr) = texts(output);
+            assert_eq!((output.status.code(), stderr.as_str()), (Some(0), ""));
+            assert_no_raw_name(&stdout, batch);
+        }
+        assert_eq!(
+            texts(&shared).0,
+            format!("{}\n", fixture.expected(SHARED_DIGEST))
+        );
+        assert_eq!(
+            texts(&project).0,
+            format!("{}\n", fixture.expected(PROJECT_DIGEST))
+        );
+        assert_eq!(json.stdout, plain_json.stdout);
+        assert!(
+            texts(&envelope)
+                .0
+                .contains("Re-implement the DotAIOS read side in Rust.")
+        );
+        assert_eq!(fingerprint(&fixture.aios()), before);
+    }
 }

@@ -193,7 +193,8 @@ fn config_and_catalog_problems_are_named() {
     fs::create_dir(temp.path().join("aios/projects/Bad Name")).unwrap();
     let output = run_on(&temp, &["doctor"]);
     let (stdout, _) = texts(&output);
-    assert_eq!(output.status.code(), Some(1));
+    // Both are warnings: the working context leaves the odd directory out (contract 01 §6.1).
+    assert_eq!(output.status.code(), Some(0));
     assert!(
         stdout.contains("[warn] aios.json present\n        schema 1.2.0, ai_tools: "),
         "{stdout}"
@@ -201,10 +202,37 @@ fn config_and_catalog_problems_are_named() {
     assert!(stdout.contains("        Field vault_path: "), "{stdout}");
     assert!(
         stdout.contains(
-            "[fail] Project catalog\n        Invalid project directory slug \"Bad Name\"."
+            "[warn] Project catalog\n        3 project(s); 1 directory name(s) under projects/ are not project slugs and are left out, first \"Bad Name\"."
         ),
         "{stdout}"
     );
+}
+
+/// Names in doctor's details pass the one name rule (contract 02 §10.1): a directory name that
+/// is not a slug and a linked file, their format and control characters as `\u{…}`, in the text
+/// report and in `--json`.
+#[cfg(unix)]
+#[test]
+fn an_odd_project_directory_is_named_escaped() {
+    let temp = sample_copy();
+    fs::create_dir(temp.path().join("aios/projects/evil\u{202E}gnp\u{7}.md")).unwrap();
+    // A link check 12 lists by name.
+    std::os::unix::fs::symlink("x", temp.path().join("aios/references/ln\u{2066}k.md")).unwrap();
+    for args in [&["doctor"][..], &["doctor", "--json"]] {
+        let output = run_on(&temp, args);
+        let (stdout, _) = texts(&output);
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        assert!(
+            !stdout.contains('\u{202E}') && !stdout.contains('\u{7}'),
+            "{stdout}"
+        );
+        let escaped = if args.len() == 1 {
+            "first \"evil\\u{202E}gnp\\u{0007}.md\"."
+        } else {
+            "first \\\"evil\\\\u{202E}gnp\\\\u{0007}.md\\\"."
+        };
+        assert!(stdout.contains(escaped), "{stdout}");
+    }
 }
 
 #[test]

@@ -50,7 +50,7 @@ use crate::folder::projects::{
 };
 use crate::folder::selector::{SELECTOR_INVALID_CODE, WorkingContextSelectorError};
 use crate::request::{Budget, ContextSelector, Limit};
-use crate::text::JsString;
+use crate::text::{JsString, NameOutput, escape_name};
 
 pub use self::envelope::{
     MCP_METADATA_BOUND, MetadataTooLarge, off_cli_hook_json, off_cli_plain, off_mcp_payload,
@@ -433,11 +433,14 @@ fn active_project(
 }
 
 fn record_view(record: &ProjectRecord) -> ProjectView {
-    let name = [&record.name, &record.project, &record.slug]
+    // `name` and `project` are README text, rendered as written like every excerpt; the slug is
+    // the directory's name and passes the one name rule (contract 02 §10.1), which leaves every
+    // slug the catalog admits unchanged.
+    let name = [&record.name, &record.project]
         .into_iter()
         .find(|value| !value.is_empty())
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_else(|| escape_name(&record.slug, NameOutput::Markdown).into_owned());
     let details = std::iter::once(&record.status)
         .chain(&record.domains)
         .filter(|detail| !detail.is_empty())

@@ -12,6 +12,7 @@
 //! templates (`docs/decisions.md`), and check 7a (`Search readable`) runs the default search
 //! once, failing when it fails and listing every link it skipped (contract 03 §4.4).
 
+use std::borrow::Cow;
 use std::time::SystemTime;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
@@ -21,9 +22,10 @@ use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, rea
 use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
 use crate::folder::plan::plan_for_root;
-use crate::folder::projects::read_catalog;
+use crate::folder::projects::{Oversized, read_catalog_with};
 use crate::request::{Budget, Limit};
 use crate::search::walk::is_skipped;
+use crate::text::{NameOutput, escape_name};
 
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
@@ -73,8 +75,17 @@ impl Check {
         }
     }
 
+    /// Adds a detail line. Details name the folder's files and directories, so every line passes
+    /// the one name rule here (contract 02 §10.1): no name can print a raw format or control
+    /// character. The rule changes nothing in the fixed texts, and applying it twice is applying
+    /// it once.
     fn detail(mut self, line: impl Into<String>) -> Check {
-        self.details.push(line.into());
+        let line = line.into();
+        self.details
+            .push(match escape_name(&line, NameOutput::Data) {
+                Cow::Borrowed(_) => line,
+                Cow::Owned(escaped) => escaped,
+            });
         self
     }
 
@@ -815,8 +826,20 @@ pub fn check_project_catalog(root: &Root) -> Check {
         bytes: 16 * MIB,
         entries: 10_000,
     });
-    match read_catalog(root, &mut ledger) {
-        Ok(catalog) => Check::new(NAME, Status::Ok).detail(format!("{} project(s)", catalog.len())),
+    match read_catalog_with(root, &mut ledger, Oversized::Fail) {
+        Ok(catalog) => match catalog.not_slugs.first() {
+            None => Check::new(NAME, Status::Ok)
+                .detail(format!("{} project(s)", catalog.records.len())),
+            // The working context leaves these directories out (contract 01 §6.1); `detail`
+            // shows the name through the one name rule (contract 02 §10.1).
+            Some(first) => Check::new(NAME, Status::Warn)
+                .detail(format!(
+                    "{} project(s); {} directory name(s) under projects/ are not project slugs and are left out, first \"{first}\".",
+                    catalog.records.len(),
+                    catalog.not_slugs.len(),
+                ))
+                .fix("Rename the directory with lowercase letters, numbers, and single hyphens, or move it out of projects/."),
+        },
         Err(error) => Check::new(NAME, Status::Fail)
             .detail(error.message())
             .fix("Fix or move the named project directory; every README under projects/ is read."),

@@ -29,6 +29,8 @@
 //! - the one ISO-8601 timestamp formatter, `Date.prototype.toISOString` on `jiff`
 //!   ([`iso_string`] for a time value, [`iso_utc`] for an instant);
 //! - the closest name for a typo ([`did_you_mean`]);
+//! - the one display rule for a name taken from the folder ([`escape_name`]: format and control
+//!   characters as `\u{…}`, Markdown characters backslash-escaped in Markdown);
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).
 //!
@@ -41,6 +43,7 @@ mod js_date;
 mod js_string;
 mod json;
 mod json_read;
+mod name;
 mod nesting;
 mod number;
 mod serde_read;
@@ -61,6 +64,7 @@ pub use self::json::{
 pub use self::json_read::{
     JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,
 };
+pub use self::name::{NameOutput, escape_name, is_invisible_in_names};
 pub use self::nesting::{MAX_NESTING, json_nesting_ok};
 pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,

@@ -18,8 +18,8 @@ use dotaios_contained::UnsafeKind;
 use dotaios_contained::{BudgetDimension, Ledger, Limits, ReadError, Root};
 use dotaios_core::folder::frontmatter::YamlError;
 use dotaios_core::folder::projects::{
-    CatalogError, IdentityError, IdentityProblem, PortableIdentity, ProjectRecord, ScopeError,
-    read_catalog, resolve_portable_identity, resolve_scope,
+    CatalogError, IdentityError, IdentityProblem, Oversized, PortableIdentity, ProjectRecord,
+    ScopeError, read_catalog, read_catalog_with, resolve_portable_identity, resolve_scope,
 };
 use dotaios_core::folder::selector::SelectorError;
 
@@ -147,20 +147,37 @@ fn catalog_error_linked_or_special_shelf() {
     );
 }
 
+/// A directory whose name is not a slug is left out and named, never read, and never fails the
+/// catalog (contract 01 §6.1): its neighbours are still listed.
 #[test]
-fn catalog_error_bad_slug() {
-    for name in ["My Project", ".git", "_archive", "Upper", "a--b"] {
+fn a_directory_that_is_not_a_slug_is_left_out_and_named() {
+    for name in [
+        "My Project",
+        ".git",
+        "_archive",
+        "Upper",
+        "a--b",
+        "evil\u{202E}gnp.EMDAER",
+    ] {
         let temp = aios();
+        project(&temp, "neighbour", "# Neighbour\n");
         fs::create_dir_all(temp.path().join("projects").join(name)).unwrap();
-        let error = catalog(&temp).unwrap_err();
-        assert_eq!(error, CatalogError::InvalidSlug { name: name.into() });
-        assert_eq!(
-            error.message(),
-            format!(
-                "Invalid project directory slug \"{name}\". Use lowercase letters, numbers, and single hyphens."
-            )
-        );
-        assert_eq!(error.code(), "DOTAIOS_PROJECT_CATALOG_INVALID");
+        // Its README is never read: invalid YAML would fail the catalog.
+        fs::write(
+            temp.path().join("projects").join(name).join("README.md"),
+            "---\nid: [\n---\n",
+        )
+        .unwrap();
+        let mut ledger = ledger();
+        let read = read_catalog_with(
+            &Root::open(temp.path()).unwrap(),
+            &mut ledger,
+            Oversized::Fail,
+        )
+        .unwrap();
+        let slugs: Vec<_> = read.records.iter().map(|r| r.slug.as_str()).collect();
+        assert_eq!(slugs, ["neighbour"], "{name:?}");
+        assert_eq!(read.not_slugs, [name]);
     }
 }
 

@@ -458,13 +458,6 @@ fn read_failures_have_their_codes() {
             ReadFailure::ProjectDirectoryLimit,
         ),
         (
-            "bad slug",
-            Box::new(|r: &Path| {
-                std::fs::create_dir(r.join("projects/Bad Name")).ok();
-            }),
-            ReadFailure::ProjectCatalog,
-        ),
-        (
             "linked project",
             Box::new(|r: &Path| {
                 symlink("rust-port", r.join("projects/x")).ok();

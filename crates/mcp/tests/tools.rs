@@ -1066,3 +1066,175 @@ fn item_45_oversized_identity() {
     assert_failed(&response, CONTEXT_FAILED);
     assert_eq!(fixture.snapshot(), before);
 }
+
+/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
+/// control characters (the line breaks of pretty JSON aside), and no markup opener (contract 02
+/// §10.1). JSON escapes the C0 controls itself; every other one would appear raw.
+#[cfg(unix)]
+fn assert_no_raw_name(text: &str, names: &[String]) {
+    let invisible = dotaios_testkit::invisible_chars();
+    for name in names {
+        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
+        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
+            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+        }
+    }
+    for opener in dotaios_testkit::MARKUP_OPENERS {
+        assert!(!text.contains(opener), "{opener:?} printed");
+    }
+    assert!(
+        !text.contains("ODD_README"),
+        "an odd directory's README was read"
+    );
+}
+
+/// Issue 35: project directories with odd names (every `Cc`/`Cf` character, Markdown and HTML
+/// metacharacters, line breaks) never fail `read_working_context`, in either mode, and its
+/// neighbours' content is all there (contract 01 §6.1, 02 §10.1). Batches keep `projects/`
+/// within its 256 entries.
+#[cfg(unix)]
+#[test]
+fn odd_project_directory_names_never_stop_read_working_context() {
+    let names = dotaios_testkit::hostile_names();
+    for batch in names.chunks(200) {
+        let fixture = Fixture::init();
+        two_projects(&fixture);
+        let calls = [
+            call(1, "read_working_context", json!({"budget": 6000})),
+            call(
+                2,
+                "read_working_context",
+                json!({"project": "project-acme-001", "budget": 6000}),
+            ),
+            call(
+                3,
+                "read_working_context",
+                json!({"project": "other-client", "budget": 6000}),
+            ),
+        ];
+        let without = fixture.responses(&calls);
+        for name in batch {
+            // Were this README read, its invalid YAML would fail the catalog.
+            fixture.write(
+                &format!("projects/{name}/README.md"),
+                "---\nid: [\nstatus: active\n---\n# ODD_README\n",
+            );
+        }
+        let before = fixture.snapshot();
+        let with = fixture.responses(&calls);
+        for (with, without) in with.iter().zip(&without) {
+            let text = payload_text(with);
+            assert_no_raw_name(&text, batch);
+            let mut with = payload(with);
+            let mut without = payload(without);
+            for payload in [&mut with, &mut without] {
+                payload
+                    .as_object_mut()
+                    .unwrap()
+                    .shift_remove("generated_at");
+            }
+            assert_eq!(with, without);
+        }
+        assert!(payload_text(&with[1]).contains("ACME_CANARY_5521"));
+        assert!(payload_text(&with[2]).contains("OTHER_CANARY_9932"));
+        assert_eq!(fixture.snapshot(), before);
+    }
+}
+
+/// Asserts that `text` holds none of the format or control characters of `names` raw (the line
+/// breaks of pretty JSON aside).
+#[cfg(unix)]
+fn assert_no_raw_invisible(text: &str, names: &[String]) {
+    let invisible = dotaios_testkit::invisible_chars();
+    for c in names
+        .iter()
+        .flat_map(|name| name.chars())
+        .filter(|c| *c != '\n' && invisible.contains(c))
+    {
+        assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+    }
+}
+
+/// Issue 35 for search and skills: notes and skill directories with odd names never fail
+/// `search_aios` or `resolve_skill`. A note is found and its path shown through the one name
+/// rule (format and control characters as `\u{…}`); a skill whose directory name holds one is
+/// left out (its `resource` could not name it), and a neighbour routes as before (contract 02
+/// §10.1, 04 §1.1). Batches of nine names and one neighbour fit the skill tool's 10 matches.
+#[cfg(unix)]
+#[test]
+fn odd_note_and_skill_names_never_stop_search_or_skills() {
+    let invisible = dotaios_testkit::invisible_chars();
+    let names = dotaios_testkit::hostile_names();
+    for batch in names.chunks(9) {
+        let fixture = Fixture::init();
+        fixture.write("references/neighbour.md", "# Neighbour\n\nzebra marker\n");
+        write_skill(
+            &fixture,
+            "neighbour-skill",
+            "description: zebra marker routing\ntriggers: [zebra marker]",
+            "# N\n",
+        );
+        for name in batch {
+            fixture.write(&format!("references/{name}.md"), "# Odd\n\nzebra marker\n");
+            write_skill(
+                &fixture,
+                name,
+                "description: zebra marker routing\ntriggers: [zebra marker]",
+                "# O\n",
+            );
+        }
+        let before = fixture.snapshot();
+        let responses = fixture.responses(&[
+            call(1, "search_aios", json!({"query": "zebra marker", "scope": "references", "limit": 10, "budget": 32000})),
+            call(2, "resolve_skill", json!({"intent": "zebra marker", "limit": 10, "budget": 32000})),
+        ]);
+        let search = payload_text(&responses[0]);
+        assert_no_raw_invisible(&search, batch);
+        let files: Vec<String> = payload(&responses[0])["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|hit| hit["file"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(files.len(), batch.len() + 1, "{search}");
+        assert!(files.iter().any(|file| file == "neighbour.md"), "{search}");
+        for name in batch {
+            let shown: String = name
+                .chars()
+                .map(|c| {
+                    if invisible.contains(&c) {
+                        format!("\\u{{{:04X}}}", u32::from(c))
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect();
+            assert!(
+                files.contains(&format!("{shown}.md")),
+                "{shown:?} in {files:?}"
+            );
+        }
+        let skills = payload_text(&responses[1]);
+        assert_no_raw_invisible(&skills, batch);
+        let resources: Vec<String> = payload(&responses[1])["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| item["resource"].as_str().unwrap().to_owned())
+            .collect();
+        assert!(
+            resources.contains(&"skills/neighbour-skill/SKILL.md".to_owned()),
+            "{skills}"
+        );
+        for name in batch {
+            let listed = resources.contains(&format!("skills/{name}/SKILL.md"));
+            // Markdown characters are data in JSON: such a skill routes as before.
+            assert_eq!(
+                listed,
+                !name.contains('\\') && !name.chars().any(|c| invisible.contains(&c)),
+                "{name:?}"
+            );
+        }
+        assert_eq!(fixture.snapshot(), before);
+    }
+}

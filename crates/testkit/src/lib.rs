@@ -1,9 +1,9 @@
 //! Test support for the workspace, used only as a dev-dependency (`publish = false`).
 //!
-//! It owns three things every crate's tests need and must agree on: [`fingerprint`], the one
+//! It owns what every crate's tests need and must agree on: [`fingerprint`], the one
 //! definition of "the folder is unchanged"; [`Folder`], AIOS folders built in temporary
-//! directories without running any `dotaios` binary; and [`run`], a command runner bounded by
-//! a timeout. It never reads or writes outside the paths its callers give it and the temporary
+//! directories without running any `dotaios` binary; [`run`], a command runner bounded by
+//! a timeout; and [`hostile_names`], the odd names a folder may hold. It never reads or writes outside the paths its callers give it and the temporary
 //! directories it creates, and it never depends on a crate of this workspace, so any crate may
 //! use it without a cycle.
 #![allow(
@@ -12,9 +12,11 @@
 )]
 
 mod folder;
+mod names;
 mod run;
 mod tree;
 
 pub use folder::{FRESH_CREATED_AT, Folder, copy_tree, examples_aios, write_fresh, write_sample};
+pub use names::{MARKUP_CHARS, MARKUP_OPENERS, hostile_names, invisible_chars};
 pub use run::{DEFAULT_LIMIT, Ran, output, run};
 pub use tree::{Entry, Fingerprint, Kind, fingerprint};

@@ -8,9 +8,13 @@
 use sha2::{Digest, Sha256};
 
 use crate::search::walk::is_skipped;
+use crate::text::{NameOutput, escape_name};
 
-/// The provenance line of `path` (AIOS-relative, `/`-separated) whose full text is `text`.
+/// The provenance line of `path` (AIOS-relative, `/`-separated) whose full text is `text`. The
+/// path passes the one name rule (contract 02 §10.1); the paths that reach here (fixed ones and
+/// `projects/<slug>/README.md`) have nothing it changes.
 pub(crate) fn line(path: &str, text: &str) -> String {
+    let path = escape_name(path, NameOutput::Markdown);
     let digest = Sha256::digest(text.as_bytes());
     let mut hex = String::with_capacity(64);
     for byte in digest {

@@ -19,6 +19,7 @@ use crate::text::{
     LoneSurrogates, apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim,
     serde_read, to_json_compact, utf16_len, utf16_prefix,
 };
+use crate::text::{NameOutput, escape_name};
 
 #[cfg(test)]
 pub(crate) mod oracle;
@@ -351,7 +352,8 @@ fn candidate_of(
         .map(str::to_owned);
     EntryCandidate {
         hit: MemoryHit {
-            source: source.label.clone(),
+            // A signal file's label holds its name (contract 02 §10.1).
+            source: escape_name(&source.label, NameOutput::Data).into_owned(),
             field: field.clone(),
             value: truncate(value, 160),
             kind,

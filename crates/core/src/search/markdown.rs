@@ -11,7 +11,7 @@
 use crate::search::hit::{Area, MarkdownHit, Snippet};
 use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
 use crate::search::relevance::{Features, Field, fold_accents, kind_of};
-use crate::text::{is_js_space, js_trim};
+use crate::text::{NameOutput, escape_name, is_js_space, js_trim};
 
 /// What one file contributes: its length for the request statistics and, when it yields a
 /// snippet, a candidate.
@@ -139,13 +139,17 @@ pub(crate) fn analyze_lowered(
         };
     }
     let matches = best.snippets(text, line_count);
-    let title = title(text).unwrap_or_else(|| relative.to_owned());
+    // The path is the folder's names: it reaches the payload through the one name rule
+    // (contract 02 §10.1, 03 §12.2), which leaves every ordinary name as it is; matching above
+    // saw the name as it is on disk.
+    let shown = escape_name(relative, NameOutput::Data);
+    let title = title(text).unwrap_or_else(|| shown.clone().into_owned());
     FileAnalysis {
         length,
         candidate: Some(Candidate {
             hit: MarkdownHit {
-                source: format!("{prefix}/{relative}"),
-                file: relative.to_owned(),
+                source: format!("{prefix}/{shown}"),
+                file: shown.into_owned(),
                 title,
                 matches,
             },

@@ -272,6 +272,31 @@ fn rich_folder() -> Folder {
     folder
 }
 
+/// A signal file and a note whose names hold format or control characters are searched and
+/// shown through the one name rule (contract 02 §10.1): `\u{…}` escapes, never the raw
+/// characters; an ordinary name is unchanged. Unix only: Windows' name rules refuse U+0085.
+#[cfg(unix)]
+#[test]
+fn odd_file_names_are_shown_escaped() {
+    let folder = Folder::new();
+    folder
+        .write(
+            "memory/signals/evil\u{202E}2026-08-11.jsonl",
+            "{\"ts\":\"2026-08-11T10:00:00Z\",\"type\":\"signal\",\"summary\":\"harbour lead\"}\n",
+        )
+        .write("memory/inbox/a\u{85}b_c.md", "harbour ferry app\n")
+        .write("memory/inbox/plain_name.md", "harbour ferry app\n");
+    let outcome = Ask::new("harbour").run(&folder.root()).unwrap();
+    assert_eq!(
+        sources(&outcome, Scope::Memory),
+        [
+            "memory/signals/evil\\u{202E}2026-08-11.jsonl",
+            "memory/inbox/a\\u{0085}b_c.md",
+            "memory/inbox/plain_name.md",
+        ]
+    );
+}
+
 #[test]
 fn every_shared_scope_finds_its_files() {
     let folder = rich_folder();

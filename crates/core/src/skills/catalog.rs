@@ -302,11 +302,17 @@ pub fn find_invalid_skill(root: &Root) -> Option<(String, CatalogError)> {
 }
 
 /// Whether a directory name under `skills/` takes part in the catalog: not hidden, not
-/// `_`-prefixed, and structurally safe (no control character, no `\`; non-UTF-8 names never
-/// get here). Unsafe names are skipped silently rather than failing the catalog: one odd name
-/// must not block all routing (contract 04 §1.1, open point 1).
+/// `_`-prefixed, and structurally safe (no `\`, and no character the one name rule writes as an
+/// escape: `Cc`, `Cf`, `Zl`, `Zp`; non-UTF-8 names never get here). A skill's `resource` is the
+/// path an agent opens to run it, which an escaped name would no longer name, so such a skill
+/// is left out instead (contract 02 §10.1). Unsafe names are skipped silently rather than
+/// failing the catalog: one odd name must not block all routing (contract 04 §1.1, open
+/// point 1).
 fn is_catalog_name(name: &str) -> bool {
-    !name.starts_with(['.', '_']) && !name.chars().any(|c| c.is_control() || c == '\\')
+    !name.starts_with(['.', '_'])
+        && !name
+            .chars()
+            .any(|c| text::is_invisible_in_names(c) || c == '\\')
 }
 
 fn skill_file(dir: &str) -> Result<RelPath, CatalogError> {

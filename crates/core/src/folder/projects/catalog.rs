@@ -1,9 +1,11 @@
 //! The working-context catalog (contract 01 §6.1): `projects/` listed in collation order, every
 //! README read in full through the contained reader and parsed into a record, and the
-//! catalog-wide checks (links, slugs, duplicate ids) with their typed errors.
+//! catalog-wide checks (links, duplicate ids) with their typed errors.
 //!
-//! It fails the whole catalog on any anomaly and never skips a project silently (plain files
-//! are not projects). It never writes, and its messages name folder-relative paths only.
+//! A directory whose name is not a project slug is left out and named in
+//! [`Catalog::not_slugs`] (one odd name never fails the catalog, contract 01 §6.1); every other
+//! anomaly fails the whole catalog (plain files are not projects). It never writes, never
+//! prints a name itself, and its messages name folder-relative paths only.
 
 use std::cmp::Ordering;
 
@@ -24,11 +26,6 @@ pub const PROJECT_DIRECTORY_LIMIT: u64 = 256;
 pub enum CatalogError {
     /// An entry of `projects/` is a symbolic link.
     LinkedProjectDirectory,
-    /// A directory of `projects/` is not a valid slug (the name, lossily decoded).
-    InvalidSlug {
-        /// The directory name.
-        name: String,
-    },
     /// `projects/<slug>/README.md` exists but is a link or not a regular file.
     ReadmeNotRegular {
         /// The project slug.
@@ -91,14 +88,11 @@ impl CatalogError {
         }
     }
 
-    /// The internal message with folder-relative paths (`doctor` check 8). The first two are
-    /// the contract's exact texts.
+    /// The internal message with folder-relative paths (`doctor` check 8). The linked-entry and
+    /// duplicate-id texts are the contract's.
     pub fn message(&self) -> String {
         match self {
             CatalogError::LinkedProjectDirectory => "Project README path is outside the AIOS project shelf because its project directory is a symbolic link.".to_owned(),
-            CatalogError::InvalidSlug { name } => format!(
-                "Invalid project directory slug \"{name}\". Use lowercase letters, numbers, and single hyphens."
-            ),
             CatalogError::DuplicateId { id, first, second } => {
                 format!("Project id {id} is used by both \"{first}\" and \"{second}\".")
             }
@@ -134,8 +128,8 @@ impl std::error::Error for CatalogError {}
 
 /// Reads the working-context catalog (contract 01 §6.1): `projects/` (≤ 256 entries) in collation
 /// order, every README in full (≤ 1 MiB each), all charged to `ledger`. A missing `projects/`
-/// is an empty catalog; every other anomaly fails the whole catalog, never skipping silently
-/// (plain files are not projects and are skipped).
+/// is an empty catalog; plain files are not projects, and directories whose names are not slugs
+/// are left out ([`read_catalog_with`] names them); every other anomaly fails the whole catalog.
 pub fn read_catalog(root: &Root, ledger: &mut Ledger) -> Result<Vec<ProjectRecord>, CatalogError> {
     read_catalog_with(root, ledger, Oversized::Fail).map(|catalog| catalog.records)
 }
@@ -152,13 +146,18 @@ pub enum Oversized {
 }
 
 /// The records of a catalog read and the slugs of the projects left out for an over-cap README
-/// (only with [`Oversized::Omit`]), both in catalog order.
+/// (only with [`Oversized::Omit`]), both in catalog order, and the directories left out for their
+/// names, in byte order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Catalog {
     /// The readable records.
     pub records: Vec<ProjectRecord>,
     /// Slugs whose README is larger than [`README_CAP`].
     pub oversized: Vec<String>,
+    /// Directory names that are not project slugs (not UTF-8 ones decoded lossily), raw: a
+    /// caller that prints one passes it through [`crate::text::escape_name`]. At most
+    /// [`PROJECT_DIRECTORY_LIMIT`] of them, as the listing is bounded.
+    pub not_slugs: Vec<String>,
 }
 
 /// [`read_catalog`] with the over-cap rule chosen by the caller.
@@ -179,27 +178,34 @@ pub fn read_catalog_with(
             });
         }
     };
-    let mut entries: Vec<(String, EntryKind, bool)> = listing
-        .entries
-        .into_iter()
-        .map(|entry| match entry.name.into_string() {
-            Ok(name) => (name, entry.kind, true),
-            Err(raw) => (raw.to_string_lossy().into_owned(), entry.kind, false),
-        })
-        .collect();
+    let mut entries: Vec<(String, EntryKind)> = Vec::with_capacity(listing.entries.len());
+    let mut not_slugs: Vec<String> = Vec::new();
+    for entry in listing.entries {
+        let (name, utf8) = match entry.name.into_string() {
+            Ok(name) => (name, true),
+            Err(raw) => (raw.to_string_lossy().into_owned(), false),
+        };
+        // A directory name outside the slug grammar can be no project's path, and may hold
+        // characters no output can show safely: the directory is left out, never read, and
+        // named to `doctor` (contract 01 §6.1, 02 §10.1); its neighbours are unaffected. It is
+        // set aside before the collation sort, which costs far more per name than this check.
+        if entry.kind == EntryKind::Directory && !(utf8 && is_project_slug(&name)) {
+            not_slugs.push(name);
+        } else {
+            entries.push((name, entry.kind));
+        }
+    }
     entries.sort_by(|a, b| catalog_order(&a.0, &b.0));
+    not_slugs.sort_unstable();
 
     let mut records: Vec<ProjectRecord> = Vec::new();
     let mut work = YamlWork::per_request();
     let mut omitted: Vec<String> = Vec::new();
-    for (name, kind, utf8) in entries {
+    for (name, kind) in entries {
         match kind {
             EntryKind::Symlink => return Err(CatalogError::LinkedProjectDirectory),
             EntryKind::Directory => {}
             _ => continue,
-        }
-        if !utf8 || !is_project_slug(&name) {
-            return Err(CatalogError::InvalidSlug { name });
         }
         match read_catalog_entry(root, ledger, &mut work, &name) {
             Ok(Some(record)) => records.push(record),
@@ -227,6 +233,7 @@ pub fn read_catalog_with(
     Ok(Catalog {
         records,
         oversized: omitted,
+        not_slugs,
     })
 }
 

@@ -14,6 +14,7 @@ use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, MatchKind, Query, lowercase};
 use crate::search::rank::{Clock, parse_ts};
 use crate::search::relevance::{Field, LineFacts, Stats, fold_accents, kind_of};
+use crate::text::{NameOutput, escape_name};
 
 /// A source with all its entries parsed.
 pub(crate) struct Held {
@@ -164,7 +165,8 @@ pub(crate) fn candidates(
                 .map_or(f64::NAN, |at| clock.now_ms - at);
             found.push(EntryCandidate {
                 hit: MemoryHit {
-                    source: source.label.clone(),
+                    // A signal file's label holds its name (contract 02 §10.1).
+                    source: escape_name(&source.label, NameOutput::Data).into_owned(),
                     field: field.clone(),
                     value: truncate(value, 160),
                     kind,
