@@ -923,7 +923,10 @@ fn a_linked_fixed_location_is_an_is_error_result_in_the_structured_eras() {
     );
     for response in [&reference[0], &structured[0], &modern[0]] {
         let text = response.to_string();
-        assert!(text.contains(r#"\"reason\": \"symlink_skipped\""#), "{text}");
+        assert!(
+            text.contains(r#"\"reason\": \"symlink_skipped\""#),
+            "{text}"
+        );
         assert!(!text.contains("\"error\""), "{text}");
     }
 }

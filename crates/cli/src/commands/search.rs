@@ -156,7 +156,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
     // other omission by its scope.
     for link in &outcome.skipped_links {
-        err_line(&format!("Skipped symbolic link {link}: {LINK_FIX}"));
+        err_line(&format!("Skipped symbolic link {link}: {LINK_FIX}"))?;
     }
     for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
         err_line(&format!(

@@ -105,7 +105,7 @@ impl Engine<'_> {
             match found.kind {
                 EntryKind::Directory => {}
                 EntryKind::Symlink => {
-                    self.skip_link(work, root, &ancestor);
+                    self.skip_link(work, root, ancestor.as_str());
                     return Ok(false);
                 }
                 _ => return Err(EvidenceError::PathUnsafe.into()),
@@ -117,15 +117,17 @@ impl Engine<'_> {
 
     /// Records a symbolic link that was skipped, never followed (§4.4), as the path the CLI
     /// shows: relative to the AIOS folder, or `vault/…` below an external vault (§3.4).
-    pub(super) fn skip_link(&self, work: &mut ScopeWork, root: RootId, path: &RelPath) {
-        work.links.push(self.shown(root, path.as_str()));
+    pub(super) fn skip_link(&self, work: &mut ScopeWork, root: RootId, path: &str) {
+        work.links.push(self.shown(root, path));
     }
 
-    /// `path` below `root` as the CLI names it (§3.4: an external vault's files are `vault/…`).
+    /// `path` below `root` as the CLI names it (§3.4: an external vault's files are `vault/…`),
+    /// through the one name rule (contract 02 §10.1), since a link's name is the folder's.
     fn shown(&self, root: RootId, path: &str) -> String {
+        let path = crate::text::escape_name(path, crate::text::NameOutput::Data);
         match (root, &self.vault) {
             (RootId::Vault, VaultPlace::External { .. }) => format!("vault/{path}"),
-            _ => path.to_owned(),
+            _ => path.into_owned(),
         }
     }
 
@@ -137,7 +139,7 @@ impl Engine<'_> {
             .and_then(|reader| reader.probe(path).ok().flatten())
             .is_some_and(|found| found.kind == EntryKind::Symlink);
         if linked {
-            self.skip_link(work, root, path);
+            self.skip_link(work, root, path.as_str());
         }
         linked
     }
@@ -310,7 +312,7 @@ impl Engine<'_> {
             match found.kind {
                 EntryKind::Directory => {}
                 EntryKind::Symlink => {
-                    self.skip_link(work, RootId::Aios, parent);
+                    self.skip_link(work, RootId::Aios, parent.as_str());
                     return Ok(None);
                 }
                 _ => return Err(EvidenceError::PathUnsafe.into()),
@@ -335,7 +337,7 @@ impl Engine<'_> {
         match found.kind {
             EntryKind::File => {}
             EntryKind::Symlink => {
-                self.skip_link(work, RootId::Aios, path);
+                self.skip_link(work, RootId::Aios, path.as_str());
                 return Ok(None);
             }
             _ => return Err(EvidenceError::NotRegularFile.into()),
@@ -450,7 +452,7 @@ impl Engine<'_> {
                             Some(parent) => format!("{}/{name}", parent.as_str()),
                             None => name.into_owned(),
                         };
-                        work.links.push(self.shown(root, &shown));
+                        self.skip_link(work, root, &shown);
                     }
                 }
                 EntryKind::Directory => {
@@ -568,7 +570,7 @@ impl Engine<'_> {
                 match entry.kind {
                     EntryKind::Symlink => {
                         let name = String::from_utf8_lossy(name);
-                        work.links.push(format!("memory/signals/{name}"));
+                        self.skip_link(work, RootId::Aios, &format!("memory/signals/{name}"));
                     }
                     // Subdirectories are not entered; an eligible special file is refused.
                     EntryKind::Directory => continue,
@@ -636,7 +638,7 @@ impl Engine<'_> {
     fn is_link(&self, work: &mut ScopeWork, path: &RelPath) -> Result<bool, ScopeFailure> {
         let found = self.aios.probe(path).map_err(fixed_location_error)?;
         if found.is_some_and(|found| found.kind == EntryKind::Symlink) {
-            self.skip_link(work, RootId::Aios, path);
+            self.skip_link(work, RootId::Aios, path.as_str());
             return Ok(true);
         }
         Ok(false)
