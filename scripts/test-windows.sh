@@ -37,6 +37,17 @@ cargo clippy --workspace --all-targets --target "$WINDOWS_TARGET" -- -D warnings
 # Integration tests of the CLI and the benchmark start the other binaries.
 cargo build --workspace --bins --target "$WINDOWS_TARGET"
 
+# True when the log of a failed `cargo test` run shows failed tests and every one of them failed
+# with Wine's process-creation error 1359 (see its use below).
+wine_spawn_flake() {
+  awk '
+    /^---- .* stdout ----$/ { if (name != "") { total++; if (flake) flaky++ } name = $2; flake = 0; next }
+    /^failures:$/ && name != "" { total++; if (flake) flaky++; name = "" }
+    /code: 1359/ { flake = 1 }
+    END { if (name != "") { total++; if (flake) flaky++ } exit !(total > 0 && flaky == total) }
+  ' "$1"
+}
+
 summary=()
 failed=0
 for package in "${packages[@]}"; do
@@ -44,6 +55,20 @@ for package in "${packages[@]}"; do
   echo "test-windows: cargo test -p $package under Wine" >&2
   if cargo test -p "$package" --target "$WINDOWS_TARGET" --no-fail-fast >"$log" 2>&1; then
     status=ok
+  elif wine_spawn_flake "$log"; then
+    # Wine at times fails to start a child process with ERROR_INTERNAL_ERROR (Windows error
+    # 1359, `Os { code: 1359, … "Internal error." }`) under load, in a test that passes on the
+    # next run (issue 39 item 16). Only when every failed test shows that error are exactly
+    # those tests run once more; any other failure fails the step at once.
+    mapfile -t again < <(grep -E '^test .* \.\.\. FAILED$' "$log" | sed -E 's/^test (.*) \.\.\. FAILED$/\1/' | sort -u)
+    echo "test-windows: $package: ${#again[@]} test(s) failed with Wine's spawn error 1359; running them once more" >&2
+    if cargo test -p "$package" --target "$WINDOWS_TARGET" --no-fail-fast -- --exact "${again[@]}" >"$log.retry" 2>&1; then
+      status=ok
+    else
+      status=FAILED
+      failed=1
+      log=$log.retry
+    fi
   else
     status=FAILED
     failed=1
