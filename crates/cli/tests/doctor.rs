@@ -193,8 +193,14 @@ fn config_and_catalog_problems_are_named() {
     fs::create_dir(temp.path().join("aios/projects/Bad Name")).unwrap();
     let output = run_on(&temp, &["doctor"]);
     let (stdout, _) = texts(&output);
-    // Both are warnings: the working context leaves the odd directory out (contract 01 §6.1).
-    assert_eq!(output.status.code(), Some(0));
+    // Both are warnings for their own checks: the working context leaves the odd directory out
+    // (contract 01 §6.1). The search, which reads vault_path, fails on the number (contract 03
+    // §3.3), so doctor says so.
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout.contains("[fail] Search readable\n        DOTAIOS_EVIDENCE_CONFIG_INVALID\n"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("[warn] aios.json present\n        schema 1.2.0, ai_tools: "),
         "{stdout}"
