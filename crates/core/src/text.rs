@@ -61,11 +61,11 @@ pub use self::json::{
 pub use self::json_read::{
     JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,
 };
-pub use self::nesting::{MAX_NESTING, json_nesting_ok};
+pub use self::nesting::{JsonBound, MAX_NESTING, json_nesting_ok, json_within};
 pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,
 };
-pub use self::serde_read::{SerdeReadError, serde_read, serde_read_with};
+pub use self::serde_read::{SerdeReadError, serde_read, serde_read_line, serde_read_with};
 pub use self::space::{is_js_space, js_trim, js_trim_end, js_trim_start};
 pub use self::suggest::did_you_mean;
 pub use self::utf16::{
