@@ -565,7 +565,7 @@ impl Keeper {
     /// Room a compaction leaves above what it kept, so compactions stay amortised. Tests
     /// compact after a few candidates, so the oracle comparisons walk through many compactions.
     fn slack(limit: usize) -> usize {
-        const ROOM: usize = if cfg!(test) { 2 } else { 256 };
+        const ROOM: usize = if cfg!(test) { 2 } else { 16 };
         limit.saturating_mul(2).saturating_add(ROOM)
     }
 
