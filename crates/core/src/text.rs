@@ -17,9 +17,10 @@
 //!   grammar, member order, number text kept, a lone-surrogate policy, the nesting limit and
 //!   an optional value budget), which the adapter's requests and `connect` read with;
 //! - the one bounded `serde_json` read ([`serde_read`], [`serde_read_with`]: the nesting
-//!   pre-check, the lone-surrogate policy, then `serde_json`), which every reader of untrusted
-//!   JSON into `serde_json` types goes through (JSONL, `aios.json`, the migration journal and
-//!   receipt, the adapter client's answers);
+//!   pre-check, the lone-surrogate policy, then `serde_json`; [`serde_read_line`] adds an item
+//!   ceiling and keeps numbers beyond the double range, for search's JSONL lines), which every
+//!   reader of untrusted JSON into `serde_json` types goes through (JSONL, `aios.json`, the
+//!   migration journal and receipt, the adapter client's answers);
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
