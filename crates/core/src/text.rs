@@ -17,9 +17,10 @@
 //!   grammar, member order, number text kept, a lone-surrogate policy, the nesting limit and
 //!   an optional value budget), which the adapter's requests and `connect` read with;
 //! - the one bounded `serde_json` read ([`serde_read`], [`serde_read_with`]: the nesting
-//!   pre-check, the lone-surrogate policy, then `serde_json`), which every reader of untrusted
-//!   JSON into `serde_json` types goes through (JSONL, `aios.json`, the migration journal and
-//!   receipt, the adapter client's answers);
+//!   pre-check, the lone-surrogate policy, then `serde_json`; [`serde_read_line`] adds an item
+//!   ceiling and keeps numbers beyond the double range, for search's JSONL lines), which every
+//!   reader of untrusted JSON into `serde_json` types goes through (JSONL, `aios.json`, the
+//!   migration journal and receipt, the adapter client's answers);
 //! - JavaScript number printing and rounding ([`js_number_to_string`], [`js_math_round`],
 //!   [`round_thousandths`], [`js_to_fixed`]) and value conversions ([`js_truthy`],
 //!   [`js_string_of`]);
@@ -65,11 +66,11 @@ pub use self::json_read::{
     JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,
 };
 pub use self::name::{NameOutput, escape_name, is_invisible_in_names};
-pub use self::nesting::{MAX_NESTING, json_nesting_ok};
+pub use self::nesting::{JsonBound, MAX_NESTING, json_nesting_ok, json_within};
 pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,
 };
-pub use self::serde_read::{SerdeReadError, serde_read, serde_read_with};
+pub use self::serde_read::{SerdeReadError, serde_read, serde_read_line, serde_read_with};
 pub use self::space::{is_js_space, js_trim, js_trim_end, js_trim_start};
 pub use self::suggest::did_you_mean;
 pub use self::utf16::{

@@ -1,11 +1,11 @@
-//! Allocation bounds of the per-file stages that hostile content targets (issue 21 F1, F2;
-//! contract 03 §8.2, §10.6), counted by a global allocator and never timed: over inputs the
+//! Allocation bounds of the per-file stages that hostile content targets (issue 21 F1, F2,
+//! issue 35; contract 03 §8.2, §10.2, §10.6), counted by a global allocator and never timed: over inputs the
 //! test allocates first, the peak of live bytes the collection adds must not grow with the
 //! input. Each stage runs at 1 MiB and at 4 MiB; the larger run may add at most a small slack.
 //!
 //! One test function, so no other test allocates while the counter runs.
 
-use dotaios_core::search::bounds::{memory_kept, snippet_count};
+use dotaios_core::search::bounds::{memory_kept, memory_kept_in, snippet_count};
 use peak_alloc::PeakAlloc;
 
 #[global_allocator]
@@ -34,6 +34,24 @@ fn memory_peak(size: usize) -> usize {
     added_peak(|| assert_eq!(memory_kept(texts, "x", 10), 10))
 }
 
+/// One event and `size` bytes of signals sharing its `record_id` (issue 35): the
+/// event ranks first, so every signal is dropped by the cross-family dedupe, and which family
+/// the record shows is only known at the end of the walk.
+fn shared_record_peak(size: usize) -> usize {
+    let event = "{\"summary\":\"x\",\"record_id\":\"r\"}\n".to_owned();
+    let signal = "{\"summary\":\"x y z\",\"record_id\":\"r\"}\n";
+    let signals = vec![signal.repeat(size / signal.len())];
+    added_peak(|| assert_eq!(memory_kept_in(event, signals, "x", 10), 1))
+}
+
+/// One line of `size` bytes holding an array of `size / 2` numbers beside a matching line
+/// (issue 35): the long line is over the item ceiling and skipped before it is built.
+fn long_line_peak(size: usize) -> usize {
+    let long = format!("{{\"summary\":\"x\",\"a\":[{}0]}}\n", "0,".repeat(size / 2));
+    let text = format!("{long}{{\"summary\":\"x\"}}\n");
+    added_peak(|| assert_eq!(memory_kept(vec![text], "x", 10), 1))
+}
+
 #[test]
 fn snippet_and_memory_collection_allocate_for_their_output_only() {
     // Warm up lazily built tables (stemmers, stop words) so they count in neither run.
@@ -52,5 +70,20 @@ fn snippet_and_memory_collection_allocate_for_their_output_only() {
     assert!(
         large <= small + 16 * 1024 && large < 256 * 1024,
         "memory entries of tiny-entry sources: {small} bytes at 1 MiB, {large} at 4 MiB"
+    );
+
+    shared_record_peak(MIB);
+    let small = shared_record_peak(MIB);
+    let large = shared_record_peak(4 * MIB);
+    assert!(
+        large <= small + 16 * 1024 && large < 256 * 1024,
+        "memory entries sharing one record_id: {small} bytes at 1 MiB, {large} at 4 MiB"
+    );
+
+    let small = long_line_peak(MIB);
+    let large = long_line_peak(4 * MIB);
+    assert!(
+        large <= small + 16 * 1024 && large < 256 * 1024,
+        "a line of one long array: {small} bytes at 1 MiB, {large} at 4 MiB"
     );
 }

@@ -11,13 +11,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The calls that make up the sequence, or start a `serde_json` read of text.
-const STEPS: [&str; 7] = [
+const STEPS: [&str; 8] = [
     "serde_json::from_str",
     "serde_json::from_slice",
     "serde_json::from_reader",
     "Deserializer::from_str",
     "Deserializer::from_slice",
     "json_nesting_ok(",
+    "json_within(",
     "replace_lone_surrogate_escapes(",
 ];
 

@@ -259,3 +259,129 @@ fn f3_frontmatter_past_the_request_allowance_fails_safely_and_ping_follows() {
         "{context}"
     );
 }
+
+/// Issue 35: one event and many signals sharing its `record_id`. The event ranks first, so
+/// the cross-family dedupe (contract 03 §10.6 step 3) drops every signal, and the memory page is
+/// the event plus the entries without a record; the collection holds a bounded number of them
+/// whatever the signals' count (`crates/core/tests/alloc_bounds.rs`).
+#[test]
+fn issue35_a_record_shared_by_many_signals_is_answered_and_ping_follows() {
+    let fixture = Fixture::init();
+    fixture.write(
+        "memory/events.jsonl",
+        "{\"summary\":\"x\",\"record_id\":\"r\",\"kind\":\"event\"}\n",
+    );
+    let signals = "{\"summary\":\"x y z\",\"record_id\":\"r\"}\n".repeat(10_000);
+    fixture.write("memory/signals/a.jsonl", &signals);
+    fixture.write(
+        "memory/signals/b.jsonl",
+        format!(
+            "{signals}{}",
+            "{\"summary\":\"x w v u\",\"kind\":\"other\"}\n".repeat(3)
+        ),
+    );
+    let answers = answered_then_ping(
+        &fixture,
+        vec![
+            call(
+                1,
+                "search_aios",
+                json!({"query": "x", "scope": "memory", "limit": 5}),
+            ),
+            call(
+                2,
+                "search_aios",
+                json!({"query": "x", "scope": "all", "limit": 20}),
+            ),
+        ],
+    );
+    for answer in &answers {
+        let found = payload(answer);
+        let kinds: Vec<&str> = found["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|hit| hit["scope"] == "memory")
+            .map(|hit| hit["kind"].as_str().unwrap_or("signal"))
+            .collect();
+        assert_eq!(kinds, ["event", "other", "other", "other"], "{found}");
+    }
+}
+
+/// Issue 35: machine-written lines over the item ceiling of contract 03 §10.2 (one array of
+/// 20,000 numbers, one object of 20,000 members) are skipped like corrupt lines; the entry
+/// beside them is found.
+#[test]
+fn issue35_lines_over_the_item_ceiling_are_skipped_and_ping_follows() {
+    let fixture = Fixture::init();
+    let array = format!(
+        "{{\"summary\":\"x long array\",\"a\":[{}0]}}\n",
+        "0,".repeat(20_000)
+    );
+    let members: Vec<String> = (0..20_000).map(|index| format!("\"k{index}\":0")).collect();
+    let object = format!(
+        "{{\"summary\":\"x wide object\",\"o\":{{{}}}}}\n",
+        members.join(",")
+    );
+    // Just under the ceiling: 9,999 items (the line, its object, a comma, the array, 9,995
+    // commas).
+    let within = format!(
+        "{{\"summary\":\"x within\",\"a\":[{}0]}}\n",
+        "0,".repeat(9_995)
+    );
+    fixture.write(
+        "memory/events.jsonl",
+        format!("{array}{object}{within}{{\"summary\":\"x\"}}\n"),
+    );
+    let answers = answered_then_ping(
+        &fixture,
+        vec![call(
+            1,
+            "search_aios",
+            json!({"query": "x", "scope": "memory"}),
+        )],
+    );
+    let found = payload(&answers[0]);
+    let mut summaries: Vec<&str> = found["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hit| hit["summary"].as_str().unwrap())
+        .collect();
+    summaries.sort_unstable();
+    assert_eq!(summaries, ["x", "x within"], "{found}");
+    assert_eq!(found["complete"], json!(true), "{found}");
+}
+
+/// Issue 35: a number beyond the double range keeps its record, as JavaScript's `JSON.parse`
+/// (Infinity) does, and is shown as `JSON.stringify` shows Infinity: `null`.
+#[test]
+fn issue35_a_number_beyond_the_double_range_keeps_its_record_and_ping_follows() {
+    let fixture = Fixture::init();
+    fixture.write(
+        "memory/events.jsonl",
+        "{\"summary\":\"x\",\"big\":1e400,\"small\":-1E+999,\"kept\":1.5}\n",
+    );
+    let answers = answered_then_ping(
+        &fixture,
+        vec![call(
+            1,
+            "search_aios",
+            json!({"query": "x", "scope": "memory"}),
+        )],
+    );
+    let found = payload(&answers[0]);
+    let results = found["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{found}");
+    let hit = &results[0];
+    assert_eq!(
+        (&hit["summary"], &hit["big"], &hit["small"], &hit["kept"]),
+        (&json!("x"), &json!(null), &json!(null), &json!(1.5)),
+        "{found}"
+    );
+    let text = answers[0]["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("\"big\":null") || text.contains("\"big\": null"),
+        "{text}"
+    );
+}

@@ -12,6 +12,12 @@
 //!   the same three with 160,000 entries each, padded to 4 MiB, inside that ceiling, searched in
 //!   scope `memory` and with a query no entry holds in scope `all`;
 //! - F2: an 8 MiB `memory/events.jsonl` of note lines dated today, `read_working_context`;
+//! - issue 35, machine-written JSONL: one event and three 4 MiB `memory/signals/` files of
+//!   entries sharing its `record_id` (483,957 entries, the cross-family dedupe), searched in
+//!   scope `memory` through the adapter and as `dotaios search x --scope memory` processes; one
+//!   4 MiB `memory/events.jsonl` line of a two-million-element array, and one of a
+//!   300,000-member object (over the line item ceiling, contract 03 §10.2); and 490,000 tiny
+//!   matching entries without records in two `memory/signals/` files;
 //! - F3: 500 skills, each with just under 64 KiB of nested flow YAML (`[[…]]`, 32 levels, within
 //!   the nesting limit) in its frontmatter, `resolve_skill` and `doctor --json`; and 500 skills
 //!   whose frontmatter is at each document's bounds (just under 8,192 events, padded to just
@@ -257,6 +263,8 @@ pub(super) fn rows(dotaios: &Path, dotaios_mcp: &Path, calls: usize) -> Result<V
     )?);
     drop(memory);
 
+    rows.extend(jsonl_rows(dotaios, dotaios_mcp, calls)?);
+
     let events = Folder::new("events")?;
     // Dated today in the server's zone, so every row is inside the date window.
     let today = jiff::Zoned::now().date().to_string();
@@ -360,6 +368,119 @@ pub(super) fn rows(dotaios: &Path, dotaios_mcp: &Path, calls: usize) -> Result<V
         )?);
     }
     Ok(rows)
+}
+
+/// The machine-written JSONL rows (issue 35, contract 03 §10.2, §10.6).
+fn jsonl_rows(dotaios: &Path, dotaios_mcp: &Path, calls: usize) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    let memory_x = ("search_aios", json!({"query": "x", "scope": "memory"}));
+
+    // The event ranks first, so the dedupe drops every signal: one result.
+    let shared = Folder::new("shared-record")?;
+    shared.write(
+        "memory/events.jsonl",
+        b"{\"summary\":\"x\",\"record_id\":\"r\"}\n",
+    )?;
+    let signal = repeated("{\"s\":\"x\",\"record_id\":\"r\"}\n", 4 * MIB);
+    for name in ["a", "b", "c"] {
+        shared.write(&format!("memory/signals/{name}.jsonl"), &signal)?;
+    }
+    rows.push(adapter_row(
+        "issue 35: search_aios x, 1 event + 483,957 signals sharing its record_id",
+        dotaios_mcp,
+        &shared,
+        memory_x.clone(),
+        &Expect::Results(1),
+        calls,
+    )?);
+    rows.push(cli_row(
+        "issue 35: dotaios search x --scope memory, the same folder",
+        dotaios,
+        &shared,
+        &["search", "x", "--scope", "memory"],
+        calls,
+    )?);
+    drop(shared);
+
+    // Each long line is over the item ceiling and skipped; the entry after it is found.
+    let array = format!(
+        "{{\"summary\":\"x\",\"a\":[{}0]}}\n",
+        "0,".repeat((4 * MIB - 64) / 2)
+    );
+    let members = (0..300_000)
+        .map(|index| format!("\"{index:x}\":0"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let object = format!("{{\"summary\":\"x\",\"o\":{{{members}}}}}\n");
+    for (name, line) in [
+        (
+            "issue 35: search_aios x, a 4 MiB line of a 2,000,000-element array",
+            array,
+        ),
+        (
+            "issue 35: search_aios x, a line of a 300,000-member object",
+            object,
+        ),
+    ] {
+        let long = Folder::new("long-line")?;
+        long.write(
+            "memory/events.jsonl",
+            format!("{line}{{\"summary\":\"x\"}}\n").as_bytes(),
+        )?;
+        rows.push(adapter_row(
+            name,
+            dotaios_mcp,
+            &long,
+            memory_x.clone(),
+            &Expect::Results(1),
+            calls,
+        )?);
+    }
+
+    let tiny = Folder::new("tiny")?;
+    let entries = "{\"summary\":\"x\"}\n".repeat(245_000);
+    for name in ["a", "b"] {
+        tiny.write(&format!("memory/signals/{name}.jsonl"), entries.as_bytes())?;
+    }
+    rows.push(adapter_row(
+        "issue 35: search_aios x, 490,000 tiny entries in 2 signal files",
+        dotaios_mcp,
+        &tiny,
+        memory_x,
+        &Expect::Results(10),
+        calls,
+    )?);
+    Ok(rows)
+}
+
+/// `dotaios <args> --path <folder>`, a fresh process per run: exit 0 with output.
+fn cli_row(
+    name: &'static str,
+    dotaios: &Path,
+    folder: &Folder,
+    args: &[&str],
+    runs: usize,
+) -> Result<Row, String> {
+    eprintln!("{name} …");
+    let mut argv = vec![dotaios.to_string_lossy().into_owned()];
+    argv.extend(args.iter().map(|arg| (*arg).to_owned()));
+    argv.extend(["--path".to_owned(), folder.0.to_string_lossy().into_owned()]);
+    let mut spawner = Spawner::start().map_err(|_| "cannot start the spawner".to_owned())?;
+    let mut row = Row::worst(name, LIMIT);
+    for round in 0..runs {
+        let run = spawner.run(&argv)?;
+        if run.code != 0 || run.stdout.trim().is_empty() {
+            return Err(format!(
+                "{name} run {round}: exit {} stdout {:?}",
+                run.code,
+                run.stdout.chars().take(200).collect::<String>()
+            ));
+        }
+        row.samples.push(run.ns);
+        row.max_rss = row.max_rss.max(Some(run.maxrss));
+    }
+    spawner.finish();
+    Ok(row)
 }
 
 /// `dotaios doctor --json` on the skills folder, a fresh process per run: exit 0 or 1 (a failed

@@ -24,12 +24,18 @@ pub fn snippet_count(text: &str, query: &str, lower: &mut String) -> usize {
 /// `memory/signals/<i>.jsonl` source: the statistics, then the `limit` best entries. Returns
 /// how many entries were kept.
 pub fn memory_kept(texts: Vec<String>, query: &str, limit: usize) -> usize {
+    memory_kept_in(String::new(), texts, query, limit)
+}
+
+/// [`memory_kept`] with `events` as `memory/events.jsonl` before the signal sources, so the
+/// cross-family dedupe of §10.6 step 3 takes part.
+pub fn memory_kept_in(events: String, signals: Vec<String>, query: &str, limit: usize) -> usize {
     let query = Query::new(query);
-    let sources: Vec<Source> = texts
-        .into_iter()
-        .map(|text| Source {
+    let sources: Vec<Source> = std::iter::once((Family::Events, events))
+        .chain(signals.into_iter().map(|text| (Family::Signals, text)))
+        .map(|(family, text)| Source {
             label: String::new(),
-            family: Family::Signals,
+            family,
             generation: Generation::Live,
             text,
         })

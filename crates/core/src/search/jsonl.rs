@@ -7,7 +7,7 @@
 //! suppression identity). Pure: the engine reads the sources and passes their text.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -16,8 +16,8 @@ use crate::search::matcher::{Match, MatchKind, Query, lowercase};
 use crate::search::rank::{Clock, parse_ts};
 use crate::search::relevance::{Features, Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{
-    LoneSurrogates, apply_js_key_order, collate, js_number_of, js_number_to_string, js_trim,
-    serde_read, to_json_compact, utf16_len, utf16_prefix,
+    JsonLayout, JsonWriter, LoneSurrogates, apply_js_key_order, collate, js_number_of,
+    js_number_to_string, js_object_entries, js_trim, serde_read_line, utf16_len, utf16_prefix,
 };
 use crate::text::{NameOutput, escape_name};
 
@@ -40,12 +40,32 @@ pub(crate) enum Generation {
     ActiveArchive,
 }
 
+/// The most items (values, members, containers: [`crate::text::json_within`]) one JSONL line
+/// may hold (contract 03 §10.2). A line over it is skipped like a corrupt line before anything
+/// is built, so one machine-written line (a 4 MiB array of two million numbers) costs a scan
+/// of its bytes, not two million flattened fields in each of the request's two passes. A
+/// memory entry holds tens of values; 10,000 keeps a large hand-written payload.
+pub(crate) const MAX_ENTRY_ITEMS: usize = 10_000;
+
 /// One parsed JSONL entry.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub(crate) object: Map<String, Value>,
-    /// The `JSON.stringify` text of the entry.
-    pub(crate) text: String,
+}
+
+impl Entry {
+    /// The entry text (§10.2): the `JSON.stringify` text of the entry. Built only where a rule
+    /// reads it (retry suppression), never for every entry.
+    pub(crate) fn text(&self) -> String {
+        let mut writer = JsonWriter::new(JsonLayout::Compact);
+        writer.begin_object();
+        for (name, value) in js_object_entries(&self.object) {
+            writer.name(name);
+            writer.value(value);
+        }
+        writer.end_object();
+        writer.finish()
+    }
 }
 
 /// One JSONL source: its text, read and charged at discovery (contract 03 §14.1), parsed one
@@ -98,15 +118,16 @@ pub(crate) fn parse(text: &str) -> Parsed {
     }
 }
 
-/// Parses one line into an entry; `None` for anything that is not a JSON object Rust can hold.
+/// Parses one line into an entry; `None` for anything that is not a JSON object Rust can hold
+/// or that holds more than [`MAX_ENTRY_ITEMS`] items (§10.2). A number beyond the double range
+/// is kept as JavaScript keeps it and printed `null` (`serde_read_line`).
 pub(crate) fn parse_entry(line: &str) -> Option<Entry> {
-    let mut value: Value = serde_read(line, LoneSurrogates::Refuse).ok()?;
+    let mut value: Value = serde_read_line(line, LoneSurrogates::Refuse, MAX_ENTRY_ITEMS).ok()?;
     apply_js_key_order(&mut value);
     let Value::Object(object) = value else {
         return None;
     };
-    let text = to_json_compact(&Value::Object(object.clone()));
-    Some(Entry { object, text })
+    Some(Entry { object })
 }
 
 /// The leaf fields of an entry (§10.3 step 1–2): `name` paths with `.` and `[i]`, text
@@ -197,7 +218,7 @@ impl Suppression {
             for (index, source) in sources.iter().enumerate() {
                 if let Some((_, group)) = groups[index].filter(|(at, _)| *at == slot) {
                     for entry in entries(&source.text) {
-                        family_counts.entry(entry.text).or_default()[group] += 1;
+                        family_counts.entry(entry.text()).or_default()[group] += 1;
                     }
                 }
             }
@@ -206,15 +227,16 @@ impl Suppression {
         Suppression { groups, counts }
     }
 
-    /// Whether the entry with this text in source `source` is suppressed.
-    pub(crate) fn suppresses(&self, source: usize, text: &str) -> bool {
+    /// Whether `entry` in source `source` is suppressed. Its text is built only when its
+    /// family keeps counts.
+    pub(crate) fn suppresses(&self, source: usize, entry: &Entry) -> bool {
         let Some((slot, group)) = self.groups[source] else {
             return false;
         };
-        let Some(count) = self.counts[slot]
-            .as_ref()
-            .and_then(|counts| counts.get(text))
-        else {
+        let Some(counts) = self.counts[slot].as_ref() else {
+            return false;
+        };
+        let Some(count) = counts.get(&entry.text()) else {
             return false;
         };
         // The highest count wins; on a tie the later group (A < S < L) wins.
@@ -344,12 +366,7 @@ fn candidate_of(
     };
     let (field, value) = &fields[index];
     let age_ms = age_of(&entry, clock);
-    let record_id = entry
-        .object
-        .get("record_id")
-        .and_then(Value::as_str)
-        .filter(|id| !id.is_empty())
-        .map(str::to_owned);
+    let record_id = record_id_of(&entry).map(str::to_owned);
     EntryCandidate {
         hit: MemoryHit {
             // A signal file's label holds its name (contract 02 §10.1).
@@ -365,6 +382,15 @@ fn candidate_of(
         family: source.family,
         record_id,
     }
+}
+
+/// A non-empty string `record_id` (§10.6 step 3).
+fn record_id_of(entry: &Entry) -> Option<&str> {
+    entry
+        .object
+        .get("record_id")
+        .and_then(Value::as_str)
+        .filter(|id| !id.is_empty())
 }
 
 fn age_of(entry: &Entry, clock: &Clock<'_>) -> f64 {
@@ -386,7 +412,7 @@ fn walk(
 ) {
     for (index, source) in sources.iter().enumerate() {
         for entry in entries(&source.text) {
-            if suppression.suppresses(index, &entry.text)
+            if suppression.suppresses(index, &entry)
                 || project.is_some_and(|project| !is_attributed(&entry.object, project))
             {
                 continue;
@@ -473,25 +499,197 @@ impl Ord for Ranked {
     }
 }
 
+/// A ranked position kept beyond its entry: everything ranked after it can be refused
+/// before its candidate is built.
+struct Floor {
+    score: f64,
+    ts: Option<String>,
+    index: u64,
+}
+
+impl Floor {
+    fn of(ranked: &Ranked) -> Floor {
+        Floor {
+            score: ranked.score,
+            ts: ranked.ts().map(str::to_owned),
+            index: ranked.index,
+        }
+    }
+
+    /// Whether an entry at (`score`, `ts`, `index`) ranks after this position.
+    fn passes(&self, score: f64, ts: Option<&str>, index: u64) -> bool {
+        order(score, ts, index, self.score, self.ts.as_deref(), self.index) == Ordering::Greater
+    }
+}
+
+fn family_slot(family: Family) -> usize {
+    match family {
+        Family::Events => 0,
+        Family::Signals => 1,
+    }
+}
+
+/// The exact `limit` best memory entries under §10.6 step 3's cross-family dedupe, kept in
+/// bounded memory in one walk (contract 03 §10.6).
+///
+/// The dedupe keeps an entry with a `record_id` only when its family is the family of that
+/// record's best entry, so which entries survive depends on entries still to come. Two facts
+/// bound what must be held:
+/// - the entries without a `record_id` and the best entry of each record always survive; the
+///   `limit`-th best of them (the *floor*) only moves up as the walk goes on, and an entry
+///   ranked after it can never be shown, since `limit` surviving entries precede it;
+/// - at most `limit` entries of one record and one family can be shown, so one ranked after
+///   the `limit`-th of its record and family (that group's floor) never is.
+///
+/// Candidates are held in a buffer that is compacted to what those two rules keep whenever it
+/// has doubled (amortised O(log n) an entry); both floors refuse an entry before its
+/// candidate is built. At most about `limit + 2·limit²` candidates survive a compaction.
+struct Keeper {
+    limit: usize,
+    held: Vec<Ranked>,
+    floor: Option<Floor>,
+    /// Per `record_id`, the floor of each family (by [`family_slot`]) holding `limit` entries.
+    group_floors: HashMap<String, [Option<Floor>; 2]>,
+    compact_at: usize,
+}
+
+impl Keeper {
+    fn new(limit: usize) -> Keeper {
+        Keeper {
+            limit,
+            held: Vec::new(),
+            floor: None,
+            group_floors: HashMap::new(),
+            compact_at: Keeper::slack(limit),
+        }
+    }
+
+    /// Room a compaction leaves above what it kept, so compactions stay amortised. Tests
+    /// compact after a few candidates, so the oracle comparisons walk through many compactions.
+    fn slack(limit: usize) -> usize {
+        const ROOM: usize = if cfg!(test) { 2 } else { 16 };
+        limit.saturating_mul(2).saturating_add(ROOM)
+    }
+
+    /// Whether an entry at (`score`, `ts`, `index`) of `record` can never be shown.
+    fn refuses(
+        &self,
+        score: f64,
+        ts: Option<&str>,
+        index: u64,
+        record: Option<(&str, Family)>,
+    ) -> bool {
+        self.floor
+            .as_ref()
+            .is_some_and(|floor| floor.passes(score, ts, index))
+            || record.is_some_and(|(id, family)| {
+                self.group_floors
+                    .get(id)
+                    .and_then(|floors| floors[family_slot(family)].as_ref())
+                    .is_some_and(|floor| floor.passes(score, ts, index))
+            })
+    }
+
+    fn push(&mut self, ranked: Ranked) {
+        self.held.push(ranked);
+        if self.held.len() >= self.compact_at {
+            self.compact();
+            self.compact_at = self
+                .held
+                .len()
+                .saturating_mul(2)
+                .saturating_add(Keeper::slack(self.limit));
+        }
+    }
+
+    /// Keeps what the two rules of [`Keeper`] keep and records both floors.
+    fn compact(&mut self) {
+        self.held.sort();
+        let limit = self.limit;
+        let mut survivors = 0;
+        let mut per_group: HashMap<String, [usize; 2]> = HashMap::new();
+        let mut group_floors: HashMap<String, [Option<Floor>; 2]> = HashMap::new();
+        let mut kept = Vec::new();
+        for ranked in std::mem::take(&mut self.held) {
+            let (survives, within) = match &ranked.candidate.record_id {
+                None => (true, true),
+                Some(id) => {
+                    let slot = family_slot(ranked.candidate.family);
+                    let counts = per_group.entry(id.clone()).or_default();
+                    let first = *counts == [0, 0];
+                    counts[slot] += 1;
+                    if counts[slot] == limit {
+                        group_floors.entry(id.clone()).or_default()[slot] =
+                            Some(Floor::of(&ranked));
+                    }
+                    (first, counts[slot] <= limit)
+                }
+            };
+            let is_floor = survives && {
+                survivors += 1;
+                survivors == limit
+            };
+            if is_floor {
+                self.floor = Some(Floor::of(&ranked));
+            }
+            if within {
+                kept.push(ranked);
+            }
+            if is_floor {
+                break;
+            }
+        }
+        self.held = kept;
+        self.group_floors = group_floors;
+    }
+
+    /// The shown memory entries in enumeration order: the best `limit` of those the dedupe
+    /// keeps (a record's entries of its best entry's family), as the merge expects them.
+    fn finish(mut self) -> Vec<EntryCandidate> {
+        self.held.sort();
+        let mut families: HashMap<&str, Family> = HashMap::new();
+        let mut shown = Vec::new();
+        for (at, ranked) in self.held.iter().enumerate() {
+            if shown.len() == self.limit {
+                break;
+            }
+            let candidate = &ranked.candidate;
+            if let Some(id) = &candidate.record_id
+                && *families.entry(id).or_insert(candidate.family) != candidate.family
+            {
+                continue;
+            }
+            shown.push(at);
+        }
+        let mut slots: Vec<Option<Ranked>> = self.held.into_iter().map(Some).collect();
+        let mut out: Vec<Ranked> = shown
+            .into_iter()
+            .filter_map(|at| slots[at].take())
+            .collect();
+        out.sort_by_key(|ranked| ranked.index);
+        out.into_iter().map(|ranked| ranked.candidate).collect()
+    }
+}
+
 /// The ranking pass (§9.4, §10.6): walks the corpus again once the request statistics are
-/// final and keeps the `keep` best candidates under `score` in a bounded heap, so at most
-/// `keep` entries are held whatever the size of the sources. Returns them in enumeration
-/// order, the order in which the merge expects them.
+/// final and keeps, in bounded memory ([`Keeper`]), exactly the memory entries the merge can
+/// show: the best `limit` under `score` that §10.6 step 3's dedupe keeps. Returns them in
+/// enumeration order, the order in which the merge expects them.
 pub(crate) fn best(
     sources: &[Source],
     suppression: &Suppression,
     query: &Query,
     clock: &Clock<'_>,
     project: Option<&ProjectIdentity>,
-    keep: usize,
+    limit: usize,
     score: impl Fn(&Features, f64) -> f64,
 ) -> Vec<EntryCandidate> {
-    let mut heap: BinaryHeap<Ranked> = BinaryHeap::new();
+    let mut keeper = Keeper::new(limit);
     let mut index = 0u64;
     walk(sources, suppression, project, |source, entry| {
         let at = index;
         index += 1;
-        if keep == 0 {
+        if limit == 0 {
             return;
         }
         let measured = measure(&entry, query);
@@ -499,13 +697,10 @@ pub(crate) fn best(
             return;
         };
         let value = score(&features, age_of(&entry, clock));
-        if heap.len() >= keep
-            && let Some(worst) = heap.peek()
-        {
-            let ts = entry.object.get("ts").and_then(Value::as_str);
-            if order(value, ts, at, worst.score, worst.ts(), worst.index) != Ordering::Less {
-                return;
-            }
+        let ts = entry.object.get("ts").and_then(Value::as_str);
+        let record = record_id_of(&entry).map(|id| (id, source.family));
+        if keeper.refuses(value, ts, at, record) {
+            return;
         }
         let candidate = candidate_of(
             source,
@@ -516,18 +711,13 @@ pub(crate) fn best(
             query,
             clock,
         );
-        heap.push(Ranked {
+        keeper.push(Ranked {
             score: value,
             index: at,
             candidate,
         });
-        if heap.len() > keep {
-            heap.pop();
-        }
     });
-    let mut kept = heap.into_vec();
-    kept.sort_by_key(|ranked| ranked.index);
-    kept.into_iter().map(|ranked| ranked.candidate).collect()
+    keeper.finish()
 }
 
 /// `ts` descending by collation; a missing or empty `ts` sorts after every present one.
@@ -571,7 +761,7 @@ mod tests {
             parse("{\"a\":1}\n\n  \t\nnot json\n[1,2]\n\"s\"\n{\"b\":\"\\ud800\"}\n{\"c\":2}\r\n");
         assert_eq!(parsed.lines, 6);
         assert_eq!(parsed.entries.len(), 2);
-        assert_eq!(parsed.entries[1].text, "{\"c\":2}");
+        assert_eq!(parsed.entries[1].text(), "{\"c\":2}");
     }
 
     #[test]
@@ -580,7 +770,7 @@ mod tests {
             parse_entry(r#"{"b":1,"a":2,"b":3,"10":0,"2":0,"n":1.50,"big":12345678901234567890}"#)
                 .unwrap();
         assert_eq!(
-            entry.text,
+            entry.text(),
             r#"{"2":0,"10":0,"b":3,"a":2,"n":1.5,"big":12345678901234567000}"#
         );
     }
@@ -625,7 +815,7 @@ mod tests {
             .enumerate()
             .map(|(index, source)| {
                 entries(&source.text)
-                    .map(|entry| suppression.suppresses(index, &entry.text))
+                    .map(|entry| suppression.suppresses(index, &entry))
                     .collect()
             })
             .collect()

@@ -17,7 +17,26 @@ pub const MAX_NESTING: usize = 64;
 /// Brackets inside strings do not count; the text need not be valid JSON (an invalid text
 /// that passes is then refused by the parser).
 pub fn json_nesting_ok(text: &str) -> bool {
+    json_within(text, usize::MAX).is_ok()
+}
+
+/// Which bound of [`json_within`] a text passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonBound {
+    /// An array or object opens deeper than [`MAX_NESTING`] levels.
+    Depth,
+    /// The text holds more than the caller's number of items.
+    Items,
+}
+
+/// Whether the JSON `text` stays within [`MAX_NESTING`] levels and holds at most `max_items`
+/// items, in the same one linear pass as [`json_nesting_ok`]. An item is the text's value, an
+/// opening bracket or a comma outside strings: for valid JSON that is at least one per value
+/// (array element, member value, container) and per member, so a parser building the text
+/// builds at most `max_items` values. Nothing is built; the text need not be valid JSON.
+pub fn json_within(text: &str, max_items: usize) -> Result<(), JsonBound> {
     let mut depth = 0usize;
+    let mut items = 1usize;
     let mut in_string = false;
     let mut escaped = false;
     for &byte in text.as_bytes() {
@@ -36,14 +55,19 @@ pub fn json_nesting_ok(text: &str) -> bool {
             b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_NESTING {
-                    return false;
+                    return Err(JsonBound::Depth);
                 }
+                items += 1;
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+            b',' => items += 1,
+            _ => continue,
+        }
+        if items > max_items {
+            return Err(JsonBound::Items);
         }
     }
-    true
+    Ok(())
 }
 
 #[cfg(test)]
@@ -66,5 +90,22 @@ mod tests {
         assert!(json_nesting_ok(&in_string));
         assert!(json_nesting_ok(""));
         assert!(json_nesting_ok("]]]]"));
+    }
+
+    #[test]
+    fn counts_items_outside_strings() {
+        // The value, each opening bracket, each comma.
+        assert_eq!(json_within("1", 1), Ok(()));
+        assert_eq!(json_within("[1,2]", 3), Ok(()));
+        assert_eq!(json_within("[1,2]", 2), Err(JsonBound::Items));
+        assert_eq!(json_within(r#"{"a":1,"b":[2]}"#, 4), Ok(()));
+        assert_eq!(json_within(r#"{"a":1,"b":[2]}"#, 3), Err(JsonBound::Items));
+        // Commas and brackets in strings are text.
+        assert_eq!(json_within(r#"{"a":",,,[[{"}"#, 2), Ok(()));
+        let array = format!("[{}0]", "0,".repeat(2_000_000));
+        assert_eq!(json_within(&array, 10_000), Err(JsonBound::Items));
+        // Whichever bound the scan passes first is the one reported.
+        assert_eq!(json_within(&"[".repeat(65), 10), Err(JsonBound::Items));
+        assert_eq!(json_within(&"[".repeat(65), 100), Err(JsonBound::Depth));
     }
 }

@@ -198,32 +198,25 @@ pub(super) struct MemoryCorpus {
 
 impl Engine<'_> {
     /// The merged order of §9.4 with the memory corpus's candidates (§10.6) chosen in bounded
-    /// memory: the best `keep` entries under the final statistics are held, `keep` starting at
-    /// `limit`. Only a cross-family dedupe can make the walk need more than the kept ones; the
-    /// walk then reports it and the pass runs again with four times as many (contract 03 §10.6).
+    /// memory in one walk: the `limit` best entries under the final statistics that the
+    /// cross-family dedupe keeps (`jsonl::best`), so no other memory entry can be shown.
     pub(super) fn ranked(
         &mut self,
         mut pending: Vec<Pending>,
         stats: &Stats,
     ) -> Vec<(usize, SearchHit)> {
         let limit = self.request.limit.get();
-        let Some(memory) = self.memory.take() else {
-            let (chosen, _) = merge(&pending, &self.query, stats, limit, None);
-            return take(pending, chosen);
-        };
-        let model = &self.query.relevance;
-        let mut keep = limit.max(1);
-        loop {
+        if let Some(memory) = self.memory.take() {
+            let model = &self.query.relevance;
             let found = jsonl::best(
                 &memory.sources,
                 &memory.suppression,
                 &self.query,
                 &self.request.clock,
                 memory.project.as_ref(),
-                keep,
+                limit,
                 |features, age| model.score(features, stats, 1, age),
             );
-            let held = found.len();
             let items = found.into_iter().map(|entry| Pending {
                 group: memory.group,
                 hit: SearchHit::Memory(entry.hit),
@@ -233,14 +226,9 @@ impl Engine<'_> {
                 family: entry.record_id.map(|id| (entry.family, id)),
             });
             pending.splice(memory.slot..memory.slot, items);
-            let kept = memory.slot..memory.slot + held;
-            let (chosen, exact) = merge(&pending, &self.query, stats, limit, Some(kept.clone()));
-            if held < keep || exact {
-                return take(pending, chosen);
-            }
-            pending.drain(kept);
-            keep = keep.saturating_mul(4);
         }
+        let chosen = merge(&pending, &self.query, stats, limit);
+        take(pending, chosen)
     }
 }
 
@@ -258,16 +246,10 @@ fn take(pending: Vec<Pending>, chosen: Vec<usize>) -> Vec<(usize, SearchHit)> {
 /// request-wide statistics, sorted by score, then declared scope order, then the scope's own
 /// tie-break (file name by collation for notes, `ts` descending for memory entries), then
 /// enumeration order; memory entries whose `record_id` the other family already showed are
-/// dropped (§10.6 step 4); the first `limit` are kept. Returns the indices into `pending` in
-/// that order, and whether the walk ended before it looked past the last of the `kept` memory
-/// entries in that order (so entries beyond them could not have changed the answer).
-pub(super) fn merge(
-    pending: &[Pending],
-    query: &Query,
-    stats: &Stats,
-    limit: usize,
-    kept: Option<std::ops::Range<usize>>,
-) -> (Vec<usize>, bool) {
+/// dropped (§10.6 step 3); the first `limit` are kept. Returns the indices into `pending` in
+/// that order. The streamed memory collection hands over only entries this dedupe keeps; the
+/// oracle (tests) hands over every candidate, so the rule is applied here as it is defined.
+pub(super) fn merge(pending: &[Pending], query: &Query, stats: &Stats, limit: usize) -> Vec<usize> {
     let model = &query.relevance;
     let mut scored: Vec<(f64, usize)> = pending
         .iter()
@@ -293,17 +275,12 @@ pub(super) fn merge(
                 _ => std::cmp::Ordering::Equal,
             })
     });
-    // The sorted position of the last kept memory entry.
-    let last_kept =
-        kept.and_then(|kept| scored.iter().rposition(|(_, index)| kept.contains(index)));
     let mut shown: HashMap<String, Vec<Family>> = HashMap::new();
     let mut out = Vec::new();
-    let mut examined = 0;
     for (_, index) in &scored {
         if out.len() == limit {
             break;
         }
-        examined += 1;
         let item = &pending[*index];
         if let Some((family, id)) = &item.family {
             let families = shown.entry(id.clone()).or_default();
@@ -314,8 +291,7 @@ pub(super) fn merge(
         }
         out.push(*index);
     }
-    let exact = out.len() == limit && last_kept.is_none_or(|last| examined <= last + 1);
-    (out, exact)
+    out
 }
 
 /// Reads an enumerated file, which must still be the object enumeration saw (§4.8 rules 2–3).

@@ -21,14 +21,18 @@ pub(crate) struct Held {
     family: Family,
     generation: Generation,
     entries: Vec<Entry>,
+    /// The entry text of each entry (§10.2).
+    texts: Vec<String>,
 }
 
 impl Held {
     fn of(source: &Source) -> Held {
+        let entries = parse(&source.text).entries;
         Held {
             family: source.family,
             generation: source.generation,
-            entries: parse(&source.text).entries,
+            texts: entries.iter().map(Entry::text).collect(),
+            entries,
         }
     }
 }
@@ -63,8 +67,8 @@ pub(crate) fn suppressed(sources: &[Held]) -> Vec<Vec<bool>> {
         let mut counts: HashMap<&str, [u64; 3]> = HashMap::new();
         for source in sources {
             if let Some(group) = group_of(source) {
-                for entry in &source.entries {
-                    counts.entry(entry.text.as_str()).or_default()[group] += 1;
+                for text in &source.texts {
+                    counts.entry(text.as_str()).or_default()[group] += 1;
                 }
             }
         }
@@ -72,8 +76,8 @@ pub(crate) fn suppressed(sources: &[Held]) -> Vec<Vec<bool>> {
             let Some(group) = group_of(source) else {
                 continue;
             };
-            for (entry_index, entry) in source.entries.iter().enumerate() {
-                let count = counts[entry.text.as_str()];
+            for (entry_index, text) in source.texts.iter().enumerate() {
+                let count = counts[text.as_str()];
                 // The highest count wins; on a tie the later group (A < S < L) wins.
                 let winner = (0..3)
                     .max_by(|&a, &b| count[a].cmp(&count[b]).then(a.cmp(&b)))
