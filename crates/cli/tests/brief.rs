@@ -657,26 +657,6 @@ fn the_sample_folder_renders() {
     assert!(examples_aios().join("aios.json").exists());
 }
 
-/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
-/// control characters (the line break every output has aside), and no markup opener
-/// (contract 02 §10.1).
-fn assert_no_raw_name(text: &str, names: &[String]) {
-    let invisible = dotaios_testkit::invisible_chars();
-    for name in names {
-        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
-        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
-            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
-        }
-    }
-    for opener in dotaios_testkit::MARKUP_OPENERS {
-        assert!(!text.contains(opener), "{opener:?} printed");
-    }
-    assert!(
-        !text.contains("ODD-README"),
-        "an odd directory's README was read"
-    );
-}
-
 /// Issue 35: a project directory with any odd name (every `Cc`/`Cf` character, Markdown and
 /// HTML metacharacters, line breaks) leaves the working context as it was without it, in both
 /// modes and every output form (contract 01 §6.1, 02 §10.1). The names go in batches, as
@@ -712,7 +692,7 @@ fn odd_project_directory_names_never_stop_the_working_context() {
         for output in [&shared, &project, &json, &envelope] {
             let (stdout, stderr) = texts(output);
             assert_eq!((output.status.code(), stderr.as_str()), (Some(0), ""));
-            assert_no_raw_name(&stdout, batch);
+            dotaios_testkit::assert_no_raw_name(&stdout, batch, "ODD-README");
         }
         assert_eq!(
             texts(&shared).0,

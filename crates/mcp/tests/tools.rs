@@ -1067,27 +1067,6 @@ fn item_45_oversized_identity() {
     assert_eq!(fixture.snapshot(), before);
 }
 
-/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
-/// control characters (the line breaks of pretty JSON aside), and no markup opener (contract 02
-/// §10.1). JSON escapes the C0 controls itself; every other one would appear raw.
-#[cfg(unix)]
-fn assert_no_raw_name(text: &str, names: &[String]) {
-    let invisible = dotaios_testkit::invisible_chars();
-    for name in names {
-        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
-        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
-            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
-        }
-    }
-    for opener in dotaios_testkit::MARKUP_OPENERS {
-        assert!(!text.contains(opener), "{opener:?} printed");
-    }
-    assert!(
-        !text.contains("ODD_README"),
-        "an odd directory's README was read"
-    );
-}
-
 /// Issue 35: project directories with odd names (every `Cc`/`Cf` character, Markdown and HTML
 /// metacharacters, line breaks) never fail `read_working_context`, in either mode, and its
 /// neighbours' content is all there (contract 01 §6.1, 02 §10.1). Batches keep `projects/`
@@ -1124,7 +1103,7 @@ fn odd_project_directory_names_never_stop_read_working_context() {
         let with = fixture.responses(&calls);
         for (with, without) in with.iter().zip(&without) {
             let text = payload_text(with);
-            assert_no_raw_name(&text, batch);
+            dotaios_testkit::assert_no_raw_name(&text, batch, "ODD_README");
             let mut with = payload(with);
             let mut without = payload(without);
             for payload in [&mut with, &mut without] {
