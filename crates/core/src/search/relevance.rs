@@ -13,6 +13,8 @@ use aho_corasick::AhoCorasick;
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
+use crate::search::unicode::folds_to_itself;
+
 mod token_cache;
 
 use token_cache::{TokenAnalysis, TokenCache};
@@ -113,7 +115,7 @@ pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(lower.len());
     for c in lower.chars() {
-        if c.is_ascii() {
+        if c.is_ascii() || folds_to_itself(c) {
             out.push(c);
             continue;
         }
