@@ -339,6 +339,8 @@ pub(crate) struct Collector<'a> {
     title_terms: u64,
     /// How many terms `last_seen` holds.
     seen: usize,
+    /// Whether some joined term's progress in `scratch` may be non-zero.
+    advancing: bool,
     /// The per-piece buffers, kept between pieces: a note of millions of one-character lines
     /// is millions of pieces, and three allocations each were most of its cost.
     scratch: PieceScratch,
@@ -346,10 +348,14 @@ pub(crate) struct Collector<'a> {
     cache: TokenCache,
 }
 
-/// What [`Collector::piece`] clears and fills for every piece.
+/// What [`Collector::piece`] fills for every piece, sized once per document: a note of
+/// millions of one-character lines is millions of pieces.
 #[derive(Debug, Default)]
 struct PieceScratch {
+    /// Per step of the query sequence, the position where the phrase chain reached it; an entry
+    /// before the current piece's first position is stale, as if cleared.
     chain: Vec<Option<u32>>,
+    /// How many parts of each joined term the tokens just read complete.
     progress: Vec<usize>,
     hits: Vec<(usize, Quality)>,
 }
@@ -483,7 +489,12 @@ impl Relevance {
             last_seen: vec![None; self.terms.len()],
             title_terms: 0,
             seen: 0,
-            scratch: PieceScratch::default(),
+            advancing: false,
+            scratch: PieceScratch {
+                chain: vec![None; self.sequence.len()],
+                progress: vec![0; self.terms.len()],
+                hits: Vec::new(),
+            },
             cache: TokenCache::default(),
         }
     }
@@ -676,14 +687,15 @@ impl Collector<'_> {
             mut progress,
             mut hits,
         } = std::mem::take(&mut self.scratch);
-        piece_chain.clear();
-        piece_chain.resize(model.sequence.len(), None);
-        // How many parts of each joined term the tokens just read complete.
-        progress.clear();
-        progress.resize(model.terms.len(), 0);
-        // Whether some joined term's progress may be non-zero.
-        let mut advancing = false;
-        hits.clear();
+        // Chains and joined terms start afresh in every piece.
+        let piece_start = self.position;
+        let mut advancing = std::mem::take(&mut self.advancing);
+        if advancing {
+            for &term in &model.joined {
+                progress[term] = 0;
+            }
+            advancing = false;
+        }
         let term_count = model.terms.len();
         for_each_token(folded, |_, token| {
             let position = self.position;
@@ -742,8 +754,9 @@ impl Collector<'_> {
                 }
                 for &step in &model.steps[term] {
                     let linked = step == 0
-                        || piece_chain[step - 1]
-                            .is_some_and(|end| position > end && position - end <= 2);
+                        || piece_chain[step - 1].is_some_and(|end| {
+                            end >= piece_start && position > end && position - end <= 2
+                        });
                     if linked {
                         piece_chain[step] = Some(position);
                     }
@@ -773,6 +786,7 @@ impl Collector<'_> {
             progress,
             hits,
         };
+        self.advancing = advancing;
         facts
     }
 

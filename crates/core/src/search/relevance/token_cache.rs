@@ -8,6 +8,10 @@
 //! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
 //! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
 //! [`WARM_UP`] tokens of a document (a memory entry of a few words is not worth a table).
+//!
+//! A token of one character (an ideograph, an emoji, a one-letter line) is looked up in a small
+//! direct-mapped table by its code point instead of being hashed: CJK text is one token per
+//! character, so that lookup is most of its work.
 
 use std::collections::HashMap;
 
@@ -19,6 +23,8 @@ const CAPACITY: usize = 4096;
 const MAX_KEY_BYTES: usize = 64;
 /// Tokens that could match analysed directly before the memo starts to fill.
 const WARM_UP: u32 = 8;
+/// Slots of the one-character table, indexed by the code point's low bits.
+const SINGLE_SLOTS: usize = 256;
 
 /// Which terms one token matches and how (§6.1), and which joined-term part it is (§5.1).
 /// Bit `i` of a mask is term `i`; a term is in at most one mask.
@@ -58,6 +64,9 @@ pub(super) struct TokenCache {
     memo: HashMap<Box<str>, TokenAnalysis>,
     /// Tokens analysed directly during the warm-up.
     direct: u32,
+    /// One-character tokens by code point (`None` until the warm-up is over); a slot holds
+    /// the last character that mapped to it.
+    single: Option<Box<[(char, TokenAnalysis); SINGLE_SLOTS]>>,
 }
 
 impl TokenCache {
@@ -75,6 +84,10 @@ impl TokenCache {
             self.direct = self.direct.saturating_add(1);
             return model.analyse_token(token);
         }
+        let mut chars = token.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return self.single_char(model, token, c);
+        }
         if let Some(found) = self.memo.get(token) {
             return *found;
         }
@@ -83,6 +96,20 @@ impl TokenCache {
             self.memo.insert(token.into(), analysis);
         }
         analysis
+    }
+
+    /// The analysis of the one-character `token`, `c`, through the direct-mapped table: a
+    /// slot holding another character is overwritten (`'\0'` never starts a token, so an
+    /// empty slot never answers).
+    fn single_char(&mut self, model: &Relevance, token: &str, c: char) -> TokenAnalysis {
+        let table = self
+            .single
+            .get_or_insert_with(|| Box::new([('\0', TokenAnalysis::NONE); SINGLE_SLOTS]));
+        let slot = &mut table[c as usize % SINGLE_SLOTS];
+        if slot.0 != c {
+            *slot = (c, model.analyse_token(token));
+        }
+        slot.1
     }
 
     /// How many tokens the memo holds (tests only).
