@@ -413,3 +413,25 @@ fn a_full_memo_analyses_the_rest_directly() {
     let long = format!("running{}", "g".repeat(100));
     assert_same_as_oracle("running", &[(long.as_str(), Field::Title)]);
 }
+
+/// A phrase chain starts afresh in every piece: the terms in order across a line break are
+/// not a phrase, though the chain's slots are not cleared between pieces.
+#[test]
+fn phrases_never_continue_into_the_next_piece() {
+    let model = Relevance::new("run connect");
+    let mut collector = model.collector();
+    let first = collector.piece("we run", Field::Body);
+    let second = collector.piece("connect later", Field::Body);
+    assert!(!first.phrase && !second.phrase);
+    assert!(!collector.finish().phrase);
+    assert_same_as_oracle(
+        "run connect",
+        &[("we run", Field::Body), ("connect later", Field::Body)],
+    );
+    assert_same_as_oracle(
+        "会議資料",
+        &[("今日の会", Field::Body), ("議資料", Field::Body)],
+    );
+    let joined = model.facts("we run connect");
+    assert!(joined.phrase);
+}
