@@ -47,10 +47,10 @@ const FAILED_SAFELY: &str = "DotAIOS request failed safely.";
 const CONTEXT_FAILED: &str = "DotAIOS could not read working context safely.";
 
 /// One generated folder, removed when dropped.
-struct Folder(PathBuf);
+pub(super) struct Folder(PathBuf);
 
 impl Folder {
-    fn new(name: &str) -> Result<Folder, String> {
+    pub(super) fn new(name: &str) -> Result<Folder, String> {
         let path = std::env::temp_dir().join(format!(
             "dotaios-bench-hostile-{name}-{}",
             std::process::id()
@@ -61,7 +61,7 @@ impl Folder {
         Ok(folder)
     }
 
-    fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
+    pub(super) fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
         let path = self.0.join(relative);
         let fail = |error: std::io::Error| format!("cannot write the hostile folder: {error}");
         if let Some(parent) = path.parent() {
@@ -91,7 +91,7 @@ fn memory_folder(name: &str, entries: String) -> Result<Folder, String> {
 }
 
 /// `line` repeated to at most `bytes`.
-fn repeated(line: &str, bytes: usize) -> Vec<u8> {
+pub(super) fn repeated(line: &str, bytes: usize) -> Vec<u8> {
     line.repeat(bytes / line.len()).into_bytes()
 }
 
@@ -109,7 +109,7 @@ fn nested_flow_within(bytes: usize) -> String {
 }
 
 /// What one call must answer.
-enum Expect {
+pub(super) enum Expect {
     /// A successful result whose payload has this many `results`.
     Results(usize),
     /// A successful result with no `results` and the scope omitted for this reason.
@@ -172,7 +172,7 @@ fn clip(value: &Value) -> String {
 
 /// `calls` timed calls of `tool` on one fresh server, then a `ping`; the row carries every
 /// call's time and the server's peak.
-fn adapter_row(
+pub(super) fn adapter_row(
     name: &'static str,
     binary: &Path,
     folder: &Folder,
