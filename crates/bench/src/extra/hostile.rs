@@ -112,6 +112,8 @@ fn nested_flow_within(bytes: usize) -> String {
 pub(super) enum Expect {
     /// A successful result whose payload has this many `results`.
     Results(usize),
+    /// A successful result with at least one of `results` (the budget may leave out others).
+    Found,
     /// A successful result with no `results` and the scope omitted for this reason.
     Omitted(&'static str),
     /// A successful working context whose text holds this.
@@ -129,6 +131,13 @@ fn check(name: &str, response: &Value, expect: &Expect) -> Result<(), String> {
             let payload: Value = serde_json::from_str(text).map_err(|_| wrong())?;
             let found = payload["results"].as_array().map_or(usize::MAX, Vec::len);
             if result["isError"] != Value::Bool(false) || found != *count {
+                return Err(wrong());
+            }
+        }
+        Expect::Found => {
+            let payload: Value = serde_json::from_str(text).map_err(|_| wrong())?;
+            let found = payload["results"].as_array().map_or(0, Vec::len);
+            if result["isError"] != Value::Bool(false) || found == 0 {
                 return Err(wrong());
             }
         }
@@ -432,6 +441,8 @@ mod tests {
         };
         assert!(check("t", &results(8), &Expect::Results(8)).is_ok());
         assert!(check("t", &results(7), &Expect::Results(8)).is_err());
+        assert!(check("t", &results(3), &Expect::Found).is_ok());
+        assert!(check("t", &results(0), &Expect::Found).is_err());
         let failure = json!({"error": {"code": -32603, "message": FAILED_SAFELY}});
         assert!(check("t", &failure, &Expect::SafeFailure(FAILED_SAFELY)).is_ok());
         let other = json!({"error": {"code": -32603, "message": "boom"}});

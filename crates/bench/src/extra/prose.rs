@@ -153,7 +153,7 @@ pub(super) fn rows(dotaios_mcp: &Path, calls: usize) -> Result<Vec<Row>, String>
             dotaios_mcp,
             &folder,
             ("search_aios", json!({"query": query, "scope": "vault"})),
-            &Expect::Results(NOTES),
+            &Expect::Found,
             calls,
         )?;
         row.worst_limit = Some(LIMIT);
