@@ -16,6 +16,10 @@
 //!   READMEs), every call on one running `dotaios-mcp` followed by a `ping`, and `doctor --json`;
 //!   the worst call ≤ 2 s and the peak RSS ≤ 128 MiB.
 //!
+//! - `prose …` (contract 07 §4.1 target p, `extra/prose.rs`): ordinary prose at the per-file
+//!   cap (English with inflections, CJK, emoji, 32 terms hitting every token, and F1 with 30
+//!   overlapping terms), measured like the hostile rows; the worst call ≤ 0.5 s.
+//!
 //! Each phase is 3 discarded warm-ups then the measured samples; every sample is checked
 //! (exit status 0 and non-empty stdout with empty stderr for `brief`; well-formed, successful
 //! answers with the three tools and a non-empty context for the server) and a wrong sample
@@ -31,6 +35,7 @@ use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Map, Value, json};
 
 mod hostile;
+mod prose;
 
 use crate::RunOptions;
 use crate::report::{Environment, percentile};
@@ -259,6 +264,7 @@ fn measure_rows(options: &RunOptions, aios: &Path, measured: usize) -> Result<Ve
         &options.dotaios_mcp,
         hostile_calls,
     )?);
+    rows.extend(prose::rows(&options.dotaios_mcp, hostile_calls)?);
     Ok(rows)
 }
 

@@ -53,10 +53,10 @@ const FAILED_SAFELY: &str = "DotAIOS request failed safely.";
 const CONTEXT_FAILED: &str = "DotAIOS could not read working context safely.";
 
 /// One generated folder, removed when dropped.
-struct Folder(PathBuf);
+pub(super) struct Folder(PathBuf);
 
 impl Folder {
-    fn new(name: &str) -> Result<Folder, String> {
+    pub(super) fn new(name: &str) -> Result<Folder, String> {
         let path = std::env::temp_dir().join(format!(
             "dotaios-bench-hostile-{name}-{}",
             std::process::id()
@@ -67,7 +67,7 @@ impl Folder {
         Ok(folder)
     }
 
-    fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
+    pub(super) fn write(&self, relative: &str, bytes: &[u8]) -> Result<(), String> {
         let path = self.0.join(relative);
         let fail = |error: std::io::Error| format!("cannot write the hostile folder: {error}");
         if let Some(parent) = path.parent() {
@@ -97,7 +97,7 @@ fn memory_folder(name: &str, entries: String) -> Result<Folder, String> {
 }
 
 /// `line` repeated to at most `bytes`.
-fn repeated(line: &str, bytes: usize) -> Vec<u8> {
+pub(super) fn repeated(line: &str, bytes: usize) -> Vec<u8> {
     line.repeat(bytes / line.len()).into_bytes()
 }
 
@@ -115,9 +115,11 @@ fn nested_flow_within(bytes: usize) -> String {
 }
 
 /// What one call must answer.
-enum Expect {
+pub(super) enum Expect {
     /// A successful result whose payload has this many `results`.
     Results(usize),
+    /// A successful result with at least one of `results` (the budget may leave out others).
+    Found,
     /// A successful result with no `results` and the scope omitted for this reason.
     Omitted(&'static str),
     /// A successful working context whose text holds this.
@@ -135,6 +137,13 @@ fn check(name: &str, response: &Value, expect: &Expect) -> Result<(), String> {
             let payload: Value = serde_json::from_str(text).map_err(|_| wrong())?;
             let found = payload["results"].as_array().map_or(usize::MAX, Vec::len);
             if result["isError"] != Value::Bool(false) || found != *count {
+                return Err(wrong());
+            }
+        }
+        Expect::Found => {
+            let payload: Value = serde_json::from_str(text).map_err(|_| wrong())?;
+            let found = payload["results"].as_array().map_or(0, Vec::len);
+            if result["isError"] != Value::Bool(false) || found == 0 {
                 return Err(wrong());
             }
         }
@@ -178,7 +187,7 @@ fn clip(value: &Value) -> String {
 
 /// `calls` timed calls of `tool` on one fresh server, then a `ping`; the row carries every
 /// call's time and the server's peak.
-fn adapter_row(
+pub(super) fn adapter_row(
     name: &'static str,
     binary: &Path,
     folder: &Folder,
@@ -553,6 +562,8 @@ mod tests {
         };
         assert!(check("t", &results(8), &Expect::Results(8)).is_ok());
         assert!(check("t", &results(7), &Expect::Results(8)).is_err());
+        assert!(check("t", &results(3), &Expect::Found).is_ok());
+        assert!(check("t", &results(0), &Expect::Found).is_err());
         let failure = json!({"error": {"code": -32603, "message": FAILED_SAFELY}});
         assert!(check("t", &failure, &Expect::SafeFailure(FAILED_SAFELY)).is_ok());
         let other = json!({"error": {"code": -32603, "message": "boom"}});

@@ -14,7 +14,7 @@ use aho_corasick::{AhoCorasick, Input, MatchKind as AcMatchKind};
 use memchr::memmem::Finder;
 
 use crate::search::relevance::Relevance;
-use crate::search::unicode::{is_letter, is_letter_or_number};
+use crate::search::unicode::{is_caseless, is_letter, is_letter_or_number};
 use crate::text::{is_js_space, js_trim, utf16_len};
 
 /// The kind (tier) of a match, in the order of contract 03 §6.
@@ -535,14 +535,27 @@ pub(crate) fn lowercase(text: &str) -> String {
     }
 }
 
-/// Lowercases `text` into `buffer`, reusing its allocation.
+/// Lowercases `text` into `buffer`, reusing its allocation: [`lowercase`], character by
+/// character, with characters of caseless blocks copied without a table lookup.
 pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
     buffer.clear();
     if text.is_ascii() {
         buffer.push_str(text);
         buffer.make_ascii_lowercase();
-    } else {
+    } else if text.contains('Σ') {
+        // Only capital sigma lowercases by its context (Final_Sigma): the whole text's rule.
         buffer.push_str(&text.to_lowercase());
+    } else {
+        buffer.reserve(text.len());
+        for c in text.chars() {
+            if c.is_ascii() {
+                buffer.push(c.to_ascii_lowercase());
+            } else if is_caseless(c) {
+                buffer.push(c);
+            } else {
+                buffer.extend(c.to_lowercase());
+            }
+        }
     }
 }
 
@@ -746,6 +759,16 @@ mod tests {
         ) {
             let raw = words.join(" ");
             assert_same(&raw, &text);
+        }
+
+        /// The lowercase of the search's file pass is the standard one, on any text.
+        #[test]
+        fn lowercase_into_is_the_standard_lowercase(
+            text in "(\\PC|Σ|[Σσς]{1,3}|[a-zA-Z]{1,5}|[東京ーオフィス]{1,4}|[🎉🚀]|İ| ){0,40}",
+        ) {
+            let mut buffer = String::from("stale");
+            lowercase_into(&text, &mut buffer);
+            prop_assert_eq!(buffer, text.to_lowercase());
         }
 
         #[test]

@@ -13,9 +13,18 @@ use aho_corasick::AhoCorasick;
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
+use crate::search::unicode::folds_to_itself;
+
+mod token_cache;
+
+use token_cache::{TokenAnalysis, TokenCache};
+
 /// At most this many distinct terms of a query take part in relevance (a 500-code-point query
 /// could hold 250); later ones are ignored, which keeps per-token work bounded.
 pub(crate) const MAX_TERMS: usize = 32;
+
+// A token's analysis keeps one bit per term in a `u32` (`token_cache.rs`).
+const _: () = assert!(MAX_TERMS <= 32);
 
 /// The document fields of §9.1, in the order of [`FIELD_WEIGHTS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +115,7 @@ pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(lower.len());
     for c in lower.chars() {
-        if c.is_ascii() {
+        if c.is_ascii() || folds_to_itself(c) {
             out.push(c);
             continue;
         }
@@ -232,6 +241,17 @@ pub(crate) struct Relevance {
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
     stem_reach: usize,
+    /// The bytes a token can start with and still match a term or be a joined term's part:
+    /// each single-token term's first byte and its gate's, and each part's.
+    first_bytes: [bool; 256],
+    /// The distinct parts of all joined terms; a token is at most one of them.
+    parts: Vec<String>,
+    /// Per term, its parts as indices into `parts` (empty for a single-token term).
+    part_ids: Vec<Vec<u32>>,
+    /// The joined terms, in term order.
+    joined: Vec<usize>,
+    /// Per term, the steps of `sequence` that are that term, in order.
+    steps: Vec<Vec<usize>>,
 }
 
 /// How many characters longer than every term a token may be and still stem to one of the
@@ -317,15 +337,25 @@ pub(crate) struct Collector<'a> {
     position: u32,
     last_seen: Vec<Option<u32>>,
     title_terms: u64,
+    /// How many terms `last_seen` holds.
+    seen: usize,
+    /// Whether some joined term's progress in `scratch` may be non-zero.
+    advancing: bool,
     /// The per-piece buffers, kept between pieces: a note of millions of one-character lines
     /// is millions of pieces, and three allocations each were most of its cost.
     scratch: PieceScratch,
+    /// Each distinct token's analysis, computed once per document.
+    cache: TokenCache,
 }
 
-/// What [`Collector::piece`] clears and fills for every piece.
+/// What [`Collector::piece`] fills for every piece, sized once per document: a note of
+/// millions of one-character lines is millions of pieces.
 #[derive(Debug, Default)]
 struct PieceScratch {
+    /// Per step of the query sequence, the position where the phrase chain reached it; an entry
+    /// before the current piece's first position is stale, as if cleared.
     chain: Vec<Option<u32>>,
+    /// How many parts of each joined term the tokens just read complete.
     progress: Vec<usize>,
     hits: Vec<(usize, Quality)>,
 }
@@ -387,12 +417,51 @@ impl Relevance {
             .max()
             .unwrap_or(0)
             + STEM_MARGIN;
+        let mut first_bytes = [false; 256];
+        let mut parts: Vec<String> = Vec::new();
+        let mut part_ids = Vec::with_capacity(terms.len());
+        let mut joined = Vec::new();
+        for (index, term) in terms.iter().enumerate() {
+            let mut ids = Vec::with_capacity(term.parts.len());
+            if term.parts.is_empty() {
+                for start in [&term.text, &term.gate] {
+                    if let Some(&first) = start.as_bytes().first() {
+                        first_bytes[usize::from(first)] = true;
+                    }
+                }
+            } else {
+                joined.push(index);
+                for part in &term.parts {
+                    if let Some(&first) = part.as_bytes().first() {
+                        first_bytes[usize::from(first)] = true;
+                    }
+                    let id = match parts.iter().position(|known| known == part) {
+                        Some(id) => id,
+                        None => {
+                            parts.push(part.clone());
+                            parts.len() - 1
+                        }
+                    };
+                    ids.push(u32::try_from(id).unwrap_or(TokenAnalysis::NO_PART - 1));
+                }
+            }
+            part_ids.push(ids);
+        }
+        let mut steps = vec![Vec::new(); terms.len()];
+        for (step, &term) in sequence.iter().enumerate() {
+            steps[term].push(step);
+        }
         Relevance {
             terms,
             sequence,
             gates,
             stemmers,
             stem_reach,
+            first_bytes,
+            parts,
+            part_ids,
+            joined,
+            steps,
         }
     }
 
@@ -419,13 +488,38 @@ impl Relevance {
             position: 0,
             last_seen: vec![None; self.terms.len()],
             title_terms: 0,
-            scratch: PieceScratch::default(),
+            seen: 0,
+            advancing: false,
+            scratch: PieceScratch {
+                chain: vec![None; self.sequence.len()],
+                progress: vec![0; self.terms.len()],
+                hits: Vec::new(),
+            },
+            cache: TokenCache::default(),
         }
+    }
+
+    /// What `token` (folded, non-empty) matches: [`Relevance::match_token`]'s hits and which
+    /// joined-term part it is. The one definition the token cache remembers.
+    fn analyse_token(&self, token: &str) -> TokenAnalysis {
+        let mut analysis = TokenAnalysis::NONE;
+        self.match_token(token, |term, quality| {
+            let bit = 1_u32 << term;
+            match quality {
+                Quality::Exact => analysis.exact |= bit,
+                Quality::Stem => analysis.stem |= bit,
+                Quality::Prefix => analysis.prefix |= bit,
+            }
+        });
+        if let Some(id) = self.parts.iter().position(|part| part == token) {
+            analysis.part = u32::try_from(id).unwrap_or(TokenAnalysis::NO_PART - 1);
+        }
+        analysis
     }
 
     /// How `token` (folded) matches each term: calls `each(term, quality)` per matching term.
     fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
-        let mut stems: Option<(String, String)> = None;
+        let mut stems: Option<(Cow<'_, str>, Cow<'_, str>)> = None;
         let stemmable = token.len() <= self.stem_reach || token.chars().count() <= self.stem_reach;
         for (index, term) in self.terms.iter().enumerate() {
             if !term.parts.is_empty() {
@@ -452,8 +546,8 @@ impl Relevance {
             let stemmed = stemmable && {
                 let (english, italian) = stems.get_or_insert_with(|| {
                     (
-                        self.stemmers.english.stem(token).into_owned(),
-                        self.stemmers.italian.stem(token).into_owned(),
+                        self.stemmers.english.stem(token),
+                        self.stemmers.italian.stem(token),
                     )
                 });
                 *english == term.english || *italian == term.italian
@@ -593,30 +687,51 @@ impl Collector<'_> {
             mut progress,
             mut hits,
         } = std::mem::take(&mut self.scratch);
-        piece_chain.clear();
-        piece_chain.resize(model.sequence.len(), None);
-        // How many parts of each compound term the tokens just read complete.
-        progress.clear();
-        progress.resize(model.terms.len(), 0);
-        hits.clear();
+        // Chains and joined terms start afresh in every piece.
+        let piece_start = self.position;
+        let mut advancing = std::mem::take(&mut self.advancing);
+        if advancing {
+            for &term in &model.joined {
+                progress[term] = 0;
+            }
+            advancing = false;
+        }
+        let term_count = model.terms.len();
         for_each_token(folded, |_, token| {
             let position = self.position;
             self.position += 1;
+            let analysis = self.cache.analyse(model, token);
             hits.clear();
-            model.match_token(token, |term, quality| hits.push((term, quality)));
-            for (term, query_term) in model.terms.iter().enumerate() {
-                let parts = &query_term.parts;
-                if parts.is_empty() {
-                    continue;
-                }
-                progress[term] = if parts[progress[term]] == token {
-                    progress[term] + 1
+            // The single-token terms' hits in term order, as `match_token` reports them.
+            let mut matched = analysis.matched();
+            while matched != 0 {
+                let term = matched.trailing_zeros() as usize;
+                let bit = 1_u32 << term;
+                let quality = if analysis.exact & bit != 0 {
+                    Quality::Exact
+                } else if analysis.stem & bit != 0 {
+                    Quality::Stem
                 } else {
-                    usize::from(parts[0] == token)
+                    Quality::Prefix
                 };
-                if progress[term] == parts.len() {
-                    hits.push((term, Quality::Exact));
-                    progress[term] = 0;
+                hits.push((term, quality));
+                matched &= matched - 1;
+            }
+            // A token that is no part resets every joined term; skip that when all are reset.
+            if analysis.part != TokenAnalysis::NO_PART || advancing {
+                advancing = false;
+                for &term in &model.joined {
+                    let ids = &model.part_ids[term];
+                    progress[term] = if ids[progress[term]] == analysis.part {
+                        progress[term] + 1
+                    } else {
+                        usize::from(ids[0] == analysis.part)
+                    };
+                    if progress[term] == ids.len() {
+                        hits.push((term, Quality::Exact));
+                        progress[term] = 0;
+                    }
+                    advancing |= progress[term] != 0;
                 }
             }
             for &(term, quality) in &hits {
@@ -634,14 +749,14 @@ impl Collector<'_> {
                 if field == Field::Title && quality != Quality::Prefix {
                     self.title_terms |= bit;
                 }
-                self.last_seen[term] = Some(position);
-                for (step, &wanted) in model.sequence.iter().enumerate() {
-                    if wanted != term {
-                        continue;
-                    }
+                if self.last_seen[term].replace(position).is_none() {
+                    self.seen += 1;
+                }
+                for &step in &model.steps[term] {
                     let linked = step == 0
-                        || piece_chain[step - 1]
-                            .is_some_and(|end| position > end && position - end <= 2);
+                        || piece_chain[step - 1].is_some_and(|end| {
+                            end >= piece_start && position > end && position - end <= 2
+                        });
                     if linked {
                         piece_chain[step] = Some(position);
                     }
@@ -652,7 +767,7 @@ impl Collector<'_> {
                 facts.phrase = true;
                 self.features.phrase = true;
             }
-            if !hits.is_empty() && self.last_seen.iter().all(Option::is_some) {
+            if !hits.is_empty() && self.seen == term_count {
                 let first = self
                     .last_seen
                     .iter()
@@ -671,6 +786,7 @@ impl Collector<'_> {
             progress,
             hits,
         };
+        self.advancing = advancing;
         facts
     }
 
@@ -745,6 +861,8 @@ impl Stats {
     }
 }
 
+#[cfg(test)]
+mod oracle;
 #[cfg(test)]
 mod tests;
 

@@ -3,7 +3,9 @@
 //!
 //! `char::is_alphabetic` is the `Alphabetic` property, which also covers combining marks and
 //! letter numbers; the contract asks for general category `L*` (letters) and `N*` (numbers), so
-//! these helpers read the Unicode data through `icu_properties`. Pure functions only.
+//! these helpers read the Unicode data through `icu_properties`. The fast-path ranges of
+//! lowercasing and accent folding are here too, each proven by an exhaustive test. Pure
+//! functions only.
 
 use icu_properties::CodePointMapData;
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
@@ -24,6 +26,20 @@ pub(crate) fn is_letter_or_number(c: char) -> bool {
     let category = CodePointMapData::<GeneralCategory>::new().get(c);
     GeneralCategoryGroup::Letter.contains(category)
         || GeneralCategoryGroup::Number.contains(category)
+}
+
+/// Whether `c` is in a block where no character has a lowercase mapping other than itself, so
+/// lowercasing copies it (contract 03 §0): kana and CJK ideographs and symbols, Hangul
+/// syllables, pictographs. A fast path only; the test below checks every character of it.
+pub(crate) fn is_caseless(c: char) -> bool {
+    matches!(c as u32, 0x3000..=0x9FFF | 0xAC00..=0xD7A3 | 0x1F000..=0x1FAFF | 0x20000..=0x2FFFF)
+}
+
+/// Whether accent folding (contract 03 §5.1) keeps `c` as it is, checked by ranges: CJK
+/// ideographs and pictographs have no canonical decomposition and are no combining marks. A
+/// fast path only; the test below checks every character of it.
+pub(crate) fn folds_to_itself(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0x1F000..=0x1FAFF | 0x20000..=0x2A6DF)
 }
 
 /// The UTF-16 offset of the byte offset `bytes` (which must be a char boundary).
@@ -52,6 +68,29 @@ mod tests {
         assert!(is_letter_or_number('٣'));
         assert!(is_letter_or_number('Ⅻ'));
         assert!(!is_letter_or_number(' '));
+    }
+
+    /// Every character the fast paths cover lowercases and folds to itself, as the general
+    /// rules would have it.
+    #[test]
+    fn fast_ranges_are_what_the_general_rules_give() {
+        use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+        let mut caseless = 0;
+        let mut fixed = 0;
+        for c in (0..=0x10FFFF_u32).filter_map(char::from_u32) {
+            if is_caseless(c) {
+                caseless += 1;
+                assert!(c.to_lowercase().eq([c]), "{c:?} lowercases");
+            }
+            if folds_to_itself(c) {
+                fixed += 1;
+                let mut parts = Vec::new();
+                decompose_canonical(c, |part| parts.push(part));
+                assert_eq!(parts, [c], "{c:?} decomposes");
+                assert!(!is_combining_mark(c), "{c:?} is a mark");
+            }
+        }
+        assert!(caseless > 100_000 && fixed > 70_000, "{caseless} {fixed}");
     }
 
     #[test]

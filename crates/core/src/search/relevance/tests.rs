@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::search::matcher::MatchKind;
+use proptest::prelude::*;
 
 /// Which terms (by bit) the folded form of `text` holds for `query`.
 fn terms_in(query: &str, text: &str) -> u64 {
@@ -237,4 +238,200 @@ fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
     let tagged = model.score(&tagged, &stats, 1, f64::NAN);
     let mentioned = model.score(&mentioned, &stats, 1, f64::NAN);
     assert!(tagged > mentioned, "{tagged} {mentioned}");
+}
+
+/// The cached collector against the plain one of `oracle.rs`: every piece's facts and the
+/// document's features (term frequencies to the bit, phrase, span, title cover) must be equal.
+fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
+    let model = Relevance::new(query);
+    let mut collector = model.collector();
+    let mut facts = Vec::new();
+    let mut length = 0;
+    for &(text, field) in pieces {
+        facts.push(collector.piece(text, field));
+        length += text.len();
+    }
+    collector.add_length(length);
+    let features = collector.finish();
+    let (expected_facts, expected) = oracle::collect(&model, pieces, length);
+    assert_eq!(facts, expected_facts, "{query:?} over {pieces:?}");
+    assert_eq!(features.tf, expected.tf, "{query:?} over {pieces:?}");
+    assert_eq!(
+        (
+            features.length,
+            features.phrase,
+            features.span,
+            features.title_covers
+        ),
+        (
+            expected.length,
+            expected.phrase,
+            expected.span,
+            expected.title_covers
+        ),
+        "{query:?} over {pieces:?}"
+    );
+}
+
+/// Words that make the query terms hit: inflections, prefixes, joined words, accents, CJK
+/// runs, emoji, combining marks and Italian.
+const PROSE_WORDS: [&str; 40] = [
+    "run",
+    "runs",
+    "running",
+    "runner",
+    "connect",
+    "connected",
+    "connections",
+    "nation",
+    "nationally",
+    "the",
+    "a",
+    "x",
+    "xx",
+    "xxx",
+    "ab",
+    "about",
+    "epipe",
+    "4712",
+    "epipe-4712",
+    "café",
+    "cafe\u{301}",
+    "naïve",
+    "straße",
+    "会議",
+    "会",
+    "議",
+    "東京オフィス",
+    "微信",
+    "广告",
+    "微信广告",
+    "🎉",
+    "🚀",
+    "✨",
+    "🎉🚀✨",
+    "fattura",
+    "fatture",
+    "deploy",
+    "deployments",
+    "e\u{301}\u{308}",
+    "\u{301}",
+];
+
+fn prose_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            4 => prop::sample::select(&PROSE_WORDS[..]).prop_map(str::to_owned),
+            1 => "[ \\n.,:#-]{1,3}",
+            1 => "\\PC{1,6}",
+            1 => "[a-z]{1,12}",
+            1 => "[\u{4e00}-\u{4e20}\u{3040}-\u{3050}]{1,6}",
+            1 => "[\u{1f300}-\u{1f310}\u{2190}-\u{2195}]{1,4}",
+            1 => "[a-e][\u{300}-\u{36f}]{1,3}",
+        ],
+        0..60,
+    )
+    .prop_map(|words| words.join(" "))
+}
+
+fn prose_query() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::collection::vec(prop::sample::select(&PROSE_WORDS[..]), 1..6)
+            .prop_map(|words| words.join(" ")),
+        1 => "\\PC{1,12}",
+        1 => prop::collection::vec("[a-z]{1,4}", 1..40).prop_map(|words| words.join(" ")),
+    ]
+}
+
+fn any_field() -> impl Strategy<Value = Field> {
+    prop::sample::select(vec![
+        Field::Title,
+        Field::Heading,
+        Field::Path,
+        Field::Description,
+        Field::Body,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The token cache, the first-byte rejection and the per-term bookkeeping give exactly the
+    /// uncached result on random text, folded as search folds it and raw.
+    #[test]
+    fn cached_analysis_equals_the_uncached_one(
+        query in prose_query(),
+        lines in prop::collection::vec((prose_text(), any_field()), 1..6),
+        repeat in 1_usize..40,
+    ) {
+        let query = fold_accents(&query.to_lowercase()).into_owned();
+        let folded: Vec<(String, Field)> = lines
+            .iter()
+            .map(|(text, field)| (fold_accents(&text.to_lowercase()).into_owned(), *field))
+            .collect();
+        // Repeated so that tokens come back after the warm-up, from the memo.
+        let mut pieces: Vec<(&str, Field)> = Vec::new();
+        for _ in 0..repeat {
+            pieces.extend(folded.iter().map(|(text, field)| (text.as_str(), *field)));
+        }
+        assert_same_as_oracle(&query, &pieces);
+        let raw: Vec<(&str, Field)> = lines.iter().map(|(text, field)| (text.as_str(), *field)).collect();
+        assert_same_as_oracle(&query, &raw);
+    }
+
+    /// Token by token, the memo answers what the direct analysis answers.
+    #[test]
+    fn the_memo_answers_as_the_analysis_does(
+        query in prose_query(),
+        text in prose_text(),
+    ) {
+        let model = Relevance::new(&fold_accents(&query.to_lowercase()));
+        let folded = fold_accents(&text.to_lowercase()).into_owned();
+        let mut cache = token_cache::TokenCache::default();
+        for _ in 0..3 {
+            for_each_token(&folded, |_, token| {
+                assert_eq!(cache.analyse(&model, token), model.analyse_token(token), "{token:?}");
+            });
+        }
+    }
+}
+
+/// A document of more distinct matching tokens than the memo holds: the memo stops growing
+/// and the rest are analysed directly, with the same result.
+#[test]
+fn a_full_memo_analyses_the_rest_directly() {
+    let words: Vec<String> = (0..6000).map(|index| format!("run{index}")).collect();
+    let text = words.join(" ");
+    let model = Relevance::new("run runs 4712");
+    let mut cache = token_cache::TokenCache::default();
+    for_each_token(&text, |_, token| {
+        assert_eq!(cache.analyse(&model, token), model.analyse_token(token));
+    });
+    assert_eq!(cache.len(), 4096);
+    assert_same_as_oracle("run runs 4712", &[(text.as_str(), Field::Body)]);
+    // A long token is analysed directly.
+    let long = format!("running{}", "g".repeat(100));
+    assert_same_as_oracle("running", &[(long.as_str(), Field::Title)]);
+}
+
+/// A phrase chain starts afresh in every piece: the terms in order across a line break are
+/// not a phrase, though the chain's slots are not cleared between pieces.
+#[test]
+fn phrases_never_continue_into_the_next_piece() {
+    let model = Relevance::new("run connect");
+    let mut collector = model.collector();
+    let first = collector.piece("we run", Field::Body);
+    let second = collector.piece("connect later", Field::Body);
+    assert!(!first.phrase && !second.phrase);
+    assert!(!collector.finish().phrase);
+    assert_same_as_oracle(
+        "run connect",
+        &[("we run", Field::Body), ("connect later", Field::Body)],
+    );
+    assert_same_as_oracle(
+        "会議資料",
+        &[("今日の会", Field::Body), ("議資料", Field::Body)],
+    );
+    let joined = model.facts("we run connect");
+    assert!(joined.phrase);
 }

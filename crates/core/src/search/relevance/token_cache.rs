@@ -1,0 +1,120 @@
+//! The per-document memo of token analyses (contract 03 §19.6): what one folded token matches,
+//! computed once per distinct token of a document instead of once per occurrence. Prose repeats
+//! its words, and a token's analysis (a comparison with every term, two Snowball stems) costs
+//! far more than hashing it.
+//!
+//! It owns only the memo and the first-byte rejection in front of it; what a token matches is
+//! [`Relevance::analyse_token`]'s alone, and the memo must never answer differently from it
+//! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
+//! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
+//! [`WARM_UP`] tokens of a document (a memory entry of a few words is not worth a table).
+//!
+//! A token of one character (an ideograph, an emoji, a one-letter line) is looked up in a small
+//! direct-mapped table by its code point instead of being hashed: CJK text is one token per
+//! character, so that lookup is most of its work.
+
+use std::collections::HashMap;
+
+use super::Relevance;
+
+/// Distinct tokens remembered per document (about 100 bytes each with their keys).
+const CAPACITY: usize = 4096;
+/// Longer tokens are analysed directly: prose words are short, and a long run is rare.
+const MAX_KEY_BYTES: usize = 64;
+/// Tokens that could match analysed directly before the memo starts to fill.
+const WARM_UP: u32 = 8;
+/// Slots of the one-character table, indexed by the code point's low bits.
+const SINGLE_SLOTS: usize = 256;
+
+/// Which terms one token matches and how (§6.1), and which joined-term part it is (§5.1).
+/// Bit `i` of a mask is term `i`; a term is in at most one mask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TokenAnalysis {
+    pub(super) exact: u32,
+    pub(super) stem: u32,
+    pub(super) prefix: u32,
+    /// The index of the token among [`Relevance`]'s distinct joined-term parts, or
+    /// [`TokenAnalysis::NO_PART`].
+    pub(super) part: u32,
+}
+
+impl TokenAnalysis {
+    /// Never equal to a part index.
+    pub(super) const NO_PART: u32 = u32::MAX;
+
+    /// A token that matches no term and is no part.
+    pub(super) const NONE: TokenAnalysis = TokenAnalysis {
+        exact: 0,
+        stem: 0,
+        prefix: 0,
+        part: TokenAnalysis::NO_PART,
+    };
+
+    /// The terms it matches by any quality.
+    pub(super) fn matched(&self) -> u32 {
+        self.exact | self.stem | self.prefix
+    }
+}
+
+/// The memo of one document's collector.
+#[derive(Debug, Default)]
+pub(super) struct TokenCache {
+    /// `std`'s randomly keyed hash: the keys are the document's text, chosen by whoever wrote
+    /// it, so a fixed hash could be made to collide.
+    memo: HashMap<Box<str>, TokenAnalysis>,
+    /// Tokens analysed directly during the warm-up.
+    direct: u32,
+    /// One-character tokens by code point (`None` until the warm-up is over); a slot holds
+    /// the last character that mapped to it.
+    single: Option<Box<[(char, TokenAnalysis); SINGLE_SLOTS]>>,
+}
+
+impl TokenCache {
+    /// The analysis of `token` (folded, non-empty), as [`Relevance::analyse_token`] gives it.
+    pub(super) fn analyse(&mut self, model: &Relevance, token: &str) -> TokenAnalysis {
+        // A token whose first byte starts no term, gate or part matches nothing (§6.1: exact,
+        // stem and prefix matches all start with the term or its gate) and is no part.
+        let Some(&first) = token.as_bytes().first() else {
+            return TokenAnalysis::NONE;
+        };
+        if !model.first_bytes[usize::from(first)] {
+            return TokenAnalysis::NONE;
+        }
+        if token.len() > MAX_KEY_BYTES || self.direct < WARM_UP {
+            self.direct = self.direct.saturating_add(1);
+            return model.analyse_token(token);
+        }
+        let mut chars = token.chars();
+        if let (Some(c), None) = (chars.next(), chars.next()) {
+            return self.single_char(model, token, c);
+        }
+        if let Some(found) = self.memo.get(token) {
+            return *found;
+        }
+        let analysis = model.analyse_token(token);
+        if self.memo.len() < CAPACITY {
+            self.memo.insert(token.into(), analysis);
+        }
+        analysis
+    }
+
+    /// The analysis of the one-character `token`, `c`, through the direct-mapped table: a
+    /// slot holding another character is overwritten (`'\0'` never starts a token, so an
+    /// empty slot never answers).
+    fn single_char(&mut self, model: &Relevance, token: &str, c: char) -> TokenAnalysis {
+        let table = self
+            .single
+            .get_or_insert_with(|| Box::new([('\0', TokenAnalysis::NONE); SINGLE_SLOTS]));
+        let slot = &mut table[c as usize % SINGLE_SLOTS];
+        if slot.0 != c {
+            *slot = (c, model.analyse_token(token));
+        }
+        slot.1
+    }
+
+    /// How many tokens the memo holds (tests only).
+    #[cfg(test)]
+    pub(super) fn len(&self) -> usize {
+        self.memo.len()
+    }
+}
