@@ -413,13 +413,48 @@ fn omissions_go_to_stderr_and_exit_2() {
     );
     assert_eq!(
         stderr,
-        "Search incomplete for memory: Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
+        "Search incomplete for memory: memory/events.jsonl is 4194305 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
     );
     let output = search(&temp, &["absent"]);
     assert_eq!(code(&output), 2);
     assert!(texts(&output).0.ends_with(
         "No results found in inspected sources. Search incomplete; omitted scope(s): memory.\n"
     ));
+    assert_path_free(&temp, &output);
+}
+
+/// The file or folder over a per-file or per-directory limit is named with the limit on stderr
+/// (contract 03 §17.4), relative to the folder, and only there: `--json` stays path-free.
+#[test]
+fn ceiling_lines_name_the_file_or_folder_and_the_limit() {
+    let temp = folder();
+    write(&temp, "vault/a.md", "needle\n");
+    fs::File::create(aios(&temp).join("vault/big.md"))
+        .unwrap()
+        .set_len(7 * 1024 * 1024)
+        .unwrap();
+    let output = search(&temp, &["needle", "--scope", "vault"]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        texts(&output).1,
+        "Search incomplete for vault: vault/big.md is 7340032 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
+    );
+    let json = search(&temp, &["needle", "--scope", "vault", "--json"]);
+    assert!(!texts(&json).0.contains("big.md"), "{}", texts(&json).0);
+
+    let temp = folder();
+    write(&temp, "vault/a.md", "needle\n");
+    let inbox = aios(&temp).join("vault/inbox");
+    fs::create_dir_all(&inbox).unwrap();
+    for index in 0..8193 {
+        fs::File::create(inbox.join(format!("n{index}.txt"))).unwrap();
+    }
+    let output = search(&temp, &["needle", "--scope", "vault"]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        texts(&output).1,
+        "Search incomplete for vault: vault/inbox/ has more than 8192 entries. Move some directory entries elsewhere, then retry the same search. (reason: directory_entries_exceeded)\n"
+    );
     assert_path_free(&temp, &output);
 }
 
