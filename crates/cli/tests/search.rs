@@ -172,6 +172,15 @@ fn scope_must_be_one_of_ten() {
             "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n".to_owned()
         )
     );
+    // A near miss names the closest scope (contract 06 §1.2).
+    assert_eq!(
+        outcome(&folder(), &["x", "--scope", "vaul"]),
+        (
+            1,
+            String::new(),
+            "Invalid --scope \"vaul\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all. Did you mean vault?\n".to_owned()
+        )
+    );
 }
 
 #[test]
@@ -181,6 +190,10 @@ fn memory_policy_errors() {
         (
             vec!["x", "--memory", "private"],
             "Memory mode must be one of: shared, project, off.\n",
+        ),
+        (
+            vec!["x", "--memory", "shraed"],
+            "Memory mode must be one of: shared, project, off. Did you mean shared?\n",
         ),
         (
             vec!["x", "--memory", "shared", "--project", "p"],

@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs};
 use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
     Clock, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, MarkdownHit, MemoryHit, Omission, OmissionCause,
@@ -21,9 +21,9 @@ use dotaios_core::text::{
 };
 use serde_json::{Map, Value};
 
-use super::checked_folder;
+use super::{checked_folder, memory_policy};
 use crate::args::{
-    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled,
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled, value_hint,
 };
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
@@ -99,8 +99,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let scope_name = options.scope.as_deref().unwrap_or("all");
     let scope = ScopeRequest::parse(scope_name).ok_or_else(|| CliError::InvalidScope {
         given: clip_code_points(scope_name, 64, "…").into_owned(),
+        hint: value_hint(scope_name, ScopeRequest::NAMES),
     })?;
-    let policy = resolve_memory_policy(PolicyInputs {
+    let policy = memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: PolicyArg::Absent,
