@@ -20,6 +20,14 @@ use std::ffi::{OsStr, OsString};
 use dotaios_core::folder::location::os_tail;
 pub(crate) use dotaios_core::text::did_you_mean;
 
+/// ` Did you mean <candidate>?` for a refused value whose message already ends in a full stop
+/// (contract 06 §1.2: the option suggestion, worded the same), or nothing when none is near.
+pub(crate) fn value_hint<'c>(given: &str, candidates: impl IntoIterator<Item = &'c str>) -> String {
+    did_you_mean(given, candidates, "")
+        .trim_start_matches('.')
+        .to_owned()
+}
+
 use crate::CliError;
 
 /// What an option takes after its name.

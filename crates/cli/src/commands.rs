@@ -8,6 +8,9 @@ use std::process::ExitCode;
 
 use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::location::{LocationInputs, resolve_folder};
+use dotaios_core::folder::memory::{
+    MemoryMode, MemoryPolicy, MemoryPolicyError, PolicyArg, PolicyInputs, resolve_memory_policy,
+};
 
 mod brief;
 mod completions;
@@ -28,7 +31,7 @@ mod migrate;
 mod search;
 mod skills;
 
-use crate::args::{CommandSpec, did_you_mean};
+use crate::args::{CommandSpec, did_you_mean, value_hint};
 use crate::output::out;
 use crate::{CliError, Env};
 
@@ -168,6 +171,18 @@ fn or_see_help(hint: String) -> String {
     } else {
         hint
     }
+}
+
+/// The memory policy of `--memory`, `--project` and `--first-message` (contract 01 §7.1), its
+/// refusal of a `--memory` that names no mode continued by the closest mode (contract 06 §1.2).
+pub(crate) fn memory_policy(inputs: PolicyInputs<'_>) -> Result<MemoryPolicy, CliError> {
+    let mode = inputs.mode;
+    resolve_memory_policy(inputs).map_err(|error| match (error, mode) {
+        (MemoryPolicyError::InvalidMode, PolicyArg::Text(given)) => CliError::InvalidMemoryMode {
+            hint: value_hint(given, MemoryMode::ALL.map(MemoryMode::as_str)),
+        },
+        (error, _) => error.into(),
+    })
 }
 
 /// The AIOS folder a command works on (contract 01 §1): `--path`, else `~/aios`, made absolute

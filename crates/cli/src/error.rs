@@ -74,18 +74,27 @@ pub(crate) enum CliError {
     /// `search` without a query. Exit 1.
     #[error("Usage: dotaios search <query> [--scope {}]", ScopeRequest::NAMES.join("|"))]
     SearchUsage,
-    /// A `--scope` that is not a scope name (shown clipped). Exit 1.
-    #[error("Invalid --scope \"{given}\". Use one of: {}.", ScopeRequest::NAMES.join(", "))]
+    /// A `--scope` that is not a scope name (shown clipped), with the closest name when near.
+    /// Exit 1.
+    #[error("Invalid --scope \"{given}\". Use one of: {}.{hint}", ScopeRequest::NAMES.join(", "))]
     InvalidScope {
         /// The scope as typed, clipped to 64 code points.
         given: String,
+        /// [`crate::args::value_hint`] or nothing.
+        hint: String,
     },
     /// `--apply` and `--recover` together. Exit 1.
     #[error("Choose either --apply or --recover, not both.")]
     ApplyAndRecover,
-    /// `connect` with a service it does not know. Exit 1.
-    #[error("Unsupported connection: {0}. Supported: opencode")]
-    UnsupportedConnection(String),
+    /// `connect` with a service it does not know, with the closest one when near
+    /// ([`crate::args::did_you_mean`]'s `. Did you mean …?` or nothing). Exit 1.
+    #[error("Unsupported connection: {name}. Supported: opencode{hint}")]
+    UnsupportedConnection {
+        /// The service as typed.
+        name: String,
+        /// The suggestion, or nothing.
+        hint: String,
+    },
     /// `completions` for a shell it does not know, with its hint. Exit 1.
     #[error("Unknown shell: {name}{hint}")]
     UnknownShell {
@@ -97,6 +106,13 @@ pub(crate) enum CliError {
     /// `--memory`, `--project` or `--first-message` refused by the memory policy. Exit 1.
     #[error(transparent)]
     MemoryPolicy(#[from] MemoryPolicyError),
+    /// `--memory` that names no mode: the policy's message, then the closest mode when near
+    /// ([`crate::args::value_hint`] or nothing). Exit 1.
+    #[error("{}{hint}", MemoryPolicyError::InvalidMode)]
+    InvalidMemoryMode {
+        /// The suggestion, or nothing.
+        hint: String,
+    },
     /// The folder check of contract 01 §1.3 failed. This is one of the few messages that may name a
     /// machine path: it is addressed to the person at the terminal.
     #[error("No AIOS folder found at {}. Run dotaios init first, or pass --path.", .0.display())]
@@ -165,10 +181,12 @@ pub(crate) enum CliError {
     Skill(#[from] SkillError),
     /// `skills <name>` names no installed skill; `path` is ` --path <folder>` or nothing
     /// (contract 04 §5.5). Exit 1.
-    #[error("No skill found: {name}\nRun \"dotaios skills{path}\" to list installed skills.")]
+    #[error("No skill found: {name}{hint}\nRun \"dotaios skills{path}\" to list installed skills.")]
     NoSkill {
         /// The name as typed (its words joined by spaces).
         name: String,
+        /// The closest installed skill's `. Did you mean …?`, or nothing.
+        hint: String,
         /// The `--path` suffix of the printed next step.
         path: String,
     },
@@ -184,10 +202,15 @@ pub(crate) enum CliError {
     },
     /// `skills resolve` in text mode matched nothing; `path` as in [`CliError::NoSkill`].
     /// Exit 2: the command ran and found no answer (contract 06 §1.3).
-    #[error("No skill matched: {intent}\nRun \"dotaios skills{path}\" to list installed skills.")]
+    #[error(
+        "No skill matched: {intent}{hint}\nRun \"dotaios skills{path}\" to list installed skills."
+    )]
     NoSkillMatched {
         /// The trimmed intent.
         intent: String,
+        /// The `. Did you mean …?` of an installed skill's name close to the whole intent, or
+        /// nothing.
+        hint: String,
         /// The `--path` suffix of the printed next step.
         path: String,
     },
@@ -198,11 +221,17 @@ pub(crate) enum CliError {
     /// `demo` could not start or talk to the sample adapter. Exit 1.
     #[error("dotaios demo could not run the sample adapter.")]
     DemoFailed,
-    /// `mcp` with an `--agent` it does not know (lowercased as typed). Exit 1.
+    /// `mcp` with an `--agent` it does not know (lowercased as typed), with the closest agent
+    /// when near ([`crate::args::value_hint`] or nothing). Exit 1.
     #[error(
-        "Invalid --agent: {0}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode."
+        "Invalid --agent: {name}. Use claude, codex, cursor, gemini, antigravity, kimi, opencode.{hint}"
     )]
-    InvalidAgent(String),
+    InvalidAgent {
+        /// The agent as typed, lowercased.
+        name: String,
+        /// The suggestion, or nothing.
+        hint: String,
+    },
     /// `mcp status` in text mode, after its report on stdout, when the adapter check failed
     /// (contract 06 §4). Exit 1.
     #[error("MCP adapter check failed.")]

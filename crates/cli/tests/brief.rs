@@ -410,6 +410,10 @@ fn usage_errors_in_order() {
             "Memory mode must be one of: shared, project, off.\n",
         ),
         (
+            &["--compact", "--memory", "of"],
+            "Memory mode must be one of: shared, project, off. Did you mean off?\n",
+        ),
+        (
             &["--compact", "--memory", "shared", "--project", "rust-port"],
             "Cannot combine shared memory with a project selector.\n",
         ),

@@ -450,6 +450,18 @@ fn c05_unknown_agent_is_refused_with_nothing_on_stdout() {
         );
         assert!(output.stdout.is_empty());
     }
+    // A near miss names the closest agent (contract 06 §1.2), as typed in any case.
+    for args in [
+        &["mcp", "install", "--agent", "claud"][..],
+        &["mcp", "status", "--agent", "Claud"][..],
+    ] {
+        let output = fixture.run_with_adapter(args);
+        assert_refused(
+            &output,
+            "Invalid --agent: claud. Use claude, codex, cursor, gemini, antigravity, kimi, opencode. Did you mean claude?",
+        );
+        assert!(output.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -1580,6 +1592,10 @@ fn c24_c47_usage_errors_touch_nothing() {
         (
             &["connect", "google"][..],
             "Unsupported connection: google. Supported: opencode",
+        ),
+        (
+            &["connect", "opencod"][..],
+            "Unsupported connection: opencod. Supported: opencode. Did you mean opencode?",
         ),
         (
             &["connect", "opencode", "extra"][..],

@@ -172,6 +172,15 @@ fn scope_must_be_one_of_ten() {
             "Invalid --scope \"everything\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all.\n".to_owned()
         )
     );
+    // A near miss names the closest scope (contract 06 §1.2).
+    assert_eq!(
+        outcome(&folder(), &["x", "--scope", "vaul"]),
+        (
+            1,
+            String::new(),
+            "Invalid --scope \"vaul\". Use one of: memory, vault, context, projects, decisions, skills, references, plugins, sessions, all. Did you mean vault?\n".to_owned()
+        )
+    );
 }
 
 #[test]
@@ -181,6 +190,10 @@ fn memory_policy_errors() {
         (
             vec!["x", "--memory", "private"],
             "Memory mode must be one of: shared, project, off.\n",
+        ),
+        (
+            vec!["x", "--memory", "shraed"],
+            "Memory mode must be one of: shared, project, off. Did you mean shared?\n",
         ),
         (
             vec!["x", "--memory", "shared", "--project", "p"],
@@ -413,13 +426,48 @@ fn omissions_go_to_stderr_and_exit_2() {
     );
     assert_eq!(
         stderr,
-        "Search incomplete for memory: Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
+        "Search incomplete for memory: memory/events.jsonl is 4194305 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
     );
     let output = search(&temp, &["absent"]);
     assert_eq!(code(&output), 2);
     assert!(texts(&output).0.ends_with(
         "No results found in inspected sources. Search incomplete; omitted scope(s): memory.\n"
     ));
+    assert_path_free(&temp, &output);
+}
+
+/// The file or folder over a per-file or per-directory limit is named with the limit on stderr
+/// (contract 03 §17.4), relative to the folder, and only there: `--json` stays path-free.
+#[test]
+fn ceiling_lines_name_the_file_or_folder_and_the_limit() {
+    let temp = folder();
+    write(&temp, "vault/a.md", "needle\n");
+    fs::File::create(aios(&temp).join("vault/big.md"))
+        .unwrap()
+        .set_len(7 * 1024 * 1024)
+        .unwrap();
+    let output = search(&temp, &["needle", "--scope", "vault"]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        texts(&output).1,
+        "Search incomplete for vault: vault/big.md is 7340032 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n"
+    );
+    let json = search(&temp, &["needle", "--scope", "vault", "--json"]);
+    assert!(!texts(&json).0.contains("big.md"), "{}", texts(&json).0);
+
+    let temp = folder();
+    write(&temp, "vault/a.md", "needle\n");
+    let inbox = aios(&temp).join("vault/inbox");
+    fs::create_dir_all(&inbox).unwrap();
+    for index in 0..8193 {
+        fs::File::create(inbox.join(format!("n{index}.txt"))).unwrap();
+    }
+    let output = search(&temp, &["needle", "--scope", "vault"]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        texts(&output).1,
+        "Search incomplete for vault: vault/inbox/ has more than 8192 entries. Move some directory entries elsewhere, then retry the same search. (reason: directory_entries_exceeded)\n"
+    );
     assert_path_free(&temp, &output);
 }
 

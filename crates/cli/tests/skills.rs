@@ -344,6 +344,16 @@ fn no_intent_exits_1_and_no_match_exits_2() {
         )
     );
 
+    let output = run_unchanged(&temp, &["skills", "resolve", "closedya"]);
+    assert_eq!(status(&output), Some(2));
+    assert_eq!(
+        texts(&output).1,
+        format!(
+            "No skill matched: closedya. Did you mean closeday?\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+            aios(&temp).display()
+        )
+    );
+
     let output = run_unchanged(&temp, &["skills", "resolve", "zzzzz qzzzz", "--json"]);
     let (stdout, stderr) = texts(&output);
     assert_eq!(status(&output), Some(2));
@@ -596,6 +606,17 @@ fn list_and_show() {
                 "No skill found: nothing-here\nRun \"dotaios skills --path {}\" to list installed skills.\n",
                 aios(&temp).display()
             )
+        )
+    );
+
+    // A near miss names the closest installed skill (contract 06 §1.2).
+    let output = run_unchanged(&temp, &["skills", "CloseDya"]);
+    assert_eq!(status(&output), Some(1));
+    assert_eq!(
+        texts(&output).1,
+        format!(
+            "No skill found: CloseDya. Did you mean closeday?\nRun \"dotaios skills --path {}\" to list installed skills.\n",
+            aios(&temp).display()
         )
     );
 

@@ -60,7 +60,7 @@ pub use self::error::{EvidenceError, SearchError};
 pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, SessionSnippet, Snippet};
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::{MatchKind, query_terms};
-pub use self::omission::{Counts, Omission, OmissionReason};
+pub use self::omission::{Counts, Omission, OmissionCause, OmissionReason};
 pub use self::payload::{QUERY_MARKER, off_mcp_payload};
 pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;

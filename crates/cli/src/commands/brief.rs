@@ -12,9 +12,9 @@ use dotaios_contained::Root;
 use dotaios_core::context::{
     ContextInputs, off_cli_hook_json, off_cli_plain, off_mcp_payload, read_working_context,
 };
-use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs};
 
-use super::checked_folder;
+use super::{checked_folder, memory_policy};
 use crate::args::{
     CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unexpected, unhandled,
 };
@@ -102,7 +102,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if options.first_message.is_some() && !options.compact {
         return Err(CliError::CompactOnly("--first-message and --cwd"));
     }
-    let policy = resolve_memory_policy(PolicyInputs {
+    let policy = memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: text_arg(options.first_message.as_deref()),

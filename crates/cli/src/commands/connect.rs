@@ -13,7 +13,7 @@ use dotaios_core::folder::location::absolutize;
 
 use super::checked_folder;
 use super::mcp_install::utf8_path;
-use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
+use crate::args::{CommandSpec, Item, OptionSpec, Scanner, did_you_mean, unhandled};
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{lines_text, out, shell_quote};
 use crate::writers::connect as writer;
@@ -62,7 +62,10 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         None => return Err(CliError::UsageLine(USAGE)),
         Some("opencode") => {}
         Some(other) => {
-            return Err(CliError::UnsupportedConnection(other.to_owned()));
+            return Err(CliError::UnsupportedConnection {
+                name: other.to_owned(),
+                hint: did_you_mean(other, ["opencode"], ""),
+            });
         }
     }
     let folder = checked_folder(options.path.as_deref(), env)?;

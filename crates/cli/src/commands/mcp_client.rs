@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
 use super::checked_folder;
-use crate::args::{Item, Scanner, did_you_mean, unhandled};
+use crate::args::{Item, Scanner, did_you_mean, unhandled, value_hint};
 use crate::output::shell_quote;
 use crate::{CliError, Env};
 
@@ -135,7 +135,10 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
 
     let agent = match agent_value {
         None => Agent::Claude,
-        Some(value) => Agent::parse(&value).ok_or_else(|| CliError::InvalidAgent(value.clone()))?,
+        Some(value) => Agent::parse(&value).ok_or_else(|| CliError::InvalidAgent {
+            hint: value_hint(&value, Agent::ALL.map(Agent::as_str)),
+            name: value.clone(),
+        })?,
     };
     let subcommand_name = subcommand_name.as_deref();
     let is_status = subcommand_name.is_none_or(|name| name == "status");

@@ -9,21 +9,21 @@
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_memory_policy};
+use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs};
 use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
-    Clock, MarkdownHit, MemoryHit, Omission, OmissionReason, ScopeRequest, SearchError, SearchHit,
-    SearchOutcome, SearchRequest, SessionFilters, SessionHit, check_request, query_terms, search,
-    truncate,
+    Clock, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, MarkdownHit, MemoryHit, Omission, OmissionCause,
+    OmissionReason, ScopeRequest, SearchError, SearchHit, SearchOutcome, SearchRequest,
+    SessionFilters, SessionHit, check_request, query_terms, search, truncate,
 };
 use dotaios_core::text::{
     clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
 };
 use serde_json::{Map, Value};
 
-use super::checked_folder;
+use super::{checked_folder, memory_policy};
 use crate::args::{
-    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled,
+    CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled, value_hint,
 };
 use crate::output::{err_line, out};
 use crate::{CliError, Env};
@@ -99,8 +99,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let scope_name = options.scope.as_deref().unwrap_or("all");
     let scope = ScopeRequest::parse(scope_name).ok_or_else(|| CliError::InvalidScope {
         given: clip_code_points(scope_name, 64, "…").into_owned(),
+        hint: value_hint(scope_name, ScopeRequest::NAMES),
     })?;
-    let policy = resolve_memory_policy(PolicyInputs {
+    let policy = memory_policy(PolicyInputs {
         mode: text_arg(options.memory.as_deref()),
         project: text_arg(options.project.as_deref()),
         first_user_message: PolicyArg::Absent,
@@ -159,12 +160,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         err_line(&format!("Skipped symbolic link {link}: {LINK_FIX}"))?;
     }
     for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
-        err_line(&format!(
-            "Search incomplete for {}: {} (reason: {})",
-            omission.scope,
-            omission.reason.recovery_message(),
-            omission.reason.as_str()
-        ))?;
+        err_line(&incomplete_line(omission))?;
     }
     Ok(if outcome.complete() {
         ExitCode::SUCCESS
@@ -175,6 +171,27 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
 /// What to do about a skipped link, after its path (contract 03 §4.4).
 const LINK_FIX: &str = "links are never followed. Move the note into the folder (or, for a linked vault, set vault_path in aios.json to the folder it points to); `dotaios doctor` lists every link.";
+
+/// One stderr line for an omission other than skipped links (contract 03 §17.4): the file or
+/// folder over a per-file or per-directory limit and that limit, when core recorded it, before
+/// the recovery message.
+fn incomplete_line(omission: &Omission) -> String {
+    let cause = match &omission.cause {
+        Some(OmissionCause::File { path, bytes }) => {
+            format!("{path} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte per-file limit. ")
+        }
+        Some(OmissionCause::Directory { path }) => {
+            format!("{path} has more than {MAX_DIRECTORY_ENTRIES} entries. ")
+        }
+        None => String::new(),
+    };
+    format!(
+        "Search incomplete for {}: {cause}{} (reason: {})",
+        omission.scope,
+        omission.reason.recovery_message(),
+        omission.reason.as_str()
+    )
+}
 
 fn is_link(omission: &Omission) -> bool {
     omission.reason == OmissionReason::SymlinkSkipped

@@ -23,7 +23,8 @@ use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
 use super::checked_folder;
 use crate::args::{
-    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, first_positional, text, unhandled,
+    CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, did_you_mean, first_positional, text,
+    unhandled,
 };
 use crate::output::{out, shell_quote};
 use crate::{CliError, Env};
@@ -117,6 +118,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     else {
         return Err(CliError::NoSkill {
             name: words.join(" "),
+            hint: skill_hint(&wanted, &catalog),
             path,
         });
     };
@@ -213,7 +215,8 @@ fn resolve(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         if options.json {
             out(&format!("{}\n", render_json(&intent, &[], &folder_text)))?;
         } else {
-            return Err(CliError::NoSkillMatched { intent, path });
+            let hint = skill_hint(&intent.to_lowercase(), catalog);
+            return Err(CliError::NoSkillMatched { intent, hint, path });
         }
         return Ok(ExitCode::from(2));
     }
@@ -249,6 +252,18 @@ fn skill_path(folder: &str, skill: &Skill) -> String {
     crate::output::below(Path::new(folder), skill.resource().split('/'))
         .display()
         .to_string()
+}
+
+/// `. Did you mean <dir>?` for the installed skill whose folder name is closest to `wanted`
+/// (lowercased), or nothing (contract 06 §1.2). Folder names, lowercased, are what the lookup
+/// accepts and carry no control character (contract 04 §1.4), so the hint can be printed and
+/// typed back as it is.
+fn skill_hint(wanted: &str, catalog: &[Skill]) -> String {
+    let dirs: Vec<String> = catalog
+        .iter()
+        .map(|skill| skill.dir.to_lowercase())
+        .collect();
+    did_you_mean(wanted, dirs.iter().map(String::as_str), "")
 }
 
 /// `dotaios skills`: a count line, the skills in catalog order, a hint (contract 04 §5.5).

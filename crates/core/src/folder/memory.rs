@@ -24,6 +24,9 @@ pub enum MemoryMode {
 }
 
 impl MemoryMode {
+    /// Every mode, in the order the refusal lists them (`shared, project, off`).
+    pub const ALL: [MemoryMode; 3] = [MemoryMode::Shared, MemoryMode::Project, MemoryMode::Off];
+
     /// The wire spelling: `shared`, `project` or `off`.
     pub fn as_str(self) -> &'static str {
         match self {

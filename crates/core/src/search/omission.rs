@@ -103,6 +103,36 @@ impl OmissionReason {
 /// and a ledger bound never need converting.
 pub type Counts = dotaios_contained::Limits;
 
+/// The file or folder that made a scope go over a per-file or per-directory ceiling, as the CLI
+/// names it (contract 03 §17.4): relative to the AIOS folder (an external vault's as `vault/…`),
+/// through the one name rule (contract 02 §10.1). The record's JSON (§14.4) never carries it, so
+/// the MCP answer stays path-free (contract 05 §9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OmissionCause {
+    /// A file over [`crate::search::MAX_FILE_BYTES`]: its path and its size in bytes.
+    File {
+        /// The file's path.
+        path: String,
+        /// Its size when it was stat'ed.
+        bytes: u64,
+    },
+    /// A directory over [`crate::search::MAX_DIRECTORY_ENTRIES`]: its path, ending in `/`.
+    Directory {
+        /// The directory's path.
+        path: String,
+    },
+}
+
+impl OmissionCause {
+    /// The one reason this cause explains.
+    pub fn reason(&self) -> OmissionReason {
+        match self {
+            OmissionCause::File { .. } => OmissionReason::FileTooLarge,
+            OmissionCause::Directory { .. } => OmissionReason::DirectoryEntriesExceeded,
+        }
+    }
+}
+
 /// One omission record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Omission {
@@ -112,6 +142,9 @@ pub struct Omission {
     pub reason: OmissionReason,
     /// What was observed of the scope, each dimension capped at capacity + 1.
     pub observed: Counts,
+    /// For `file_too_large` and `directory_entries_exceeded`, the file or folder over the
+    /// limit, when the walk saw it; for the CLI only, never in [`Omission::to_value`].
+    pub cause: Option<OmissionCause>,
 }
 
 impl Omission {
@@ -153,6 +186,7 @@ pub(crate) fn cap_omissions(mut omissions: Vec<Omission>) -> Vec<Omission> {
             bytes: 0,
             entries: beyond,
         },
+        cause: None,
     });
     omissions
 }
@@ -172,6 +206,9 @@ mod tests {
                 bytes: 0,
                 entries: 8193,
             },
+            cause: Some(OmissionCause::Directory {
+                path: "vault/inbox/".into(),
+            }),
         };
         assert_eq!(
             to_json_compact(&omission.to_value()),
@@ -185,6 +222,7 @@ mod tests {
             scope: "vault",
             reason: OmissionReason::FileTooLarge,
             observed: Counts::default(),
+            cause: None,
         };
         assert_eq!(cap_omissions(vec![one.clone(); 32]).len(), 32);
         let capped = cap_omissions(vec![one; 40]);

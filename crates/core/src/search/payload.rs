@@ -182,6 +182,7 @@ mod tests {
                     bytes: REQUEST_LIMITS.bytes + 1,
                     entries: REQUEST_LIMITS.entries + 1,
                 },
+                cause: None,
             })
             .collect()
     }

@@ -698,6 +698,36 @@ fn an_oversized_file_in_every_scope() {
             .iter()
             .all(|omission| omission.reason == OmissionReason::FileTooLarge)
     );
+    // Each record names its file for the CLI (§17.4), never in its JSON.
+    let causes: Vec<Option<OmissionCause>> = outcome
+        .omissions
+        .iter()
+        .map(|omission| omission.cause.clone())
+        .collect();
+    let file = |path: &str| {
+        Some(OmissionCause::File {
+            path: path.to_owned(),
+            bytes: MAX_FILE_BYTES + 1,
+        })
+    };
+    assert_eq!(
+        causes,
+        [
+            file("memory/sessions/index.jsonl"),
+            file("context/big.md"),
+            file("memory/events.jsonl"),
+            file("vault/big.md"),
+            file("decisions/big.md"),
+            file("skills/oversized/SKILL.md"),
+            file("references/big.md"),
+            file("plugins/oversized/manifest.json"),
+        ]
+    );
+    assert!(
+        omission_json(&outcome)
+            .iter()
+            .all(|json| !json.contains("big"))
+    );
     assert!(outcome.groups.is_empty());
 }
 
@@ -715,9 +745,36 @@ fn directory_entries_exceeded_is_partially_enumerated() {
             r#"{"scope":"references","reason":"directory_entries_exceeded","observed":{"files":0,"bytes":0,"entries":8194},"inspection":"partially_enumerated","recovery":{"code":"reduce_directory_entries","message":"Move some directory entries elsewhere, then retry the same search."}}"#
         ]
     );
+    assert_eq!(
+        outcome.omissions[0].cause,
+        Some(OmissionCause::Directory {
+            path: "references/big/".to_owned()
+        })
+    );
     // Exactly 8,192 entries are allowed.
     fs::remove_file(folder.root().join("references/big/0.txt")).unwrap();
     assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+}
+
+/// An external vault's own root over the entry limit is named `vault/` (§3.4, §17.4).
+#[cfg(unix)]
+#[test]
+fn an_external_vault_root_over_the_entry_limit_is_named_vault() {
+    let folder = Folder::new();
+    let outside = folder.outside().join("obsidian");
+    fs::create_dir(&outside).unwrap();
+    for index in 0..=MAX_DIRECTORY_ENTRIES {
+        fs::File::create(outside.join(format!("{index}.txt"))).unwrap();
+    }
+    folder.link(&outside, "vault");
+    let outcome = Ask::new("needle").run(&folder.root()).unwrap();
+    let causes: Vec<_> = outcome.omissions.iter().map(|o| o.cause.clone()).collect();
+    assert_eq!(
+        causes,
+        [Some(OmissionCause::Directory {
+            path: "vault/".to_owned()
+        })]
+    );
 }
 
 /// Searches `needle` under `limits` (files, bytes, entries) in `folder`, whose

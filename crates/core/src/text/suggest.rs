@@ -1,4 +1,4 @@
-//! "Did you mean …?" for a mistyped option or command name (contract 06 §1.2):
+//! "Did you mean …?" for a mistyped option, command name or listed value (contract 06 §1.2):
 //! the closest candidate within a small edit distance. Shared by the `dotaios` CLI and the
 //! `dotaios-mcp` command line. Pure and bounded: long inputs are never compared.
 

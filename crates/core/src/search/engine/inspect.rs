@@ -131,6 +131,18 @@ impl Engine<'_> {
         }
     }
 
+    /// A listed directory as the CLI names it (§17.4): [`Engine::shown`], ending in `/`; an
+    /// external vault's own root is `vault/`.
+    fn shown_dir(&self, root: RootId, dir: Option<&RelPath>) -> String {
+        match dir {
+            Some(dir) => format!("{}/", self.shown(root, dir.as_str())),
+            None => match (root, &self.vault) {
+                (RootId::Vault, VaultPlace::External { .. }) => "vault/".to_owned(),
+                _ => "./".to_owned(),
+            },
+        }
+    }
+
     /// Whether a fixed location whose open was refused is a symbolic link; if so it is
     /// recorded as skipped (§4.4). A refusal for any other reason stays the caller's.
     fn is_skipped_link(&self, work: &mut ScopeWork, root: RootId, path: &RelPath) -> bool {
@@ -254,6 +266,9 @@ impl Engine<'_> {
                     return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
                 }
                 self.charge_entries(work, meter, 1);
+                work.cause = Some(OmissionCause::Directory {
+                    path: self.shown_dir(root, dir),
+                });
                 Err(ScopeFailure::Skippable(
                     OmissionReason::DirectoryEntriesExceeded,
                 ))
@@ -277,9 +292,20 @@ impl Engine<'_> {
         meter.used.entries += count;
     }
 
-    /// Charges one `statx`ed file to the scope's demand only, bounded by `available`.
-    pub(super) fn demand_file(&self, work: &mut ScopeWork, size: u64) -> Result<(), ScopeFailure> {
+    /// Charges one `statx`ed file, `path` below `root`, to the scope's demand only, bounded by
+    /// `available`; a file over the per-file limit is recorded as the scope's cause (§17.4).
+    pub(super) fn demand_file(
+        &self,
+        work: &mut ScopeWork,
+        root: RootId,
+        path: &RelPath,
+        size: u64,
+    ) -> Result<(), ScopeFailure> {
         if size > MAX_FILE_BYTES {
+            work.cause = Some(OmissionCause::File {
+                path: self.shown(root, path.as_str()),
+                bytes: size,
+            });
             return Err(ScopeFailure::Skippable(OmissionReason::FileTooLarge));
         }
         if work.demand.files + 1 > self.available.files {
@@ -342,7 +368,7 @@ impl Engine<'_> {
             }
             _ => return Err(EvidenceError::NotRegularFile.into()),
         }
-        self.demand_file(work, found.identity.size)?;
+        self.demand_file(work, RootId::Aios, path, found.identity.size)?;
         Ok(Some(found.identity))
     }
 

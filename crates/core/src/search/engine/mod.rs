@@ -52,7 +52,7 @@ use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
 use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
 use crate::search::matcher::Query;
 use crate::search::matcher::{lowercase, lowercase_into};
-use crate::search::omission::{Counts, Omission, OmissionReason, cap_omissions};
+use crate::search::omission::{Counts, Omission, OmissionCause, OmissionReason, cap_omissions};
 use crate::search::relevance::{Features, Field, Stats, fold_accents};
 use crate::search::sessions::{UnsafeSessionPath, search_sessions};
 use crate::search::walk::{
@@ -190,6 +190,7 @@ pub(crate) fn run_cached(
                     scope: scope.as_str(),
                     reason: OmissionReason::ScopeForbiddenByMemoryPolicy,
                     observed: Counts::default(),
+                    cause: None,
                 }],
                 skipped_links: Vec::new(),
                 memory: request.memory,
@@ -316,6 +317,9 @@ struct ScopeWork {
     /// Symbolic links skipped where something would have been read (§4.4), as the CLI shows
     /// them.
     links: Vec<String>,
+    /// The file or folder over a per-file or per-directory limit that failed the scope, as the
+    /// CLI shows it (§17.4).
+    cause: Option<OmissionCause>,
 }
 
 impl ScopeWork {
@@ -331,6 +335,7 @@ impl ScopeWork {
             memory_sources: Vec::new(),
             session_results: Vec::new(),
             links: Vec::new(),
+            cause: None,
         }
     }
 
@@ -483,6 +488,7 @@ impl<'r> Engine<'r> {
                         bytes: 0,
                         entries: 0,
                     },
+                    cause: None,
                 });
                 // A folder on the way to two scopes' sources is named once.
                 for link in work.links.drain(..) {
@@ -583,6 +589,9 @@ impl<'r> Engine<'r> {
             scope: work.scope.as_str(),
             reason,
             observed: observed(work.demand, self.available, reason),
+            // Only the ceiling the walk met names its file or folder; an allocation verdict
+            // (the aggregate ceilings of §14.3) has none.
+            cause: work.cause.clone().filter(|cause| cause.reason() == reason),
         }
     }
 

@@ -56,7 +56,7 @@ impl Engine<'_> {
             });
             for (file, early) in batch.iter().zip(early) {
                 let (identity, analysis, cached) = early?;
-                self.demand_file(work, identity.size)?;
+                self.demand_file(work, root, &file.path, identity.size)?;
                 files.push(CorpusFile {
                     rel: file.path.clone(),
                     strip,
