@@ -202,7 +202,7 @@ pub struct SearchRequest<'a> {
     pub query: &'a str,
     /// The requested scope.
     pub scope: ScopeRequest,
-    /// Results per scope (at least 1).
+    /// The most results of the whole request, over every scope (at least 1; contract 03 §9.4).
     pub limit: Limit,
     /// The resolved memory mode.
     pub memory: MemoryMode,

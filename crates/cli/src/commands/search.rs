@@ -47,7 +47,7 @@ Words after -- are query words even when they start with -.
             "<scope>",
             "memory, vault, context, projects, decisions, skills, references,\nplugins, sessions or all (default all)",
         ),
-        OptionSpec::value("--limit", "<n>", "Results per scope (default 20)"),
+        OptionSpec::value("--limit", "<n>", "Most results, over all scopes (default 20)"),
         MEMORY_OPTION,
         OptionSpec::value(
             "--project",
@@ -596,7 +596,7 @@ mod tests {
         assert_eq!(
             SPEC.option_help("--limit").map(str::to_owned),
             Some(format!(
-                "Results per scope (default {})",
+                "Most results, over all scopes (default {})",
                 Limit::SEARCH_CLI_DEFAULT.get()
             ))
         );

@@ -45,7 +45,7 @@ pub(crate) struct SearchArgs<'a> {
     pub(crate) raw_scope: Option<&'a str>,
     /// The selector (it passed the canonical check, so it is also trimmed), project mode only.
     pub(crate) project: Option<Selector<'a>>,
-    /// Results per scope, [`Limit::SEARCH_TOOL`].
+    /// The most results over every scope, [`Limit::SEARCH_TOOL`].
     pub(crate) limit: Limit,
     /// Budget of the whole text, [`Budget::SEARCH_TOOL`].
     pub(crate) budget: Budget,
