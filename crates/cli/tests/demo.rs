@@ -50,24 +50,42 @@ fn the_default_view_fits_an_80_by_24_terminal() {
     assert!(text.contains("Raw JSON: dotaios demo --json\n"), "{text}");
 }
 
+/// `--json` prints one JSON document (contract 06 §1.3) with every exchange as the client
+/// received it.
 #[test]
-fn json_keeps_every_raw_answer() {
+fn json_keeps_every_raw_answer_in_one_document() {
     let text = demo(&["--json"]);
-    assert!(
-        text.contains("→ tools/call read_working_context {\"budget\":1500}\n← {\n  \"markdown\": \"Memory: Shared\\n\\n## Active Context · "),
-        "{text}"
+    let document: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    let calls = document["calls"].as_array().unwrap();
+    let names: Vec<&str> = calls.iter().map(|c| c["tool"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        ["read_working_context", "search_aios", "resolve_skill"]
     );
+    assert_eq!(calls[0]["arguments"], serde_json::json!({"budget": 1500}));
+    let context = calls[0]["response"]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
     assert!(
-        text.contains("→ tools/call search_aios {\"query\":\"tidepool release\",\"limit\":1,\"budget\":8000}\n← {\n  \"query\": \"tidepool release\","),
-        "{text}"
+        context.starts_with("{\n  \"markdown\": \"Memory: Shared\\n\\n## Active Context · "),
+        "{context}"
     );
-    assert!(
-        text.contains("→ tools/call resolve_skill {\"intent\":\"plan my day\"}\n← {\n  \"intent\": \"plan my day\","),
-        "{text}"
+    assert!(context.contains("\n  \"operational\": {"), "{context}");
+    let search = &calls[1]["response"]["result"]["structuredContent"];
+    assert_eq!(search["query"], "tidepool release");
+    let skill = &calls[2]["response"]["result"]["structuredContent"];
+    assert_eq!(skill["intent"], "plan my day");
+    assert_eq!(
+        document["initialize"]["result"]["protocolVersion"],
+        "2025-11-25"
     );
-    assert!(text.contains("\n  \"operational\": {"), "{text}");
-    assert!(text.ends_with(&format!(
-        "\nThe sample folder has been removed.\n{}\n",
-        text.lines().last().unwrap()
-    )));
+    assert_eq!(
+        document["toolsList"]["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(document["sampleFolderRemoved"], true);
+    assert!(document["next"].as_str().is_some());
 }

@@ -60,6 +60,23 @@ pub const MARKUP_OPENERS: &[&str] = &[
     "*bold*",
 ];
 
+/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
+/// control characters (the line breaks every output has aside), no markup opener (contract 02
+/// §10.1), and not `unread`, a marker only the odd directories' files hold.
+pub fn assert_no_raw_name(text: &str, names: &[String], unread: &str) {
+    let invisible = invisible_chars();
+    for name in names {
+        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
+        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
+            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
+        }
+    }
+    for opener in MARKUP_OPENERS {
+        assert!(!text.contains(opener), "{opener:?} printed");
+    }
+    assert!(!text.contains(unread), "an odd directory's file was read");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,21 +103,4 @@ mod tests {
         }
         assert!(!chars.contains(&'a') && !chars.contains(&' '));
     }
-}
-
-/// Asserts that `text` shows none of `names` raw: no name itself, none of their format or
-/// control characters (the line breaks every output has aside), no markup opener (contract 02
-/// §10.1), and not `unread`, a marker only the odd directories' files hold.
-pub fn assert_no_raw_name(text: &str, names: &[String], unread: &str) {
-    let invisible = invisible_chars();
-    for name in names {
-        assert!(!text.contains(name.as_str()), "{name:?} printed raw");
-        for c in name.chars().filter(|c| *c != '\n' && invisible.contains(c)) {
-            assert!(!text.contains(c), "U+{:04X} printed raw", u32::from(c));
-        }
-    }
-    for opener in MARKUP_OPENERS {
-        assert!(!text.contains(opener), "{opener:?} printed");
-    }
-    assert!(!text.contains(unread), "an odd directory's file was read");
 }

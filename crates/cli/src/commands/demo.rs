@@ -5,7 +5,7 @@
 //! over stdio through `dotaios_mcp::client`, exactly as a client does: `initialize`, `tools/list`, then one call of each
 //! tool. By default it prints one screen a person reads (80 columns, 24 lines, contract 06 §1.8):
 //! the working context as its Markdown, the search and skill results as short lists; `--json`
-//! prints every answer's raw JSON text instead. The temporary directory is removed afterwards.
+//! prints one JSON document with every exchange as the client received it instead. The temporary directory is removed afterwards.
 //!
 //! The adapter is the sibling `dotaios-mcp` binary when it was built next to this one, else
 //! this binary's own `dotaios mcp serve` (the same code). The demo never touches a real AIOS
@@ -318,10 +318,9 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let conversation = outcome?;
     let next = next_step(env);
     if json {
-        out(&format!(
-            "DotAIOS demo: a sample AIOS folder dated {today}, served by the read-only MCP adapter over stdio.\n\n{}\nThe sample folder has been removed.\n{next}\n",
-            conversation.json_text()
-        ))?;
+        let document = conversation.json_document(today, &next);
+        let text = serde_json::to_string_pretty(&document).map_err(|_| demo_failed())?;
+        out(&format!("{text}\n"))?;
     } else {
         out(&conversation.screen(today, &next))?;
     }
@@ -450,25 +449,25 @@ impl Conversation {
         }
     }
 
-    /// `--json`: every exchange with the tools' raw JSON text.
-    fn json_text(&self) -> String {
-        let mut text = format!("→ initialize\n← {}\n\n→ tools/list\n", self.server_line());
-        for tool in self.tools() {
-            text.push_str(&format!(
-                "← {} ({}), read-only: {}\n",
-                tool["name"].as_str().unwrap_or("?"),
-                tool["title"].as_str().unwrap_or("?"),
-                tool["annotations"]["readOnlyHint"],
-            ));
-        }
-        text.push('\n');
-        for (name, arguments, response) in &self.calls {
-            text.push_str(&format!(
-                "→ tools/call {name} {arguments}\n← {}\n\n",
-                Self::answer_text(response)
-            ));
-        }
-        text
+    /// `--json`: one JSON document holding every exchange as the client received it (each
+    /// tool's answer with its text and `structuredContent`), the sample folder's date and the
+    /// next step (contract 06 §1.3: every `--json` prints one JSON document).
+    fn json_document(&self, today: Date, next: &str) -> serde_json::Value {
+        let calls: Vec<serde_json::Value> = self
+            .calls
+            .iter()
+            .map(|(name, arguments, response)| {
+                json!({"tool": name, "arguments": arguments, "response": response})
+            })
+            .collect();
+        json!({
+            "sampleFolderDate": today.to_string(),
+            "initialize": self.initialize,
+            "toolsList": self.tools,
+            "calls": calls,
+            "sampleFolderRemoved": true,
+            "next": next,
+        })
     }
 
     /// The default view: one screen, at most 23 lines (a prompt fits below) of at most 80

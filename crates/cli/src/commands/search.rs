@@ -47,7 +47,11 @@ Words after -- are query words even when they start with -.
             "<scope>",
             "memory, vault, context, projects, decisions, skills, references,\nplugins, sessions or all (default all)",
         ),
-        OptionSpec::value("--limit", "<n>", "Most results, over all scopes (default 20)"),
+        OptionSpec::value(
+            "--limit",
+            "<n>",
+            "Most results, over all scopes (default 20)",
+        ),
         MEMORY_OPTION,
         OptionSpec::value(
             "--project",
