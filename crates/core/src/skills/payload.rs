@@ -52,7 +52,7 @@ pub struct MatchItem {
     pub triggers: Vec<String>,
     /// The rounded score (three decimals).
     pub score: f64,
-    /// The rounded confidence (three decimals, contract 04 §3.3).
+    /// [`Ranked::confidence`] (contract 04 §3.3).
     pub confidence: f64,
     /// Whether another match scores near-equal.
     pub ambiguous: bool,
@@ -77,7 +77,7 @@ impl MatchItem {
                 .map(|trigger| cap_string(trigger, ""))
                 .collect(),
             score: super::round_score(ranked.score),
-            confidence: super::round_score(ranked.confidence),
+            confidence: ranked.confidence(),
             ambiguous: ranked.ambiguous,
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
