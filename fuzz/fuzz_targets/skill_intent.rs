@@ -12,7 +12,8 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::skills::{
-    MemoryFields, PayloadError, Reason, Skill, confidence, fit_payload, rank, round_score,
+    BudgetHint, MemoryFields, PayloadError, Reason, Skill, confidence, fit_payload, rank,
+    round_score,
 };
 use dotaios_core::text::{js_trim, utf16_len};
 use dotaios_fuzz::parse_json;
@@ -112,7 +113,7 @@ fuzz_target!(|text: &str| {
         notice: None,
     };
     let admitted = &ranked[..ranked.len().min(limit)];
-    match fit_payload(intent, admitted, memory, budget) {
+    match fit_payload(intent, admitted, memory, budget, BudgetHint::State) {
         Ok(payload) => {
             assert_eq!(payload.used, utf16_len(&payload.text));
             assert!(payload.used <= budget);

@@ -108,7 +108,7 @@ fn readme_example_on_the_sample_folder() {
     assert_eq!(lines[1], "  dir:        plan-today");
     assert_eq!(
         lines[2],
-        "  confidence: 1.00 (matched trigger \"plan my day\")"
+        "  confidence: 0.705 (matched trigger \"plan my day\")"
     );
     assert_eq!(
         lines[3],
@@ -171,6 +171,7 @@ fn fixture_json_is_the_spec_example() {
         "what should I work on"
       ],
       "score": 2,
+      "confidence": 1,
       "reason": "matched trigger \"plan my day\"",
       "skillPath": {}
     }}
@@ -225,7 +226,10 @@ fn limit_all_and_ties() {
             "closeday \u{2014} Close out today's note."
         ]
     );
-    assert!(stdout.contains("  confidence: 1.00 (matched trigger \"close my day\")\n"));
+    assert!(
+        stdout.contains("  confidence: 0.477 (matched trigger \"close my day\")\n"),
+        "{stdout}"
+    );
 
     // Without --all, text mode prints only the top block whatever --limit says.
     let output = run_unchanged(
@@ -247,7 +251,7 @@ fn exact_name_and_unquoted_words() {
     let output = run_unchanged(&temp, &["skills", "resolve", "  CLOSEDAY "]);
     let (stdout, _) = texts(&output);
     assert!(stdout.starts_with("closeday \u{2014} "), "{stdout}");
-    assert!(stdout.contains("  confidence: 1.00 (exact name match)\n"));
+    assert!(stdout.contains("  confidence: 1 (exact name match)\n"));
 
     // Words that look like short options are intent words, and so is everything after `--`;
     // an unknown `--` option is refused (contract 04 §5.1).
@@ -711,4 +715,74 @@ fn help_and_the_absent_resolve_command() {
         texts(&output).1,
         "Unknown command: resolve. Run dotaios --help to see the commands.\n"
     );
+}
+
+/// Contract 04 §3.3: the CLI text block, the CLI `--json` and `resolve_skill` carry one and the
+/// same confidence for every match of the same intent over the sample folder (separation,
+/// rounded to three decimals), however the match was made.
+#[test]
+fn every_surface_carries_the_same_confidence() {
+    let aios = support::sample_aios();
+    let home = tempfile::tempdir().unwrap();
+    let adapter = support::Adapter {
+        aios: &aios,
+        home: home.path(),
+        zone: "UTC",
+    };
+    let intents = ["plan my day", "close the day", "closeday", "review my week"];
+    let calls: Vec<(&str, serde_json::Value)> = intents
+        .iter()
+        .map(|intent| {
+            (
+                "resolve_skill",
+                serde_json::json!({"intent": intent, "limit": 10}),
+            )
+        })
+        .collect();
+    let answers = adapter.payloads(&calls);
+    for (intent, answer) in intents.iter().zip(&answers) {
+        let cli = |extra: &[&str]| {
+            let output = dotaios(home.path())
+                .args(["skills", "resolve", intent, "--all"])
+                .args(extra)
+                .arg("--path")
+                .arg(&aios)
+                .output()
+                .unwrap();
+            assert_eq!(status(&output), Some(0), "{intent}: {:?}", texts(&output));
+            texts(&output).0
+        };
+        let of = |matches: &serde_json::Value| -> Vec<(String, String)> {
+            matches
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|entry| {
+                    (
+                        entry["name"].as_str().unwrap().to_owned(),
+                        entry["confidence"].to_string(),
+                    )
+                })
+                .collect()
+        };
+        let mcp = of(&answer["matches"]);
+        let json: serde_json::Value = serde_json::from_str(&cli(&["--json"])).unwrap();
+        assert_eq!(of(&json["matches"]), mcp, "{intent}");
+        let text = cli(&[]);
+        let printed: Vec<(String, String)> = text
+            .lines()
+            .filter(|line| !line.starts_with("  "))
+            .map(|head| head.split(" \u{2014} ").next().unwrap().to_owned())
+            .zip(text.lines().filter_map(|line| {
+                line.strip_prefix("  confidence: ")
+                    .and_then(|rest| rest.split(' ').next())
+                    .map(str::to_owned)
+            }))
+            .collect();
+        assert_eq!(printed, mcp, "{intent}");
+    }
+    assert_eq!(answers[0]["matches"][0]["confidence"], 0.705);
+    // The runner-up is measured against the top match.
+    assert_eq!(answers[1]["matches"].as_array().unwrap().len(), 2);
+    assert_eq!(answers[2]["matches"][0]["confidence"], 1);
 }

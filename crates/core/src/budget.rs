@@ -153,7 +153,7 @@ pub fn fit<E: Envelope>(
 }
 
 /// One candidate text: the layout chosen first, then `used` solved by fixed point.
-fn candidate<E: Envelope>(
+pub(crate) fn candidate<E: Envelope>(
     envelope: &E,
     items: &[E::Item],
     echo: &str,
@@ -166,6 +166,18 @@ fn candidate<E: Envelope>(
 /// Writes the `"budget": {"limit", "used", "truncated"}` member every fitted envelope carries
 /// (contract 05 §7.4, §7.5), so the member [`fit`] solves for is spelled in one place.
 pub fn write_member(writer: &mut JsonWriter, limit: usize, used: usize, truncated: bool) {
+    write_hinted_member(writer, limit, used, truncated, None);
+}
+
+/// [`write_member`] with a last `hint` member when there is one (`resolve_skill` in the
+/// structured eras, contract 05 §7.5.1).
+pub fn write_hinted_member(
+    writer: &mut JsonWriter,
+    limit: usize,
+    used: usize,
+    truncated: bool,
+    hint: Option<&str>,
+) {
     writer.name("budget");
     writer.begin_object();
     writer.name("limit");
@@ -174,6 +186,10 @@ pub fn write_member(writer: &mut JsonWriter, limit: usize, used: usize, truncate
     writer.number(used as f64);
     writer.name("truncated");
     writer.bool(truncated);
+    if let Some(hint) = hint {
+        writer.name("hint");
+        writer.str(hint);
+    }
     writer.end_object();
 }
 

@@ -40,7 +40,7 @@ pub use self::catalog::{
     CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
 };
 pub use self::payload::{
-    INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
+    BudgetHint, INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
 };
 pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
 pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};

@@ -200,7 +200,7 @@ impl Server {
             }
             Some("tools/call") => {
                 let call = tools::ToolCall::of(params)?;
-                let outcome = call.run(&self.folder, &self.time_zone, self.cache.as_deref());
+                let outcome = call.run(era, &self.folder, &self.time_zone, self.cache.as_deref());
                 return match outcome {
                     Ok(text) => Ok(tools::call_result(era, &text)),
                     Err(error) => match error.tool_error_text() {

@@ -1042,3 +1042,119 @@ fn batches_over_the_limit_are_refused_and_the_connection_goes_on() {
         json!({"jsonrpc": "2.0", "id": 2, "result": {}})
     );
 }
+
+/// Whether `value` satisfies `schema`, for the keywords the output schemas use (`type`,
+/// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `anyOf`), so a
+/// payload member the schema does not admit fails here as it would in a validating client.
+fn satisfies(value: &Value, schema: &Value) -> bool {
+    if let Some(options) = schema["anyOf"].as_array() {
+        return options.iter().any(|option| satisfies(value, option));
+    }
+    if let Some(allowed) = schema["enum"].as_array() {
+        return allowed.contains(value);
+    }
+    match schema["type"].as_str() {
+        Some("object") => {
+            let Some(object) = value.as_object() else {
+                return false;
+            };
+            let properties = schema["properties"].as_object().unwrap();
+            let required = schema["required"].as_array().map_or(&[][..], Vec::as_slice);
+            required
+                .iter()
+                .all(|name| object.contains_key(name.as_str().unwrap()))
+                && object.iter().all(|(name, member)| {
+                    properties
+                        .get(name)
+                        .is_some_and(|property| satisfies(member, property))
+                })
+        }
+        Some("array") => value
+            .as_array()
+            .is_some_and(|items| items.iter().all(|item| satisfies(item, &schema["items"]))),
+        Some("string") => value.is_string(),
+        Some("number") => value.is_number(),
+        Some("integer") => value.is_u64() || value.is_i64(),
+        Some("boolean") => value.is_boolean(),
+        Some("null") => value.is_null(),
+        other => panic!("unexpected schema type {other:?}"),
+    }
+}
+
+/// Contract 05 §7.5.1: at a budget that holds no match, `resolve_skill` in the structured eras
+/// says in `budget.hint` which budget would, that budget does hold one, the answer satisfies
+/// the tool's `outputSchema`, and the tool's description says when to raise `budget`; the
+/// reference era's answer and tool list carry none of it.
+#[test]
+fn resolve_skill_names_the_budget_that_holds_a_match() {
+    let fixture = Fixture::init();
+    let small = (
+        "resolve_skill",
+        json!({"intent": "plan my day", "budget": 700}),
+    );
+    let [reference, structured, modern] = in_three_eras(&fixture, &[small]);
+
+    let plain = payload(&reference[0]);
+    assert_eq!(plain["matches"], json!([]));
+    assert_eq!(
+        plain["budget"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["limit", "used", "truncated"]
+    );
+    assert_eq!(plain["budget"]["truncated"], true);
+
+    let hinted = payload(&modern[0]);
+    assert_eq!(payload(&structured[0]), hinted);
+    assert_eq!(hinted["matches"], json!([]));
+    assert_eq!(hinted["budget"]["truncated"], true);
+    assert_eq!(hinted["budget"]["used"], len16(&payload_text(&modern[0])));
+    let hint = hinted["budget"]["hint"].as_str().unwrap();
+    let needed: u64 = hint
+        .strip_prefix("budget 700 cannot hold one match; call again with budget ")
+        .and_then(|rest| rest.strip_suffix(" or more"))
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{hint}"));
+
+    let at = |budget: u64| {
+        request(
+            1,
+            "tools/call",
+            json!({"_meta": modern_meta("2026-07-28"), "name": "resolve_skill", "arguments": {"intent": "plan my day", "budget": budget}}),
+        )
+    };
+    let responses = fixture.responses(&[
+        request(1, "tools/list", json!({"_meta": modern_meta("2026-07-28")})),
+        at(needed),
+        at(needed - 1),
+        request(1, "tools/list", json!({})),
+    ]);
+    assert_eq!(payload(&responses[1])["matches"][0]["name"], "plan-today");
+    assert!(payload(&responses[1])["budget"].get("hint").is_none());
+    assert_eq!(payload(&responses[2])["matches"], json!([]));
+
+    let tool = |list: &Value| {
+        list["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == "resolve_skill")
+            .unwrap()
+            .clone()
+    };
+    let modern_tool = tool(&responses[0]);
+    let schema = &modern_tool["outputSchema"];
+    assert!(satisfies(&hinted, schema), "{hinted}");
+    assert!(satisfies(&payload(&responses[1]), schema));
+    assert_eq!(modern[0]["result"]["structuredContent"], hinted);
+    let description = modern_tool["description"].as_str().unwrap();
+    assert!(description.contains("raise budget"), "{description}");
+    assert!(
+        !tool(&responses[3])["description"]
+            .as_str()
+            .unwrap()
+            .contains("budget")
+    );
+}

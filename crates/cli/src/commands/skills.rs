@@ -16,7 +16,7 @@ use dotaios_contained::Root;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::request::Limit;
 use dotaios_core::skills::{
-    Ranked, Reason, Skill, SkillRequest, escape_table_cell, read_catalog_at, read_skill_text,
+    Ranked, Skill, SkillRequest, escape_table_cell, read_catalog_at, read_skill_text,
     resolve_skill, round_score, routing_hint,
 };
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
@@ -305,16 +305,12 @@ fn render_block(matched: &Ranked<'_>, folder: &str) -> String {
     } else {
         &skill.description
     };
-    let confidence = if matched.reason == Reason::ExactName {
-        1.0
-    } else {
-        matched.score.min(1.0)
-    };
+    // The one confidence of contract 04 §3.3, printed as `resolve_skill` carries it (§5.3).
     let mut block = format!(
         "{} \u{2014} {description}\n  dir:        {}\n  confidence: {} ({})\n",
         skill.name,
         skill.dir,
-        text::js_to_fixed(confidence, 2),
+        text::js_number_to_string(matched.confidence()),
         matched.reason,
     );
     if !skill.triggers.is_empty() {
@@ -352,6 +348,8 @@ fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
         json.end_array();
         json.name("score");
         json.number(round_score(matched.score));
+        json.name("confidence");
+        json.number(matched.confidence());
         json.name("reason");
         json.str(&matched.reason.to_string());
         json.name("skillPath");

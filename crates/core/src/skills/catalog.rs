@@ -835,12 +835,26 @@ mod tests {
             receipt: "Memory: Shared",
             notice: None,
         };
-        let payload = crate::skills::fit_payload("cut a release", &ranked, memory, 6000).unwrap();
+        let payload = crate::skills::fit_payload(
+            "cut a release",
+            &ranked,
+            memory,
+            6000,
+            crate::skills::BudgetHint::Omit,
+        )
+        .unwrap();
         let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
         assert_eq!(value["matches"][0]["triggers"], serde_json::json!(triggers));
         assert!(!payload.truncated);
         // A budget too small for the whole item drops the item; it never drops triggers.
-        let tight = crate::skills::fit_payload("cut a release", &ranked, memory, 400).unwrap();
+        let tight = crate::skills::fit_payload(
+            "cut a release",
+            &ranked,
+            memory,
+            400,
+            crate::skills::BudgetHint::Omit,
+        )
+        .unwrap();
         assert_eq!(tight.matches, 0);
         assert!(tight.truncated);
     }

@@ -8,11 +8,16 @@
 //! protocol, reads a file or produces a public error message: the adapter maps
 //! [`PayloadError`] to its JSON-RPC answer. **Promise:** a returned text is never longer than
 //! the budget (UTF-16 units) and its `budget.used` equals its length exactly.
+//!
+//! With [`BudgetHint::State`] (the adapter's structured eras) an answer whose budget cannot hold
+//! one match also says, in `budget.hint`, which budget would (contract 05 §7.5.1); with
+//! [`BudgetHint::Omit`] the text is the reference's, byte for byte.
 
 use super::resolve::Ranked;
-use crate::budget::{fit, write_member};
+use crate::budget::{FitError, candidate, fit, fixed_point, write_hinted_member};
 use crate::error::PayloadError;
 use crate::folder::memory::MemoryMode;
+use crate::request::Budget;
 use crate::sanitize::cap_string;
 use crate::text::{JsonLayout, JsonWriter};
 
@@ -52,7 +57,7 @@ pub struct MatchItem {
     pub triggers: Vec<String>,
     /// The rounded score (three decimals).
     pub score: f64,
-    /// The rounded confidence (three decimals, contract 04 §3.3).
+    /// [`Ranked::confidence`] (contract 04 §3.3).
     pub confidence: f64,
     /// Whether another match scores near-equal.
     pub ambiguous: bool,
@@ -77,7 +82,7 @@ impl MatchItem {
                 .map(|trigger| cap_string(trigger, ""))
                 .collect(),
             score: super::round_score(ranked.score),
-            confidence: super::round_score(ranked.confidence),
+            confidence: ranked.confidence(),
             ambiguous: ranked.ambiguous,
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
@@ -100,6 +105,16 @@ pub struct SkillPayload {
     pub intent_truncated: bool,
 }
 
+/// Whether an answer whose budget cannot hold one match says so (contract 05 §7.5.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetHint {
+    /// The reference's payload: `budget` is `{limit, used, truncated}` and nothing more.
+    Omit,
+    /// When matches were offered but none fits, `budget` also carries `hint`, naming the
+    /// smallest budget that holds the best match, as long as the answer still fits with it.
+    State,
+}
+
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
 /// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
 /// §6.5). Off mode passes no matches and the Off memory fields.
@@ -108,9 +123,10 @@ pub fn fit_payload(
     matches: &[Ranked<'_>],
     memory: MemoryFields<'_>,
     budget: usize,
+    hint: BudgetHint,
 ) -> Result<SkillPayload, PayloadError> {
     let items: Vec<MatchItem> = matches.iter().map(MatchItem::from_ranked).collect();
-    fit_items(intent, &items, memory, budget)
+    fit_items(intent, &items, memory, budget, hint)
 }
 
 /// [`fit_payload`] over items that are already sanitised.
@@ -119,27 +135,93 @@ pub fn fit_items(
     items: &[MatchItem],
     memory: MemoryFields<'_>,
     budget: usize,
+    hint: BudgetHint,
 ) -> Result<SkillPayload, PayloadError> {
     let envelope = Envelope {
         memory,
         limit: budget,
+        hint: None,
     };
-    match fit(&envelope, items, intent, INTENT_MARKER, budget) {
-        Ok(fitted) => Ok(SkillPayload {
+    let plain = fit_envelope(&envelope, items, intent, budget)?;
+    let (BudgetHint::State, Some(best)) = (hint, items.first()) else {
+        return Ok(plain);
+    };
+    if plain.matches > 0 {
+        return Ok(plain);
+    }
+    let needed = needed_budget(intent, best, memory)?;
+    let hinted = Envelope {
+        hint: Some(hint_text(budget, needed)),
+        ..envelope
+    };
+    // The hint must not cost the answer its intent: it is left out rather than cut the intent
+    // (further) or refuse a budget the plain answer fits.
+    match fit_envelope(&hinted, items, intent, budget) {
+        Ok(fitted) if !fitted.intent_truncated || plain.intent_truncated => Ok(fitted),
+        _ => Ok(plain),
+    }
+}
+
+/// The `budget.hint` text (contract 05 §7.5.1): which budget holds the best match.
+fn hint_text(budget: usize, needed: usize) -> String {
+    let max = usize::try_from(Budget::TOOL.max).unwrap_or(usize::MAX);
+    if needed <= max {
+        format!("budget {budget} cannot hold one match; call again with budget {needed} or more")
+    } else {
+        format!("budget {budget} cannot hold one match, and no budget up to {max} can")
+    }
+}
+
+/// The smallest budget whose answer admits `best` with this intent: the length of that answer
+/// when its own `budget.limit` is that length (a fixed point, since the limit's digits count).
+/// Work is bounded: at most `FIXED_POINT_ATTEMPTS`² serialisations of one sanitised match.
+fn needed_budget(
+    intent: &str,
+    best: &MatchItem,
+    memory: MemoryFields<'_>,
+) -> Result<usize, PayloadError> {
+    let mut failure = None;
+    let text = fixed_point(|limit| {
+        let envelope = Envelope {
+            memory,
+            limit,
+            hint: None,
+        };
+        candidate(&envelope, std::slice::from_ref(best), intent, false).unwrap_or_else(|error| {
+            failure = Some(error);
+            String::new()
+        })
+    });
+    match (text, failure) {
+        (Ok(text), None) => Ok(crate::text::utf16_len(&text)),
+        _ => Err(PayloadError::Unstable),
+    }
+}
+
+/// One fit of `envelope`, its failure mapped to the payload's error.
+fn fit_envelope(
+    envelope: &Envelope<'_>,
+    items: &[MatchItem],
+    intent: &str,
+    budget: usize,
+) -> Result<SkillPayload, PayloadError> {
+    fit(envelope, items, intent, INTENT_MARKER, budget)
+        .map(|fitted| SkillPayload {
             text: fitted.text,
             used: fitted.used,
             truncated: fitted.truncated,
             matches: fitted.admitted,
             intent_truncated: fitted.echo_cut,
-        }),
-        Err(error) => Err(PayloadError::of_fit(error, budget, "skill")),
-    }
+        })
+        .map_err(|error: FitError| PayloadError::of_fit(error, budget, "skill"))
 }
 
 /// The members that do not change while fitting.
 struct Envelope<'a> {
     memory: MemoryFields<'a>,
     limit: usize,
+    /// `budget.hint`, written only on an answer without matches.
+    hint: Option<String>,
 }
 
 impl crate::budget::Envelope for Envelope<'_> {
@@ -174,7 +256,8 @@ impl crate::budget::Envelope for Envelope<'_> {
         }
         json.name("complete");
         json.bool(true);
-        write_member(&mut json, self.limit, used, truncated);
+        let hint = self.hint.as_deref().filter(|_| items.is_empty());
+        write_hinted_member(&mut json, self.limit, used, truncated, hint);
         json.end_object();
         json.finish()
     }
@@ -260,7 +343,8 @@ mod tests {
     fn worked_example_of_section_6_7() {
         let catalog = vec![plan_today()];
         let ranked = rank("plan my day", &catalog);
-        let payload = fit_payload("plan my day", &ranked[..1], SHARED, 6000).unwrap();
+        let payload =
+            fit_payload("plan my day", &ranked[..1], SHARED, 6000, BudgetHint::Omit).unwrap();
         let expected = r#"{
   "intent": "plan my day",
   "matches": [
@@ -298,7 +382,7 @@ mod tests {
 
     #[test]
     fn off_envelopes() {
-        let payload = fit_items("plan my day", &[], OFF, 6000).unwrap();
+        let payload = fit_items("plan my day", &[], OFF, 6000, BudgetHint::Omit).unwrap();
         assert_eq!(payload.used, 337);
         let value = assert_honest(&payload, 6000);
         assert_eq!(value["matches"], serde_json::json!([]));
@@ -307,7 +391,7 @@ mod tests {
         // The smallest Off envelope is 342 units: budget 256 can never answer.
         let tiny = "x".repeat(500);
         assert_eq!(
-            fit_items(&tiny, &[], OFF, 256),
+            fit_items(&tiny, &[], OFF, 256, BudgetHint::Omit),
             Err(PayloadError::BudgetTooSmall {
                 budget: 256,
                 envelope: "skill"
@@ -321,7 +405,7 @@ mod tests {
             .to_string(),
             "budget 256 is too small for the skill response envelope"
         );
-        let marker_only = fit_items(&tiny, &[], OFF, 342).unwrap();
+        let marker_only = fit_items(&tiny, &[], OFF, 342, BudgetHint::Omit).unwrap();
         assert_eq!(marker_only.used, 342);
         assert!(
             marker_only
@@ -329,7 +413,7 @@ mod tests {
                 .contains("\"intent\": \"[intent truncated]\"")
         );
         assert_eq!(
-            fit_items(&tiny, &[], OFF, 341),
+            fit_items(&tiny, &[], OFF, 341, BudgetHint::Omit),
             Err(PayloadError::BudgetTooSmall {
                 budget: 341,
                 envelope: "skill"
@@ -337,7 +421,7 @@ mod tests {
         );
 
         // A 500-code-point intent at budget 512 is cut to exactly 512 units.
-        let cut = fit_items(&tiny, &[], OFF, 512).unwrap();
+        let cut = fit_items(&tiny, &[], OFF, 512, BudgetHint::Omit).unwrap();
         assert_eq!(cut.used, 512);
         assert!(cut.truncated && cut.intent_truncated);
         let value = assert_honest(&cut, 512);
@@ -353,7 +437,14 @@ mod tests {
         let ranked = rank("bounded routing intent", &catalog);
         assert_eq!(ranked.len(), 1);
         for budget in [256, 6000, 32000] {
-            let payload = fit_payload("bounded routing intent", &ranked, SHARED, budget).unwrap();
+            let payload = fit_payload(
+                "bounded routing intent",
+                &ranked,
+                SHARED,
+                budget,
+                BudgetHint::Omit,
+            )
+            .unwrap();
             let value = assert_honest(&payload, budget);
             assert_eq!(payload.truncated, budget == 256);
             if budget > 256 {
@@ -368,7 +459,7 @@ mod tests {
     #[test]
     fn acceptance_12_astral_intent() {
         let intent = "\u{1F600}".repeat(434);
-        let payload = fit_items(&intent, &[], SHARED, 256).unwrap();
+        let payload = fit_items(&intent, &[], SHARED, 256, BudgetHint::Omit).unwrap();
         let value = assert_honest(&payload, 256);
         assert!(payload.truncated);
         // Prefixes never split a surrogate pair: the kept part is whole emoji.
@@ -390,7 +481,7 @@ mod tests {
             skill("closeday", "Close the day.", &["close the day"]),
         ];
         let ranked = rank(&intent, &catalog);
-        let payload = fit_payload(&intent, &ranked, SHARED, 256).unwrap();
+        let payload = fit_payload(&intent, &ranked, SHARED, 256, BudgetHint::Omit).unwrap();
         assert_honest(&payload, 256);
         assert!(payload.truncated);
     }
@@ -406,13 +497,20 @@ mod tests {
         let ranked = rank("sync notes", &catalog);
         assert_eq!(ranked.len(), 3);
         let first_and_third = [ranked[0].clone(), ranked[2].clone()];
-        let budget = fit_payload("sync notes", &first_and_third, SHARED, 6000)
-            .unwrap()
-            .used;
-        let first_two = fit_payload("sync notes", &ranked[..2], SHARED, 6000).unwrap();
+        let budget = fit_payload(
+            "sync notes",
+            &first_and_third,
+            SHARED,
+            6000,
+            BudgetHint::Omit,
+        )
+        .unwrap()
+        .used;
+        let first_two =
+            fit_payload("sync notes", &ranked[..2], SHARED, 6000, BudgetHint::Omit).unwrap();
         assert!(first_two.used > budget);
         // The second match does not fit, so the smaller third one, which would, is not tried.
-        let payload = fit_payload("sync notes", &ranked, SHARED, budget).unwrap();
+        let payload = fit_payload("sync notes", &ranked, SHARED, budget, BudgetHint::Omit).unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.truncated);
         let value = assert_honest(&payload, budget);
@@ -441,6 +539,50 @@ mod tests {
         assert_eq!(item.resource, "skills/s/SKILL.md");
     }
 
+    /// 05 §7.5.1: an answer that cannot hold one match names the smallest budget that does,
+    /// and that budget admits the match while one unit less does not; `Omit` keeps the plain
+    /// text, and an answer that holds a match has no hint.
+    #[test]
+    fn a_budget_that_holds_no_match_names_one_that_does() {
+        let catalog = vec![plan_today()];
+        let ranked = rank("plan my day", &catalog);
+        let plain = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::Omit).unwrap();
+        assert_eq!((plain.matches, plain.truncated), (0, true));
+        assert!(!plain.text.contains("hint"));
+        let hinted = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::State).unwrap();
+        let value = assert_honest(&hinted, 700);
+        assert_eq!((hinted.matches, hinted.truncated), (0, true));
+        // The worked example of 04 §6.7 is 740 units at limit 6000; at limit 740 it is one
+        // digit shorter.
+        assert_eq!(
+            value["budget"]["hint"],
+            "budget 700 cannot hold one match; call again with budget 739 or more"
+        );
+        let enough = fit_payload("plan my day", &ranked, SHARED, 739, BudgetHint::State).unwrap();
+        assert_eq!(enough.matches, 1);
+        assert!(!enough.text.contains("hint"));
+        let short = fit_payload("plan my day", &ranked, SHARED, 738, BudgetHint::State).unwrap();
+        assert_eq!(short.matches, 0);
+        // Without matches offered there is nothing to hint at.
+        let none = fit_items("plan my day", &[], SHARED, 700, BudgetHint::State).unwrap();
+        assert!(!none.text.contains("hint"));
+        // The hint never costs the intent: where only the plain answer fits, it is left out.
+        let tight = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            plain.used,
+            BudgetHint::State,
+        )
+        .unwrap();
+        assert_eq!(
+            tight.text,
+            fit_payload("plan my day", &ranked, SHARED, plain.used, BudgetHint::Omit)
+                .unwrap()
+                .text
+        );
+    }
+
     proptest! {
         #[test]
         fn fitted_text_is_within_budget_and_used_is_its_length(
@@ -459,7 +601,7 @@ mod tests {
             let query = format!("{intent} {}", words[0]);
             let ranked = rank(&query, &catalog);
             let offered = &ranked[..ranked.len().min(limit)];
-            match fit_payload(&intent, offered, SHARED, budget) {
+            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State) {
                 Ok(payload) => {
                     prop_assert_eq!(payload.used, text::utf16_len(&payload.text));
                     prop_assert!(payload.used <= budget);

@@ -13,7 +13,7 @@ use std::path::Path;
 use dotaios_contained::{Ledger, Limits, Root};
 
 use super::catalog::{CatalogError, Skill, read_catalog};
-use super::payload::{MemoryFields, SkillPayload, fit_payload};
+use super::payload::{BudgetHint, MemoryFields, SkillPayload, fit_payload};
 use super::resolve::{Ranked, rank};
 use crate::error::{
     PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE, PayloadError, PublicError,
@@ -55,11 +55,18 @@ impl Resolution<'_> {
     }
 
     /// The bounded `resolve_skill` payload of [`Self::matches`] within `budget` UTF-16 units
-    /// (contract 04 §6.5; 05 §7.5, §7.6 for the Off envelope).
-    pub fn payload(&self, budget: Budget) -> Result<SkillPayload, SkillError> {
+    /// (contract 04 §6.5; 05 §7.5, §7.6 for the Off envelope), with `budget.hint` when `hint`
+    /// asks for it (05 §7.5.1).
+    pub fn payload(&self, budget: Budget, hint: BudgetHint) -> Result<SkillPayload, SkillError> {
         let memory = MemoryFields::of(self.request.memory);
-        fit_payload(self.request.intent, &self.matches(), memory, budget.units())
-            .map_err(SkillError::from)
+        fit_payload(
+            self.request.intent,
+            &self.matches(),
+            memory,
+            budget.units(),
+            hint,
+        )
+        .map_err(SkillError::from)
     }
 }
 
@@ -193,7 +200,9 @@ mod tests {
         assert_eq!(resolution.catalog.len(), 1);
         let matches = resolution.matches();
         assert_eq!(matches[0].skill.name, "plan-today");
-        let payload = resolution.payload(Budget::DEFAULT).unwrap();
+        let payload = resolution
+            .payload(Budget::DEFAULT, BudgetHint::Omit)
+            .unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.text.contains("\"memory\": \"shared\""));
     }
@@ -204,7 +213,9 @@ mod tests {
         let missing = Path::new("/nonexistent/dotaios-core-skills/aios");
         let resolution = resolve_skill(missing, &request(MemoryMode::Off, None)).unwrap();
         assert!(resolution.catalog.is_empty() && resolution.matches().is_empty());
-        let payload = resolution.payload(Budget::DEFAULT).unwrap();
+        let payload = resolution
+            .payload(Budget::DEFAULT, BudgetHint::Omit)
+            .unwrap();
         assert!(payload.text.contains("\"memory\": \"off\""));
         assert_eq!(
             resolve_skill(missing, &request(MemoryMode::Shared, None)).unwrap_err(),
@@ -236,7 +247,9 @@ mod tests {
             ..request(MemoryMode::Off, None)
         };
         let resolution = resolve_skill(Path::new("/nonexistent"), &off).unwrap();
-        let error = resolution.payload(Budget::whole(256)).unwrap_err();
+        let error = resolution
+            .payload(Budget::whole(256), BudgetHint::Omit)
+            .unwrap_err();
         assert_eq!(
             error,
             SkillError::Payload(PayloadError::BudgetTooSmall {

@@ -1,7 +1,8 @@
 //! The deterministic intent → skill ranking (contract 04 §3): exact-name rule, best-trigger and
 //! capped description scoring, the evidence rule that keeps a skill sharing only a stray word
 //! out, the 0.05 threshold, ordering, reasons, rounding, and each match's confidence and
-//! ambiguity.
+//! ambiguity. [`Ranked::confidence`] is the one confidence every surface prints or carries (CLI
+//! text, CLI `--json`, `resolve_skill`, the demo; contract 04 §3.3); no surface computes its own.
 //!
 //! Purely lexical and pure: no I/O, no randomness, no locale from the environment. The raw
 //! (unrounded) score orders the matches; rounding happens only when a surface prints it.
@@ -35,8 +36,9 @@ pub struct Ranked<'a> {
     pub score: f64,
     /// Why it matched.
     pub reason: Reason<'a>,
-    /// Its separation from the best other match, in 0..1 (contract 04 §3.3).
-    pub confidence: f64,
+    /// Its unrounded separation from the best other match, in 0..1 (contract 04 §3.3); surfaces
+    /// print [`Ranked::confidence`], never this.
+    pub separation: f64,
     /// Whether another match scores near-equal (contract 04 §3.3).
     pub ambiguous: bool,
 }
@@ -82,7 +84,7 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
                 skill,
                 score,
                 reason,
-                confidence: 1.0,
+                separation: 1.0,
                 ambiguous: false,
             })
         })
@@ -97,9 +99,18 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
     });
     let scores: Vec<f64> = ranked.iter().map(|entry| entry.score).collect();
     for (index, entry) in ranked.iter_mut().enumerate() {
-        (entry.confidence, entry.ambiguous) = separation(&scores, index);
+        (entry.separation, entry.ambiguous) = separation(&scores, index);
     }
     ranked
+}
+
+impl Ranked<'_> {
+    /// The match's confidence as every surface prints or carries it (contract 04 §3.3, §3.4):
+    /// its separation rounded to three decimals, in [0, 1]. The CLI's text block, its `--json`
+    /// and `resolve_skill` all take it from here, so they cannot disagree.
+    pub fn confidence(&self) -> f64 {
+        round_score(self.separation)
+    }
 }
 
 /// The confidence and ambiguity of the match at `index` among the ranked `scores` (contract 04
@@ -133,15 +144,9 @@ pub fn round_score(score: f64) -> f64 {
     text::round_thousandths(score)
 }
 
-/// The separation of the top match (contract 04 §3.3): 1 for an exact name match, otherwise
-/// `best / (best + runner-up)`; `None` without matches.
+/// The [`Ranked::confidence`] of the top match (contract 04 §3.3); `None` without matches.
 pub fn confidence(ranked: &[Ranked<'_>]) -> Option<f64> {
-    let best = ranked.first()?.score;
-    if best >= EXACT_SCORE {
-        return Some(1.0);
-    }
-    let runner_up = ranked.get(1).map_or(0.0, |second| second.score);
-    Some(best / (best + runner_up))
+    ranked.first().map(Ranked::confidence)
 }
 
 /// The intent, lower-cased and tokenised once for the whole catalog.
@@ -412,16 +417,17 @@ mod tests {
             skill("c", "c", "", &["sort inbox mail"]),
         ];
         let ranked = rank("sort my inbox", &twins);
-        let seen: Vec<(f64, bool)> = ranked.iter().map(|m| (m.confidence, m.ambiguous)).collect();
+        let seen: Vec<(f64, bool)> = ranked.iter().map(|m| (m.separation, m.ambiguous)).collect();
         assert_eq!(seen[..2], [(0.5, true), (0.5, true)]);
         // The third is measured against the top: 0.8 / (0.8 + 1.5).
         assert_eq!((round_score(seen[2].0), seen[2].1), (0.348, false));
         let catalog = bundled();
         let ranked = rank("plan my day", &catalog);
-        assert_eq!(round_score(ranked[0].confidence), 0.705);
+        assert_eq!(ranked[0].confidence(), 0.705);
+        assert_eq!(confidence(&ranked), Some(0.705));
         assert!(!ranked[0].ambiguous && !ranked[1].ambiguous);
         let exact = rank("closeday", &catalog);
-        assert_eq!((exact[0].confidence, exact[0].ambiguous), (1.0, false));
+        assert_eq!((exact[0].confidence(), exact[0].ambiguous), (1.0, false));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use dotaios_core::context::off_mcp_payload;
 use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
+use dotaios_core::skills::BudgetHint;
 use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
@@ -94,9 +95,11 @@ impl<'a> ToolCall<'a> {
     }
 
     /// §6.2–§6.9: validates, applies the memory policy, and runs the tool; the payload text of
-    /// its single text block.
+    /// its single text block. The era only decides whether `resolve_skill` states its budget
+    /// hint (§7.5.1).
     pub(crate) fn run(
         &self,
+        era: Era,
         folder: &Path,
         time_zone: &TimeZone,
         cache: Option<&SearchCache>,
@@ -121,11 +124,16 @@ impl<'a> ToolCall<'a> {
             }
             Tool::ResolveSkill => {
                 let args = args::skill_args(arguments)?;
+                let hint = if era.is_structured() {
+                    BudgetHint::State
+                } else {
+                    BudgetHint::Omit
+                };
                 if args.mode == MemoryMode::Off {
-                    return skill::run(folder, &args);
+                    return skill::run(folder, &args, hint);
                 }
                 require_folder(folder)?;
-                skill::run(folder, &args)
+                skill::run(folder, &args, hint)
             }
         }
     }
@@ -201,6 +209,7 @@ mod tests {
     fn call_with(params: &str) -> Result<String, RpcError> {
         let params = parse(params).unwrap();
         ToolCall::of(Some(&params))?.run(
+            Era::Reference,
             Path::new("/nonexistent/dotaios-mcp-tests/aios"),
             &TimeZone::UTC,
             None,

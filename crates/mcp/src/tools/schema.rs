@@ -194,7 +194,7 @@ pub(crate) fn structured_tools() -> Value {
         structured_tool(
             Tool::ResolveSkill.name(),
             "Resolve Workflow",
-            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the file named in resource of the best match and follow it. Read-only.",
+            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the file named in resource of the best match and follow it. If matches is empty and budget.truncated is true, raise budget (budget.hint names enough). Read-only.",
             input_schema(
                 json!({
                     "memory": structured_memory(),
@@ -300,6 +300,15 @@ fn memory_output() -> Value {
 fn text_budget() -> Value {
     closed(
         json!({"limit": integer(), "used": integer(), "truncated": boolean()}),
+        &["limit", "used", "truncated"],
+    )
+}
+
+/// `budget` of the skill payload: [`text_budget`] plus the optional `hint` of an answer whose
+/// budget holds no match (§7.5.1).
+fn skill_budget() -> Value {
+    closed(
+        json!({"limit": integer(), "used": integer(), "truncated": boolean(), "hint": string()}),
         &["limit", "used", "truncated"],
     )
 }
@@ -458,7 +467,7 @@ fn skill_output() -> Value {
             "receipt": string(),
             "notice": nullable_string(),
             "complete": boolean(),
-            "budget": text_budget(),
+            "budget": skill_budget(),
         }),
         &[
             "intent", "matches", "memory", "receipt", "notice", "complete", "budget",
