@@ -93,8 +93,9 @@ fn strategy() -> Strategy {
     STRATEGY.with(std::cell::Cell::get)
 }
 
-/// Runs `body` with every root its requests open resolved by `strategy`.
-#[cfg(test)]
+/// Runs `body` with every root its requests open resolved by `strategy` (the link tests, which
+/// are Unix-only: they make links).
+#[cfg(all(test, unix))]
 pub(crate) fn with_strategy<T>(strategy: Strategy, body: impl FnOnce() -> T) -> T {
     STRATEGY.with(|cell| cell.set(strategy));
     let result = body();
