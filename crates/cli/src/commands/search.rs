@@ -49,8 +49,8 @@ Output: on a terminal (or with --color always or --heading), results are grouped
 heading per scope and per file, overlapping snippets of a file merged into one block per
 run of lines, each block as path:line: (relative to the folder, as an editor opens it), and
 lines cut to the terminal width (COLUMNS, else the terminal's, else 100) with …. Piped (or
-with --no-heading), the stable classic form scripts read: one list in relevance order,
-L<line>: snippets, matches marked >>like this<<.
+with --no-heading): the classic form, stable for scripts: one list in relevance order,
+L<line>: snippets, matches marked >>like this<<, never coloured or cut to a width.
 ",
     options: &[
         OptionSpec::value(
