@@ -253,12 +253,10 @@ impl Painter {
             if used + needed > budget {
                 break;
             }
-            if opens {
-                if let Some(&(_, end)) = next.next() {
-                    out.push_str(open);
-                    used += marker;
-                    inside = Some(end);
-                }
+            if opens && let Some(&(_, end)) = next.next() {
+                out.push_str(open);
+                used += marker;
+                inside = Some(end);
             }
             out.push(c);
             used += char_columns(c);
