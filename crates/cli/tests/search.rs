@@ -1007,3 +1007,48 @@ fn a_terminal_gets_colour_unless_no_color() {
     // An empty NO_COLOR is unset (no-color.org).
     assert_eq!(at_a_terminal(&[("NO_COLOR", "")]), coloured);
 }
+
+/// In the grouped form a memory stream with two matching entries is one file heading, its
+/// entries below without a `source:` line; a session is named by its body's path.
+#[test]
+fn the_grouped_form_names_a_memory_stream_once() {
+    let temp = folder();
+    write(
+        &temp,
+        "memory/events.jsonl",
+        "{\"ts\":\"2026-08-12T10:00:00Z\",\"type\":\"decision\",\"project\":\"ferry\",\"domain\":\"build\",\"summary\":\"Chose the ferry API\"}\n{\"ts\":\"2026-08-11T10:00:00Z\",\"type\":\"note\",\"body\":\"the ferry timetable\"}\n",
+    );
+    write(
+        &temp,
+        "memory/sessions/index.jsonl",
+        "{\"session_id\":\"abc123\",\"agent\":\"codex\",\"captured_at\":\"2026-08-10T09:00:00Z\",\"title\":\"Planning\",\"path\":\"memory/sessions/2026-08-10/a.md\"}\n",
+    );
+    write(
+        &temp,
+        "memory/sessions/2026-08-10/a.md",
+        "---\nagent: codex\n---\nWe talked about the ferry.\n",
+    );
+    let output = search_with(&temp, &["ferry", "--scope", "memory", "--heading"], &[]);
+    assert_eq!(code(&output), 0);
+    assert_eq!(
+        texts(&output).0,
+        "Memory: Shared\n\
+         Searching for \"ferry\" in memory...\n\
+         \n\
+         ── memory/ (2 matches) ──\n\
+         memory/events.jsonl\n\
+         \x20 [2026-08-12] decision (>>ferry<< / build) — Chose the >>ferry<< API\n\
+         \x20 [2026-08-11] note — note\n\
+         \x20   match: body = the >>ferry<< timetable\n\
+         \n\
+         2 result(s) found.\n"
+    );
+    let output = search_with(&temp, &["talked", "--scope", "sessions", "--heading"], &[]);
+    assert!(
+        texts(&output).0.contains(
+            "── sessions/ (1 match) ──\nmemory/sessions/2026-08-10/a.md\n  [2026-08-10] codex  abc123\n  Planning\n  We >>talked<< about the ferry.\n\n"
+        ),
+        "{}",
+        texts(&output).0
+    );
+}

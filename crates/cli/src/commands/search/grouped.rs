@@ -10,7 +10,6 @@
 //! is shown through the name rule (`escape_name`, contract 02 §10.1), so no control or format
 //! character of a note reaches the terminal.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use dotaios_core::search::{Area, Scope, SearchHit, SearchOutcome, Snippet};
@@ -137,14 +136,15 @@ impl Writer {
                         }
                     }
                 }
+                // A memory line is cut whole, its lead (type, tags, field name) included:
+                // those are the folder's text too.
                 SearchHit::Memory(hit) => match memory_item(hit) {
                     None => {}
                     Some(MemoryItem::Notes { title, lines, .. }) => {
                         text.push_str(&format!("  {}\n", self.cut(&title, 2)));
                         for (label, content) in lines {
-                            let lead = format!("    {label}: ");
-                            let body = self.cut(&content, columns(&lead));
-                            text.push_str(&format!("{}{body}\n", self.plain(&lead)));
+                            let line = format!("{label}: {content}");
+                            text.push_str(&format!("    {}\n", self.cut(&line, 4)));
                         }
                     }
                     Some(MemoryItem::Entry {
@@ -153,13 +153,11 @@ impl Writer {
                         matched,
                         ..
                     }) => {
-                        let head = format!("  {head}");
-                        let body = self.cut(&summary, columns(&head));
-                        text.push_str(&format!("{}{body}\n", self.plain(&head)));
+                        let line = format!("{head}{summary}");
+                        text.push_str(&format!("  {}\n", self.cut(&line, 2)));
                         if let Some((field, snippet)) = matched {
-                            let lead = format!("    match: {field} = ");
-                            let body = self.cut(&snippet, columns(&lead));
-                            text.push_str(&format!("{}{body}\n", self.plain(&lead)));
+                            let line = format!("match: {field} = {snippet}");
+                            text.push_str(&format!("    {}\n", self.cut(&line, 4)));
                         }
                     }
                 },
@@ -187,12 +185,6 @@ impl Writer {
         };
         let marks = self.highlighter.ranges(clipped);
         self.form.painter.marked(clipped, &marks, room, more)
-    }
-
-    /// A lead that is not the folder's text but may hold some (a memory entry's type and tags):
-    /// escaped, never cut.
-    fn plain<'a>(&self, lead: &'a str) -> Cow<'a, str> {
-        escape_name(lead, NameOutput::Data)
     }
 }
 
