@@ -543,8 +543,9 @@ fn truthy_text(object: &Map<String, Value>, name: &str) -> Option<String> {
         .map(js_string_of)
 }
 
-/// The `>>…<<` highlighting of §17.4: the whole phrase when it occurs, else each term in turn,
-/// both normalised by the search's own [`query_terms`] (§5).
+/// The `>>…<<` highlighting of §17.4 (the whole phrase when it occurs, else each term in turn,
+/// both normalised by the search's own [`query_terms`], §5), and the match ranges the grouped
+/// form colours by the same rule (contract 06 §1.9).
 struct Highlighter {
     phrase: Vec<char>,
     terms: Vec<Vec<char>>,

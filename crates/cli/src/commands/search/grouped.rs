@@ -2,8 +2,8 @@
 //! heading per scope (scopes in the order of their best result) and one per file (files in
 //! the order of their best result), the overlapping or touching snippets of a file merged into
 //! one block that shows each line once, one line of the file a line of output, each block
-//! opened by a `path:line:` an editor follows, every line cut to the width with `…`, and matches coloured (or marked `>>…<<` without
-//! colour).
+//! opened by a `path:line:` an editor follows, every line cut to the width with `…`, and
+//! matches coloured (or marked `>>…<<` without colour).
 //!
 //! It only lays out what the core search returned: it never reads a file, never reorders
 //! results within a scope or a file, and never cuts a `path:line:` prefix. Text from the folder
@@ -173,10 +173,12 @@ impl Writer {
     }
 
     /// `text` from the folder, escaped, its matches marked, cut to what is left of the width
-    /// after `lead` columns (at least [`MIN_TEXT_COLUMNS`]).
+    /// after `lead` columns (at least [`MIN_TEXT_COLUMNS`]). A tab shows as one space: the
+    /// columns it takes depend on the terminal, and the cut must count them.
     fn cut(&self, text: &str, lead: usize) -> String {
         let room = self.form.width.saturating_sub(lead).max(MIN_TEXT_COLUMNS);
-        let shown = escape_name(text, NameOutput::Data);
+        let spaced = text.replace('\t', " ");
+        let shown = escape_name(&spaced, NameOutput::Data);
         // Every character takes at least one column, so nothing past `room` characters can
         // show: the marking works on that prefix only (linear in the width, not the snippet).
         let (clipped, more) = match shown.char_indices().nth(room) {
@@ -395,6 +397,23 @@ mod tests {
         assert_eq!(
             merged(&one_window),
             [(1, "--- / name: plan / description: plan my day".to_owned())]
+        );
+    }
+
+    /// Text from the folder reaches the terminal through the name rule: an escape sequence or
+    /// a bidirectional override of a note prints as `\u{…}`; a tab as one space.
+    #[test]
+    fn control_characters_of_a_note_never_reach_the_terminal() {
+        let writer = Writer {
+            form: Form {
+                painter: Painter { colour: false },
+                width: 100,
+            },
+            highlighter: Highlighter::new("tide"),
+        };
+        assert_eq!(
+            writer.cut("\x1b[2Jtide\tx\u{202e}y", 0),
+            "\\u{001B}[2J>>tide<< x\\u{202E}y"
         );
     }
 
