@@ -21,8 +21,8 @@ pub(crate) const MAX_WIDTH: usize = 1000;
 /// `--color <when>` (contract 06 §1.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum ColorChoice {
-    /// Colour only when stdout is a terminal, `NO_COLOR` is unset or empty and `TERM` is not
-    /// `dumb`.
+    /// Colour only when stdout is a terminal (not a Windows console), `NO_COLOR` is unset or
+    /// empty and `TERM` is not `dumb`.
     #[default]
     Auto,
     /// Colour whatever stdout is; the flag wins over `NO_COLOR`, as in ripgrep.
@@ -54,6 +54,10 @@ pub(crate) struct Stdout {
     pub(crate) no_color: bool,
     /// `TERM=dumb`.
     pub(crate) dumb: bool,
+    /// The terminal is known to show ANSI colour: not on Windows, whose console shows escape
+    /// sequences as text unless a program turns them on (which this `unsafe`-free crate does
+    /// not), so `auto` stays plain there and `always` is the person's choice.
+    pub(crate) ansi: bool,
     /// The width lines are cut to.
     pub(crate) width: usize,
 }
@@ -71,6 +75,7 @@ impl Stdout {
             is_terminal,
             no_color: env.no_color,
             dumb: env.dumb_terminal,
+            ansi: !cfg!(windows),
             width: width(env.columns.as_deref(), queried),
         }
     }
@@ -80,7 +85,7 @@ impl Stdout {
         match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => self.is_terminal && !self.no_color && !self.dumb,
+            ColorChoice::Auto => self.is_terminal && self.ansi && !self.no_color && !self.dumb,
         }
     }
 }
@@ -280,6 +285,7 @@ mod tests {
             is_terminal,
             no_color,
             dumb,
+            ansi: true,
             width: DEFAULT_WIDTH,
         }
     }
@@ -294,6 +300,12 @@ mod tests {
         assert!(!stdout(true, false, true).colour(ColorChoice::Auto));
         assert!(stdout(false, true, true).colour(ColorChoice::Always));
         assert!(!stdout(true, false, false).colour(ColorChoice::Never));
+        let windows_console = Stdout {
+            ansi: false,
+            ..stdout(true, false, false)
+        };
+        assert!(!windows_console.colour(ColorChoice::Auto));
+        assert!(windows_console.colour(ColorChoice::Always));
         assert_eq!(ColorChoice::parse("always"), Some(ColorChoice::Always));
         assert_eq!(ColorChoice::parse("Always"), None);
     }
