@@ -18,6 +18,14 @@ pub(crate) struct Env {
     /// `KIMI_CODE_HOME` when set and non-empty: Kimi Code's own home, which holds its
     /// `mcp.json`; read only by `mcp install --agent kimi` for its target hint (contract 06 §5.2).
     pub(crate) kimi_code_home: Option<OsString>,
+    /// `NO_COLOR` set to anything but the empty string (no-color.org): `--color auto` stays
+    /// plain (contract 06 §1.9).
+    pub(crate) no_color: bool,
+    /// `TERM` is `dumb`: a terminal that cannot show colour; `--color auto` stays plain.
+    pub(crate) dumb_terminal: bool,
+    /// `COLUMNS`, the width a person's output is cut to before the terminal's own size is asked
+    /// (contract 06 §1.9).
+    pub(crate) columns: Option<OsString>,
 }
 
 impl Env {
@@ -37,6 +45,9 @@ impl Env {
             dotaios_path,
             search_cache,
             kimi_code_home: std::env::var_os("KIMI_CODE_HOME").filter(|value| !value.is_empty()),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty()),
+            dumb_terminal: std::env::var_os("TERM").is_some_and(|value| value == "dumb"),
+            columns: std::env::var_os("COLUMNS"),
         }
     }
 

@@ -103,6 +103,15 @@ pub(crate) enum CliError {
         /// `. Did you mean zsh?` or the list of shells.
         hint: String,
     },
+    /// A `--color` that is not `auto`, `always` or `never` (shown clipped), with the closest
+    /// when near (contract 06 §1.9). Exit 1.
+    #[error("Invalid --color \"{given}\". Use one of: auto, always, never.{hint}")]
+    InvalidColor {
+        /// The value as typed, clipped to 64 code points.
+        given: String,
+        /// The suggestion, or nothing.
+        hint: String,
+    },
     /// `--memory`, `--project` or `--first-message` refused by the memory policy. Exit 1.
     #[error(transparent)]
     MemoryPolicy(#[from] MemoryPolicyError),

@@ -34,6 +34,7 @@ mod output;
 )]
 mod package_install;
 mod sys;
+mod terminal;
 #[allow(
     clippy::disallowed_methods,
     reason = "the writers (init, migrate, connect) are the only code that writes, each write atomic (contract 01 §9)"

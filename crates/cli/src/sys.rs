@@ -1,6 +1,7 @@
 //! The platform seam of the command line: the file-system calls of the writers
 //! (`crate::writers`) on one directory handle and one name, and the few process facts the CLI
-//! needs (effective ids, whether a process is gone, the migrate failpoints' self-signals).
+//! needs (effective ids, whether a process is gone, the migrate failpoints' self-signals, the
+//! width of the terminal on stdout).
 //!
 //! One backend per operating system, chosen here by `cfg` and nowhere else: `sys/unix.rs`
 //! (`*at` system calls through rustix on an `O_DIRECTORY` descriptor) and `sys/windows.rs`

@@ -375,3 +375,32 @@ fn completion_scripts() {
         "Usage: dotaios completions bash|zsh|fish\n"
     );
 }
+
+/// `search --help` documents `--color` with `NO_COLOR`, the two output forms and how each is
+/// chosen (contract 06 §1.9).
+#[test]
+fn search_help_documents_colour_and_the_output_forms() {
+    let temp = tempfile::tempdir().unwrap();
+    let output = dotaios(temp.path())
+        .args(["search", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let help = String::from_utf8(output.stdout).unwrap();
+    for needle in [
+        "--color <when>",
+        "auto, always or never",
+        "NO_COLOR",
+        "--heading",
+        "--no-heading",
+        "path:line:",
+        "COLUMNS",
+        "classic form",
+        "grouped",
+    ] {
+        assert!(
+            help.contains(needle),
+            "search --help lacks {needle:?}:\n{help}"
+        );
+    }
+}

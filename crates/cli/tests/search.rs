@@ -732,3 +732,323 @@ fn the_sample_folder_searches_completely() {
     assert_path_free(&temp, &output);
     assert!(texts(&output).0.contains(" result(s) found."));
 }
+
+// ----- the grouped form for people (contract 06 §1.9) ----------------------------------------
+
+/// `search args… --path <temp>/aios` with `vars` set (a `None` value removes the variable) and
+/// the terminal variables the tests control removed first.
+fn search_with(temp: &tempfile::TempDir, args: &[&str], vars: &[(&str, Option<&str>)]) -> Output {
+    let mut command = dotaios(&temp.path().join("home"));
+    command
+        .env_remove("NO_COLOR")
+        .env_remove("COLUMNS")
+        .env("TERM", "xterm");
+    for (name, value) in vars {
+        match value {
+            Some(value) => command.env(name, value),
+            None => command.env_remove(name),
+        };
+    }
+    command
+        .arg("search")
+        .args(args)
+        .arg("--path")
+        .arg(aios(temp));
+    command.output().unwrap()
+}
+
+/// The notes of `human_output_for_markdown_groups`.
+fn harbour() -> tempfile::TempDir {
+    let temp = folder();
+    write(
+        &temp,
+        "context/work.md",
+        "# Current work\n\n## Current Work\nShip the harbour app.\n",
+    );
+    write(
+        &temp,
+        "vault/wiki/harbour.md",
+        "---\ndescription: Harbour notes\n---\n# Harbour\nharbour tides\n",
+    );
+    temp
+}
+
+/// The text without its ANSI colour sequences.
+fn without_colour(text: &str) -> String {
+    let mut plain = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('\x1b') {
+        plain.push_str(&rest[..at]);
+        let after = &rest[at..];
+        rest = after.find('m').map_or("", |end| &after[end + 1..]);
+    }
+    plain.push_str(rest);
+    plain
+}
+
+/// Piped, the output stays the classic form of contract 03 §17.4 byte for byte, whatever
+/// `NO_COLOR`, `COLUMNS` and `--color auto|never` say; `--no-heading` keeps it with
+/// `--color always`.
+#[test]
+fn piped_output_is_the_classic_form() {
+    let temp = harbour();
+    let classic = texts(&search_with(&temp, &["Harbour"], &[])).0;
+    assert!(
+        classic.contains("  Harbour (wiki/harbour.md)\n    L1: description: >>Harbour<< notes\n"),
+        "{classic}"
+    );
+    for (args, vars) in [
+        (
+            vec!["Harbour", "--color", "auto"],
+            vec![("NO_COLOR", Some("1"))],
+        ),
+        (
+            vec!["Harbour", "--color=never"],
+            vec![("COLUMNS", Some("40"))],
+        ),
+        (vec!["Harbour", "--color", "always", "--no-heading"], vec![]),
+        (vec!["Harbour", "--heading", "--no-heading"], vec![]),
+    ] {
+        let output = search_with(&temp, &args, &vars);
+        assert_eq!(code(&output), 0);
+        assert_eq!(texts(&output), (classic.clone(), String::new()), "{args:?}");
+    }
+}
+
+/// `--color always`: the grouped form in colour: one heading per scope and per file, the
+/// overlapping snippets of a file one block that shows each line once, each block opened by
+/// `path:line:` (relative to the folder), matches bold red.
+#[test]
+fn color_always_groups_merges_and_colours() {
+    let temp = harbour();
+    let output = search_with(&temp, &["Harbour", "--color", "always"], &[]);
+    assert_eq!(code(&output), 0);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(stderr, "");
+    let red = |text: &str| format!("\x1b[1;31m{text}\x1b[0m");
+    let path = |text: &str| format!("\x1b[35m{text}\x1b[0m");
+    let line = |text: &str| format!("\x1b[32m{text}\x1b[0m");
+    assert_eq!(
+        stdout,
+        format!(
+            "Memory: Shared\n\
+             Searching for \"Harbour\" in all...\n\
+             \n\
+             Project corpus omitted because no --project selector was supplied.\n\
+             \n\
+             \x1b[1m── vault/ (1 match) ──\x1b[0m\n\
+             {vault} — {harbour}\n\
+             {vault}:{one}: ---\n\
+             \x20   description: {harbour} notes\n\
+             \x20   ---\n\
+             \x20   # {harbour}\n\
+             \x20   {lower} tides\n\
+             \n\
+             \x1b[1m── context/ (1 match) ──\x1b[0m\n\
+             {context} — Current work\n\
+             {context}:{three}: ## Current Work\n\
+             \x20   Ship the {lower} app.\n\
+             \n\
+             2 result(s) found.\n",
+            vault = path("vault/wiki/harbour.md"),
+            context = path("context/work.md"),
+            harbour = red("Harbour"),
+            lower = red("harbour"),
+            one = line("1"),
+            three = line("3"),
+        )
+    );
+    // The flag wins over NO_COLOR, as in ripgrep.
+    let output = search_with(
+        &temp,
+        &["Harbour", "--color", "always"],
+        &[("NO_COLOR", Some("1"))],
+    );
+    assert_eq!(texts(&output).0, stdout);
+    // Without colour the grouped form marks matches as the classic form does.
+    let output = search_with(&temp, &["Harbour", "--heading"], &[]);
+    assert_eq!(
+        texts(&output).0,
+        without_colour(&stdout)
+            .replace("Harbour\n", ">>Harbour<<\n")
+            .replace("description: Harbour", "description: >>Harbour<<")
+            .replace("harbour ", ">>harbour<< ")
+    );
+}
+
+/// `COLUMNS=40`: every line of the grouped results fits 40 columns, cut with `…`; the
+/// `path:line:` prefix is never cut.
+#[test]
+fn the_grouped_form_is_cut_to_the_width() {
+    let temp = folder();
+    write(
+        &temp,
+        "context/long.md",
+        &format!(
+            "# Long\n\n{} needle {}\n",
+            "word ".repeat(30),
+            "tail ".repeat(30)
+        ),
+    );
+    let output = search_with(
+        &temp,
+        &["needle", "--color", "always"],
+        &[("COLUMNS", Some("40"))],
+    );
+    let stdout = without_colour(&texts(&output).0);
+    let results: Vec<&str> = stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("──"))
+        .take_while(|line| !line.is_empty())
+        .collect();
+    assert!(results.len() >= 3, "{stdout}");
+    for line in &results {
+        assert!(
+            line.chars().count() <= 40,
+            "{line:?} is wider than 40 columns:\n{stdout}"
+        );
+    }
+    assert!(
+        results
+            .iter()
+            .any(|line| line.starts_with("context/long.md:2: ") && line.ends_with('…')),
+        "{stdout}"
+    );
+    // Without COLUMNS (and no terminal to ask) the width is 100.
+    let output = search_with(&temp, &["needle", "--color", "always"], &[]);
+    let stdout = without_colour(&texts(&output).0);
+    let widest = stdout.lines().map(|line| line.chars().count()).max();
+    assert_eq!(widest, Some(100), "{stdout}");
+}
+
+#[test]
+fn color_values_are_checked() {
+    let temp = harbour();
+    let output = search_with(&temp, &["Harbour", "--color", "alwyas"], &[]);
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        texts(&output),
+        (
+            String::new(),
+            "Invalid --color \"alwyas\". Use one of: auto, always, never. Did you mean always?\n"
+                .to_owned()
+        )
+    );
+}
+
+/// On a terminal, `--color auto` (the default) gives the grouped form in colour; `NO_COLOR`
+/// (set and not empty) or `TERM=dumb` keep the grouped form without colour (contract 06 §1.9).
+#[cfg(unix)]
+#[test]
+fn a_terminal_gets_colour_unless_no_color() {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+
+    let temp = harbour();
+    let at_a_terminal = |vars: &[(&str, &str)]| -> String {
+        let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+        rustix::io::fcntl_setfd(&master, rustix::io::FdFlags::CLOEXEC).unwrap();
+        grantpt(&master).unwrap();
+        unlockpt(&master).unwrap();
+        let name = ptsname(&master, Vec::new()).unwrap();
+        let terminal = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap();
+        let mut command = dotaios(&temp.path().join("home"));
+        command
+            .env_remove("NO_COLOR")
+            .env_remove("COLUMNS")
+            .env("TERM", "xterm")
+            .envs(vars.iter().copied())
+            .args(["search", "Harbour", "--path"])
+            .arg(aios(&temp))
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(terminal))
+            .stderr(Stdio::null());
+        let mut child = command.spawn().unwrap();
+        // The parent's copy of the terminal's end goes with the command, so that reading
+        // ends when the child exits.
+        drop(command);
+        let mut master = fs::File::from(master);
+        let mut bytes = Vec::new();
+        let mut buffer = [0u8; 4096];
+        loop {
+            match master.read(&mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(read) => bytes.extend_from_slice(&buffer[..read]),
+            }
+        }
+        assert_eq!(child.wait().unwrap().code(), Some(0));
+        String::from_utf8(bytes).unwrap().replace("\r\n", "\n")
+    };
+    let coloured = at_a_terminal(&[]);
+    assert!(
+        coloured.contains("\x1b[35mvault/wiki/harbour.md\x1b[0m:\x1b[32m1\x1b[0m: ---\n"),
+        "{coloured}"
+    );
+    let plain = without_colour(&coloured);
+    for vars in [&[("NO_COLOR", "1")][..], &[("TERM", "dumb")][..]] {
+        let output = at_a_terminal(vars);
+        assert!(!output.contains('\x1b'), "{vars:?}: {output}");
+        assert!(
+            output.contains("vault/wiki/harbour.md:1: ---\n"),
+            "{vars:?}: {output}"
+        );
+        assert_eq!(
+            output.replace(">>", "").replace("<<", ""),
+            plain,
+            "{vars:?}"
+        );
+    }
+    // An empty NO_COLOR is unset (no-color.org).
+    assert_eq!(at_a_terminal(&[("NO_COLOR", "")]), coloured);
+}
+
+/// In the grouped form a memory stream with two matching entries is one file heading, its
+/// entries below without a `source:` line; a session is named by its body's path.
+#[test]
+fn the_grouped_form_names_a_memory_stream_once() {
+    let temp = folder();
+    write(
+        &temp,
+        "memory/events.jsonl",
+        "{\"ts\":\"2026-08-12T10:00:00Z\",\"type\":\"decision\",\"project\":\"ferry\",\"domain\":\"build\",\"summary\":\"Chose the ferry API\"}\n{\"ts\":\"2026-08-11T10:00:00Z\",\"type\":\"note\",\"body\":\"the ferry timetable\"}\n",
+    );
+    write(
+        &temp,
+        "memory/sessions/index.jsonl",
+        "{\"session_id\":\"abc123\",\"agent\":\"codex\",\"captured_at\":\"2026-08-10T09:00:00Z\",\"title\":\"Planning\",\"path\":\"memory/sessions/2026-08-10/a.md\"}\n",
+    );
+    write(
+        &temp,
+        "memory/sessions/2026-08-10/a.md",
+        "---\nagent: codex\n---\nWe talked about the ferry.\n",
+    );
+    let output = search_with(&temp, &["ferry", "--scope", "memory", "--heading"], &[]);
+    assert_eq!(code(&output), 0);
+    assert_eq!(
+        texts(&output).0,
+        "Memory: Shared\n\
+         Searching for \"ferry\" in memory...\n\
+         \n\
+         ── memory/ (2 matches) ──\n\
+         memory/events.jsonl\n\
+         \x20 [2026-08-12] decision (>>ferry<< / build) — Chose the >>ferry<< API\n\
+         \x20 [2026-08-11] note — note\n\
+         \x20   match: body = the >>ferry<< timetable\n\
+         \n\
+         2 result(s) found.\n"
+    );
+    let output = search_with(&temp, &["talked", "--scope", "sessions", "--heading"], &[]);
+    assert!(
+        texts(&output).0.contains(
+            "── sessions/ (1 match) ──\nmemory/sessions/2026-08-10/a.md\n  [2026-08-10] codex  abc123\n  Planning\n  We >>talked<< about the ferry.\n\n"
+        ),
+        "{}",
+        texts(&output).0
+    );
+}

@@ -699,10 +699,14 @@ fn help_and_the_absent_resolve_command() {
         .args(["skills", "--help"])
         .output()
         .unwrap();
+    let help = texts(&output).0;
     assert!(
-        texts(&output)
-            .0
-            .starts_with("Usage:\n  dotaios skills [--path <dir>]")
+        help.starts_with("Usage:\n  dotaios skills [--json] [--path <dir>]"),
+        "{help}"
+    );
+    assert!(
+        help.contains("\n  --json "),
+        "skills --help lists --json: {help}"
     );
 
     // The reference's separate `dotaios resolve` is deliberately not shipped (contract 04 §5.6).
@@ -785,4 +789,50 @@ fn every_surface_carries_the_same_confidence() {
     // The runner-up is measured against the top match.
     assert_eq!(answers[1]["matches"].as_array().unwrap().len(), 2);
     assert_eq!(answers[2]["matches"][0]["confidence"], 1);
+}
+
+/// `skills --json` prints one JSON document (contract 04 §5.5, 06 §1.3): the catalog in order,
+/// each skill with its members and path; `skills <name> --json` one skill with its SKILL.md.
+#[test]
+fn list_and_show_as_json() {
+    let temp = fixture();
+    let output = run_unchanged(&temp, &["skills", "--json"]);
+    assert_eq!(status(&output), Some(0));
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(stderr, "");
+    let list: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!("skills --json is not one JSON document ({error}): {stdout}")
+    });
+    let skills = list["skills"].as_array().unwrap();
+    let names: Vec<&str> = skills
+        .iter()
+        .map(|skill| skill["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["closeday", "plan-today"]);
+    let closeday = &skills[0];
+    assert_eq!(closeday["dir"], "closeday");
+    assert_eq!(closeday["description"], "Close out today's note.");
+    assert!(closeday["triggers"].is_array());
+    let path = support::below(&aios(&temp), "skills/closeday/SKILL.md");
+    assert_eq!(closeday["skillPath"], path.display().to_string());
+
+    let output = run_unchanged(&temp, &["skills", "CloseDay", "--json"]);
+    assert_eq!(status(&output), Some(0));
+    let stdout = texts(&output).0;
+    let one: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let skill = fs::read_to_string(aios(&temp).join("skills/closeday/SKILL.md")).unwrap();
+    assert_eq!(one["name"], "closeday");
+    assert_eq!(one["text"], skill);
+
+    let empty = tempfile::tempdir().unwrap();
+    fs::create_dir_all(empty.path().join("aios")).unwrap();
+    fs::write(empty.path().join("aios/aios.json"), "{}").unwrap();
+    let output = dotaios(empty.path())
+        .args(["skills", "--json", "--path"])
+        .arg(empty.path().join("aios"))
+        .output()
+        .unwrap();
+    assert_eq!(status(&output), Some(0));
+    let value: serde_json::Value = serde_json::from_str(&texts(&output).0).unwrap();
+    assert_eq!(value, serde_json::json!({"skills": []}));
 }

@@ -209,6 +209,9 @@ mod tests {
             dotaios_path: Some(OsString::from("/ignored")),
             search_cache: None,
             kimi_code_home: None,
+            no_color: false,
+            dumb_terminal: false,
+            columns: None,
         }
     }
 

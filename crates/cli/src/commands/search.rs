@@ -1,6 +1,7 @@
 //! `dotaios search` (contract 03 §17): options in the contract's validation order, the memory
 //! policy before anything touches the filesystem, the folder check, one call of the core search,
-//! and the human rendering (or `--json`).
+//! and the rendering: the classic form of §17.4 (piped, the reference's), the grouped form for a
+//! person at a terminal (`grouped.rs`, contract 06 §1.9), or `--json`.
 //!
 //! Results go to stdout, one warning per omission to stderr; the exit code is 0 when the
 //! search is complete (zero hits included), 2 when a scope was omitted, 1 on failure. This
@@ -26,7 +27,10 @@ use crate::args::{
     CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled, value_hint,
 };
 use crate::output::{err_line, out};
+use crate::terminal::{ColorChoice, Painter, Stdout};
 use crate::{CliError, Env};
+
+mod grouped;
 
 /// `dotaios search`: its options, help and completions.
 pub(crate) static SPEC: CommandSpec = CommandSpec {
@@ -40,6 +44,13 @@ Search the AIOS folder's content: sessions, context, memory, vault, decisions, s
 references and plugins (and one project's files with --project). Results are ranked per
 scope; anything that could not be searched whole is reported on stderr. Nothing is written.
 Words after -- are query words even when they start with -.
+
+Output: on a terminal (or with --color always or --heading), results are grouped: one
+heading per scope and per file, overlapping snippets of a file merged into one block per
+run of lines, each block as path:line: (relative to the folder, as an editor opens it), and
+lines cut to the terminal width (COLUMNS, else the terminal's, else 100) with …. Piped (or
+with --no-heading): the classic form, stable for scripts: one list in relevance order,
+L<line>: snippets, matches marked >>like this<<, never coloured or cut to a width.
 ",
     options: &[
         OptionSpec::value(
@@ -69,6 +80,13 @@ Words after -- are query words even when they start with -.
             "<spec>",
             "Sessions: captured since 7d, 12h, 2w, 1m or an ISO date",
         ),
+        OptionSpec::value(
+            "--color",
+            "<when>",
+            "auto, always or never (default auto: colour on a terminal unless\nNO_COLOR is set; always wins over NO_COLOR)",
+        ),
+        OptionSpec::flag("--heading", "The grouped form, also when piped"),
+        OptionSpec::flag("--no-heading", "The classic form, also on a terminal"),
         OptionSpec::flag("--json", "Print the result as JSON"),
         PATH_OPTION,
     ],
@@ -87,6 +105,9 @@ struct Options {
     filters: SessionFilters,
     path: Option<OsString>,
     json: bool,
+    color: ColorChoice,
+    /// `--heading` (`Some(true)`) or `--no-heading` (`Some(false)`), the last one given.
+    heading: Option<bool>,
 }
 
 /// Runs `dotaios search`.
@@ -152,11 +173,24 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     if options.json {
         out(&json_text(&query, Some(&outcome), &request))?;
     } else {
-        out(&format!(
-            "{}\n{}",
-            policy.receipt(),
+        let stdout = Stdout::of_process(env);
+        // Contract 06 §1.9: the grouped form on a terminal or with `--color always`, unless
+        // `--no-heading`; the classic form of 03 §17.4 otherwise, byte for byte.
+        let grouped = options
+            .heading
+            .unwrap_or(stdout.is_terminal || options.color == ColorChoice::Always);
+        let body = if grouped {
+            let form = grouped::Form {
+                painter: Painter {
+                    colour: stdout.colour(options.color),
+                },
+                width: stdout.width,
+            };
+            grouped::render(&query, scope_name, &outcome, form)
+        } else {
             render(&query, scope_name, &outcome, &request)
-        ))?;
+        };
+        out(&format!("{}\n{body}", policy.receipt()))?;
     }
     // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
     // other omission by its scope.
@@ -225,6 +259,9 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
             Item::Value("--since", value) => options.filters.since = Some(text(value, "--since")?),
             Item::Value("--path", value) => options.path = Some(value),
             Item::Flag("--json") => options.json = true,
+            Item::Value("--color", value) => options.color = color(&text(value, "--color")?)?,
+            Item::Flag("--heading") => options.heading = Some(true),
+            Item::Flag("--no-heading") => options.heading = Some(false),
             // Every other argument is a query word, `-x` and words after `--` included;
             // an unknown `--name` was refused by the scanner (§17.1).
             Item::Positional(word) => options.words.push(word.to_string_lossy().into_owned()),
@@ -239,6 +276,14 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
 fn limit(value: &str) -> Result<Limit, CliError> {
     Limit::from_digits(value)
         .ok_or_else(|| CliError::InvalidLimit(clip_code_points(value, 64, "…").into_owned()))
+}
+
+/// `--color` (contract 06 §1.9); the error echoes the value clipped to 64 code points.
+fn color(value: &str) -> Result<ColorChoice, CliError> {
+    ColorChoice::parse(value).ok_or_else(|| CliError::InvalidColor {
+        given: clip_code_points(value, 64, "…").into_owned(),
+        hint: value_hint(value, ColorChoice::NAMES),
+    })
 }
 
 // ----- human output (§17.4) -----------------------------------------------------------------
@@ -278,6 +323,14 @@ fn render(
         text.push('\n');
         at += run;
     }
+    text.push_str(&final_line(outcome, total));
+    text.push('\n');
+    text
+}
+
+/// The last line of both forms (§17.4): the count, or why there is none, then what was left
+/// out.
+fn final_line(outcome: &SearchOutcome, total: usize) -> String {
     let mut last = if total > 0 {
         format!("{total} result(s) found.")
     } else if outcome.omissions.is_empty() {
@@ -303,9 +356,7 @@ fn render(
             outcome.skipped_links.len()
         ));
     }
-    text.push_str(&last);
-    text.push('\n');
-    text
+    last
 }
 
 fn render_markdown(text: &mut String, hit: &MarkdownHit, highlighter: &Highlighter) {
@@ -321,33 +372,53 @@ fn render_markdown(text: &mut String, hit: &MarkdownHit, highlighter: &Highlight
     }
 }
 
-fn render_memory(text: &mut String, hit: &MemoryHit, highlighter: &Highlighter) {
+/// A memory result as both forms show it (§17.4).
+enum MemoryItem {
+    /// An entry that carries a `matches` array, shown like a note, as the reference does:
+    /// its title, file and `(L<line>[-<lineEnd>], content)` lines.
+    Notes {
+        title: String,
+        file: String,
+        lines: Vec<(String, String)>,
+    },
+    /// Any other entry: `[<ts>] <type><meta> — ` before the summary, the matched field and
+    /// snippet when not the summary, and the source.
+    Entry {
+        head: String,
+        summary: String,
+        matched: Option<(String, String)>,
+        source: String,
+    },
+}
+
+fn memory_item(hit: &MemoryHit) -> Option<MemoryItem> {
     let value = SearchHit::Memory(hit.clone()).to_value();
     let Value::Object(result) = &value else {
-        return;
+        return None;
     };
-    // An entry that carries a `matches` array is shown like a note, as the reference does.
     if let Some(Value::Array(matches)) = result.get("matches") {
-        text.push_str(&format!(
-            "  {} ({})\n",
-            field_text(result, "title"),
-            field_text(result, "file")
-        ));
-        for item in matches {
-            let Value::Object(item) = item else {
-                continue;
-            };
-            let line = field_text(item, "line");
-            let end = field_text(item, "lineEnd");
-            let lines = if end == line {
-                format!("L{line}")
-            } else {
-                format!("L{line}-{end}")
-            };
-            let content = highlighter.apply(&truncate(&field_text(item, "content"), 140));
-            text.push_str(&format!("    {lines}: {content}\n"));
-        }
-        return;
+        let lines = matches
+            .iter()
+            .filter_map(|item| match item {
+                Value::Object(item) => Some(item),
+                _ => None,
+            })
+            .map(|item| {
+                let line = field_text(item, "line");
+                let end = field_text(item, "lineEnd");
+                let lines = if end == line {
+                    format!("L{line}")
+                } else {
+                    format!("L{line}-{end}")
+                };
+                (lines, field_text(item, "content"))
+            })
+            .collect();
+        return Some(MemoryItem::Notes {
+            title: field_text(result, "title"),
+            file: field_text(result, "file"),
+            lines,
+        });
     }
     let ts =
         truthy_text(result, "ts").map_or("?".to_owned(), |ts| utf16_prefix(&ts, 10).to_owned());
@@ -364,28 +435,56 @@ fn render_memory(text: &mut String, hit: &MemoryHit, highlighter: &Highlighter) 
     let summary = truthy_text(result, "summary")
         .or_else(|| kind.clone())
         .unwrap_or_else(|| utf16_prefix(&to_json_compact(&value), 100).to_owned());
-    text.push_str(&format!(
-        "  [{ts}] {}{meta} — {}\n",
-        kind.as_deref().unwrap_or("?"),
-        highlighter.apply(&truncate(&summary, 100))
-    ));
-    match result.get("matchedField") {
-        None | Some(Value::Null) => {}
-        Some(field) => {
-            let snippet = result
+    let matched = match result.get("matchedField") {
+        None | Some(Value::Null) => None,
+        Some(field) => Some((
+            js_string_of(field),
+            result
                 .get("matchedSnippet")
-                .map_or("undefined".to_owned(), js_string_of);
-            text.push_str(&format!(
-                "    match: {} = {}\n",
-                js_string_of(field),
-                highlighter.apply(&truncate(&snippet, 100))
-            ));
-        }
-    }
-    text.push_str(&format!("    source: {}\n", field_text(result, "source")));
+                .map_or("undefined".to_owned(), js_string_of),
+        )),
+    };
+    Some(MemoryItem::Entry {
+        head: format!("[{ts}] {}{meta} — ", kind.as_deref().unwrap_or("?")),
+        summary,
+        matched,
+        source: field_text(result, "source"),
+    })
 }
 
-fn render_session(text: &mut String, hit: &SessionHit, highlighter: &Highlighter) {
+fn render_memory(text: &mut String, hit: &MemoryHit, highlighter: &Highlighter) {
+    match memory_item(hit) {
+        None => {}
+        Some(MemoryItem::Notes { title, file, lines }) => {
+            text.push_str(&format!("  {title} ({file})\n"));
+            for (lines, content) in lines {
+                let content = highlighter.apply(&truncate(&content, 140));
+                text.push_str(&format!("    {lines}: {content}\n"));
+            }
+        }
+        Some(MemoryItem::Entry {
+            head,
+            summary,
+            matched,
+            source,
+        }) => {
+            text.push_str(&format!(
+                "  {head}{}\n",
+                highlighter.apply(&truncate(&summary, 100))
+            ));
+            if let Some((field, snippet)) = matched {
+                text.push_str(&format!(
+                    "    match: {field} = {}\n",
+                    highlighter.apply(&truncate(&snippet, 100))
+                ));
+            }
+            text.push_str(&format!("    source: {source}\n"));
+        }
+    }
+}
+
+/// A session's first line (§17.4): `[<date>] <agent>[  [<project>]]  <session_id>`.
+fn session_head(hit: &SessionHit) -> String {
     let date = hit
         .date
         .as_deref()
@@ -408,7 +507,11 @@ fn render_session(text: &mut String, hit: &SessionHit, highlighter: &Highlighter
         .filter(|id| js_truthy(id))
         .map(js_string_of)
         .unwrap_or_default();
-    text.push_str(&format!("  [{date}] {agent}{project}  {session_id}\n"));
+    format!("[{date}] {agent}{project}  {session_id}")
+}
+
+fn render_session(text: &mut String, hit: &SessionHit, highlighter: &Highlighter) {
+    text.push_str(&format!("  {}\n", session_head(hit)));
     let title = js_string_of(&hit.title);
     text.push_str(&format!(
         "    {}\n",
@@ -440,8 +543,9 @@ fn truthy_text(object: &Map<String, Value>, name: &str) -> Option<String> {
         .map(js_string_of)
 }
 
-/// The `>>…<<` highlighting of §17.4: the whole phrase when it occurs, else each term in turn,
-/// both normalised by the search's own [`query_terms`] (§5).
+/// The `>>…<<` highlighting of §17.4 (the whole phrase when it occurs, else each term in turn,
+/// both normalised by the search's own [`query_terms`], §5), and the match ranges the grouped
+/// form colours by the same rule (contract 06 §1.9).
 struct Highlighter {
     phrase: Vec<char>,
     terms: Vec<Vec<char>>,
@@ -492,6 +596,61 @@ impl Highlighter {
         }
         current
     }
+}
+
+impl Highlighter {
+    /// The byte ranges the grouped form marks in `text` (contract 06 §1.9): every occurrence
+    /// of the phrase when it occurs, else every occurrence of each term, overlapping or
+    /// touching ones joined; sorted. The caller cuts `text` to a line's width first, so the
+    /// work is that width times the query's length.
+    fn ranges(&self, text: &str) -> Vec<(usize, usize)> {
+        if self.phrase.is_empty() {
+            return Vec::new();
+        }
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let folded: Vec<char> = chars.iter().map(|&(_, c)| fold(c)).collect();
+        let byte_at = |index: usize| chars.get(index).map_or(text.len(), |&(at, _)| at);
+        let mut found = occurrences(&folded, &self.phrase);
+        if found.is_empty() {
+            let mut terms: Vec<&Vec<char>> = self.terms.iter().collect();
+            terms.sort();
+            terms.dedup();
+            for term in terms {
+                found.extend(occurrences(&folded, term));
+            }
+            found.sort_unstable();
+        }
+        let mut joined: Vec<(usize, usize)> = Vec::with_capacity(found.len());
+        for (start, end) in found {
+            match joined.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => joined.push((start, end)),
+            }
+        }
+        joined
+            .into_iter()
+            .map(|(start, end)| (byte_at(start), byte_at(end)))
+            .collect()
+    }
+}
+
+/// The non-overlapping occurrences of `needle` in `folded`, left to right, as character index
+/// ranges.
+fn occurrences(folded: &[char], needle: &[char]) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    if needle.is_empty() {
+        return found;
+    }
+    let mut index = 0;
+    while index < folded.len() {
+        if folded[index..].starts_with(needle) {
+            found.push((index, index + needle.len()));
+            index += needle.len();
+        } else {
+            index += 1;
+        }
+    }
+    found
 }
 
 /// Wraps every non-overlapping case-insensitive occurrence of `needle` in `text` in `depth`

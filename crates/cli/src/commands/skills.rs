@@ -36,15 +36,21 @@ pub(crate) static SPEC: CommandSpec = CommandSpec {
     summary: "Match a request to an installed workflow",
     usage: "\
 Usage:
-  dotaios skills [--path <dir>]
-  dotaios skills <name> [--path <dir>]
+  dotaios skills [--json] [--path <dir>]
+  dotaios skills <name> [--json] [--path <dir>]
   dotaios skills resolve \"<intent>\" [--json] [--full] [--all] [--limit <n>] [--path <dir>]
   dotaios skills resolve --boot-context [--path <dir>]
 
 List the workflows installed under skills/, print one skill's SKILL.md (matched by name or
 directory, ignoring case), or match a request to a skill (see dotaios skills resolve --help).
 ",
-    options: &[PATH_OPTION],
+    options: &[
+        OptionSpec::flag(
+            "--json",
+            "Print the list (or the one skill, with its SKILL.md) as one JSON document",
+        ),
+        PATH_OPTION,
+    ],
     words: &["resolve"],
     footer: "",
 };
@@ -94,11 +100,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut path_flag: Option<OsString> = None;
+    let mut json = false;
     let mut words: Vec<String> = Vec::new();
     let mut scanner = Scanner::new(args, &SPEC);
     while let Some(item) = scanner.next_item()? {
         match item {
             Item::Value("--path", value) => path_flag = Some(value),
+            Item::Flag("--json") => json = true,
             Item::Positional(word) => words.push(word.to_string_lossy().into_owned()),
             other => return Err(unhandled(&other)),
         }
@@ -106,8 +114,13 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let folder = checked_folder(path_flag.as_deref(), env)?;
     let path = path_suffix(path_flag.is_some(), &folder);
     let catalog = read_catalog_at(&folder).map_err(CliError::Catalog)?;
+    let folder_text = folder.to_string_lossy();
     if words.is_empty() {
-        out(&render_list(&catalog, &path))?;
+        if json {
+            out(&format!("{}\n", render_list_json(&catalog, &folder_text)))?;
+        } else {
+            out(&render_list(&catalog, &path))?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     // A skill name may hold spaces, so the words form one name, as intent words do.
@@ -123,7 +136,14 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         });
     };
     let text = read_full(&folder, skill)?;
-    out(&format!("{text}\n"))?;
+    if json {
+        out(&format!(
+            "{}\n",
+            render_skill_json(skill, &folder_text, &text)
+        ))?;
+    } else {
+        out(&format!("{text}\n"))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -334,18 +354,7 @@ fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
     for matched in matches {
         let skill = matched.skill;
         json.begin_object();
-        json.name("name");
-        json.str(&skill.name);
-        json.name("dir");
-        json.str(&skill.dir);
-        json.name("description");
-        json.str(&skill.description);
-        json.name("triggers");
-        json.begin_array();
-        for trigger in &skill.triggers {
-            json.str(trigger);
-        }
-        json.end_array();
+        skill_members(&mut json, skill);
         json.name("score");
         json.number(round_score(matched.score));
         json.name("confidence");
@@ -357,6 +366,56 @@ fn render_json(intent: &str, matches: &[Ranked<'_>], folder: &str) -> String {
         json.end_object();
     }
     json.end_array();
+    json.end_object();
+    json.finish()
+}
+
+/// The members every JSON form gives a skill first (contract 04 §5.2, §5.5): `name`, `dir`,
+/// `description`, `triggers`.
+fn skill_members(json: &mut JsonWriter, skill: &Skill) {
+    json.name("name");
+    json.str(&skill.name);
+    json.name("dir");
+    json.str(&skill.dir);
+    json.name("description");
+    json.str(&skill.description);
+    json.name("triggers");
+    json.begin_array();
+    for trigger in &skill.triggers {
+        json.str(trigger);
+    }
+    json.end_array();
+}
+
+/// `dotaios skills --json` (contract 04 §5.5): `{"skills": [...]}` in catalog order, each
+/// skill's members and its `skillPath`; 2-space pretty JSON without the final newline.
+fn render_list_json(catalog: &[Skill], folder: &str) -> String {
+    let mut json = JsonWriter::new(JsonLayout::Pretty);
+    json.begin_object();
+    json.name("skills");
+    json.begin_array();
+    for skill in catalog {
+        json.begin_object();
+        skill_members(&mut json, skill);
+        json.name("skillPath");
+        json.str(&skill_path(folder, skill));
+        json.end_object();
+    }
+    json.end_array();
+    json.end_object();
+    json.finish()
+}
+
+/// `dotaios skills <name> --json` (contract 04 §5.5): the skill's members, its `skillPath` and
+/// its whole `SKILL.md` as `text`.
+fn render_skill_json(skill: &Skill, folder: &str, text: &str) -> String {
+    let mut json = JsonWriter::new(JsonLayout::Pretty);
+    json.begin_object();
+    skill_members(&mut json, skill);
+    json.name("skillPath");
+    json.str(&skill_path(folder, skill));
+    json.name("text");
+    json.str(text);
     json.end_object();
     json.finish()
 }

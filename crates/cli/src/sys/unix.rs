@@ -386,3 +386,10 @@ pub(crate) fn same_directory(
     let meta = stat_dir(dir)?;
     Ok(meta.dev == seen.dev && meta.ino == seen.ino)
 }
+
+/// The column count of the terminal on stdout (`TIOCGWINSZ`), `None` when stdout is no terminal
+/// or the terminal reports 0 (contract 06 §1.9).
+pub(crate) fn stdout_columns() -> Option<usize> {
+    let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+    (size.ws_col > 0).then_some(usize::from(size.ws_col))
+}

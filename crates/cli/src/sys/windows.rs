@@ -465,3 +465,9 @@ pub(crate) fn same_directory(
     Ok(meta.kind == FileKind::Directory
         && meta.mtime == (seen.mtime_sec, i64::from(seen.mtime_nsec)))
 }
+
+/// The column count of the console on stdout: the standard library has no query for it, so
+/// Windows takes `COLUMNS` or the default width (contract 06 §1.9).
+pub(crate) fn stdout_columns() -> Option<usize> {
+    None
+}
