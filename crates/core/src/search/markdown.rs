@@ -318,10 +318,28 @@ pub(crate) fn title(text: &str) -> Option<String> {
         Some((_, close)) => &text[close + 4..],
         None => text,
     };
-    let line = body.split('\n').find(|line| line.starts_with("# "))?;
+    let line = first_line_starting_with(body, "# ")?;
     let rest = line[1..].trim_start_matches(is_js_space);
     let title = js_trim(rest);
     (!title.is_empty()).then(|| title.to_owned())
+}
+
+/// The first line of `text` (as `text.split('\n')` gives them) that starts with `start`, found
+/// by a substring search rather than line by line: a note of millions of short lines and no
+/// title would otherwise be split into every line just to find none.
+fn first_line_starting_with<'t>(text: &'t str, start: &str) -> Option<&'t str> {
+    let at = if text.starts_with(start) {
+        0
+    } else {
+        let mut newline = start.to_owned();
+        newline.insert(0, '\n');
+        memchr::memmem::find(text.as_bytes(), newline.as_bytes())? + 1
+    };
+    let line = &text[at..];
+    Some(match memchr::memchr(b'\n', line.as_bytes()) {
+        Some(end) => &line[..end],
+        None => line,
+    })
 }
 
 /// The description of §8.1, only from frontmatter.
@@ -415,6 +433,32 @@ fn area_weight(area: Area) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_title_line_is_the_one_split_finds() {
+        let cases = [
+            "",
+            "# a",
+            "x\n# a\n# b",
+            "x# a\n#b\n# c",
+            "#\n# \n",
+            "a\n\n# ",
+            "a # b\nc",
+            "\n# é\r\n",
+            "## a\n# b",
+            "x\n#",
+            "# ",
+        ];
+        for text in cases {
+            let by_split = text.split('\n').find(|line| line.starts_with("# "));
+            assert_eq!(first_line_starting_with(text, "# "), by_split, "{text:?}");
+            assert_eq!(
+                first_line_starting_with(text, "#"),
+                text.split('\n').find(|line| line.starts_with('#')),
+                "{text:?}"
+            );
+        }
+    }
 
     fn run(query: &str, text: &str) -> FileAnalysis {
         let query = Query::new(query);

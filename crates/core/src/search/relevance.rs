@@ -357,7 +357,6 @@ struct PieceScratch {
     chain: Vec<Option<u32>>,
     /// How many parts of each joined term the tokens just read complete.
     progress: Vec<usize>,
-    hits: Vec<(usize, Quality)>,
 }
 
 impl Relevance {
@@ -493,7 +492,6 @@ impl Relevance {
             scratch: PieceScratch {
                 chain: vec![None; self.sequence.len()],
                 progress: vec![0; self.terms.len()],
-                hits: Vec::new(),
             },
             cache: TokenCache::default(),
         }
@@ -681,28 +679,64 @@ impl Collector<'_> {
     /// its match facts. Pieces are separate for phrase detection only by their positions.
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
         let mut facts = LineFacts::default();
-        let model = self.model;
-        let PieceScratch {
-            chain: mut piece_chain,
-            mut progress,
-            mut hits,
-        } = std::mem::take(&mut self.scratch);
+        // Disjoint borrows of the collector's parts, so that the per-token closure below
+        // touches each directly (a note of millions of one-token lines is millions of calls).
+        let Collector {
+            model,
+            features,
+            position,
+            last_seen,
+            title_terms,
+            seen,
+            advancing,
+            scratch: PieceScratch { chain, progress },
+            cache,
+        } = self;
+        let model: &Relevance = model;
         // Chains and joined terms start afresh in every piece.
-        let piece_start = self.position;
-        let mut advancing = std::mem::take(&mut self.advancing);
-        if advancing {
+        let piece_start = *position;
+        if std::mem::take(advancing) {
             for &term in &model.joined {
                 progress[term] = 0;
             }
-            advancing = false;
         }
         let term_count = model.terms.len();
+        let chains = model.sequence.len() >= 2;
         for_each_token(folded, |_, token| {
-            let position = self.position;
-            self.position += 1;
-            let analysis = self.cache.analyse(model, token);
-            hits.clear();
-            // The single-token terms' hits in term order, as `match_token` reports them.
+            let at = *position;
+            *position += 1;
+            let analysis = cache.analyse(model, token);
+            // What one matched term contributes. Hits of one token are independent of their
+            // order: a chain step links only to an earlier position.
+            let mut hit = |term: usize, quality: Quality| {
+                let bit = 1_u64 << (term % 64);
+                facts.terms |= bit;
+                if quality == Quality::Exact {
+                    facts.exact |= bit;
+                }
+                let target = if quality == Quality::Prefix {
+                    Field::Body
+                } else {
+                    field
+                };
+                features.tf[term][target as usize] += quality.weight();
+                if field == Field::Title && quality != Quality::Prefix {
+                    *title_terms |= bit;
+                }
+                if last_seen[term].replace(at).is_none() {
+                    *seen += 1;
+                }
+                for &step in &model.steps[term] {
+                    let linked = step == 0
+                        || chain[step - 1]
+                            .is_some_and(|end| end >= piece_start && at > end && at - end <= 2);
+                    if linked {
+                        chain[step] = Some(at);
+                    }
+                }
+            };
+            let mut any = false;
+            // The single-token terms' hits.
             let mut matched = analysis.matched();
             while matched != 0 {
                 let term = matched.trailing_zeros() as usize;
@@ -714,12 +748,13 @@ impl Collector<'_> {
                 } else {
                     Quality::Prefix
                 };
-                hits.push((term, quality));
+                hit(term, quality);
+                any = true;
                 matched &= matched - 1;
             }
             // A token that is no part resets every joined term; skip that when all are reset.
-            if analysis.part != TokenAnalysis::NO_PART || advancing {
-                advancing = false;
+            if analysis.part != TokenAnalysis::NO_PART || *advancing {
+                *advancing = false;
                 for &term in &model.joined {
                     let ids = &model.part_ids[term];
                     progress[term] = if ids[progress[term]] == analysis.part {
@@ -728,65 +763,28 @@ impl Collector<'_> {
                         usize::from(ids[0] == analysis.part)
                     };
                     if progress[term] == ids.len() {
-                        hits.push((term, Quality::Exact));
+                        hit(term, Quality::Exact);
+                        any = true;
                         progress[term] = 0;
                     }
-                    advancing |= progress[term] != 0;
+                    *advancing |= progress[term] != 0;
                 }
             }
-            for &(term, quality) in &hits {
-                let bit = 1_u64 << (term % 64);
-                facts.terms |= bit;
-                if quality == Quality::Exact {
-                    facts.exact |= bit;
-                }
-                let target = if quality == Quality::Prefix {
-                    Field::Body
-                } else {
-                    field
-                };
-                self.features.tf[term][target as usize] += quality.weight();
-                if field == Field::Title && quality != Quality::Prefix {
-                    self.title_terms |= bit;
-                }
-                if self.last_seen[term].replace(position).is_none() {
-                    self.seen += 1;
-                }
-                for &step in &model.steps[term] {
-                    let linked = step == 0
-                        || piece_chain[step - 1].is_some_and(|end| {
-                            end >= piece_start && position > end && position - end <= 2
-                        });
-                    if linked {
-                        piece_chain[step] = Some(position);
-                    }
-                }
+            if !any {
+                return;
             }
-            if model.sequence.len() >= 2 && piece_chain.last().copied().flatten() == Some(position)
-            {
+            if chains && chain.last().copied().flatten() == Some(at) {
                 facts.phrase = true;
-                self.features.phrase = true;
+                features.phrase = true;
             }
-            if !hits.is_empty() && self.seen == term_count {
-                let first = self
-                    .last_seen
-                    .iter()
-                    .flatten()
-                    .min()
-                    .copied()
-                    .unwrap_or(position);
-                let span = position - first + 1;
-                if self.features.span.is_none_or(|best| span < best) {
-                    self.features.span = Some(span);
+            if *seen == term_count {
+                let first = last_seen.iter().flatten().min().copied().unwrap_or(at);
+                let span = at - first + 1;
+                if features.span.is_none_or(|best| span < best) {
+                    features.span = Some(span);
                 }
             }
         });
-        self.scratch = PieceScratch {
-            chain: piece_chain,
-            progress,
-            hits,
-        };
-        self.advancing = advancing;
         facts
     }
 
