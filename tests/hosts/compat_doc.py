@@ -2,7 +2,7 @@
 
 It owns the wording of the evidence table: the one place the levels, host names and the reasons
 the untested hosts are untested are written down. `dotaios mcp install` compiles its
-`Evidence:` line from the table this writes (crates/cli/src/commands/mcp_evidence.rs).
+`Evidence:` line from the table this writes (crates/cli/src/commands/mcp/evidence.rs).
 
 What it must never do: invent a level a run did not report, or write a row for a tested host
 from anything but a run of it (a run of some hosts keeps the other hosts' rows as they were).

@@ -23,10 +23,6 @@ mod demo;
 mod doctor;
 mod init;
 mod mcp;
-mod mcp_client;
-mod mcp_evidence;
-mod mcp_install;
-mod mcp_status;
 mod migrate;
 mod search;
 mod skills;
@@ -202,6 +198,13 @@ pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<Pat
     let folder = configured_folder(path_flag, env);
     require_aios_json(&folder)?;
     Ok(folder)
+}
+
+/// A path that goes into a client configuration (`mcp install`, `connect`) must be UTF-8 text
+/// (contract 06 §2.3).
+pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
+    path.to_str()
+        .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
 }
 
 /// The folder check of contract 01 §1.3 ([`is_aios_folder`], shared with the adapter), refused

@@ -1,7 +1,9 @@
 //! `dotaios mcp` (contract 06 §3). The subcommand is found first; `serve` hands every other
 //! argument to the adapter library, so `dotaios mcp serve` runs exactly the code of the
-//! `dotaios-mcp` binary (contract 05 §1). The other subcommands (`status`, `install`, `config`)
-//! are dispatched from [`run`] as they land.
+//! `dotaios-mcp` binary (contract 05 §1). `status` and `install`/`config` share their options
+//! (`options`, a leaf) and are dispatched from [`run`] to `status` and `install`, which reads
+//! the recorded host evidence (`evidence`). Imports run one way: this file → subcommands →
+//! `options`.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -9,6 +11,12 @@ use std::process::ExitCode;
 use crate::args::{CommandSpec, OptionSpec, Scanner, first_positional};
 use crate::output::out;
 use crate::{CliError, Env};
+use options::Subcommand;
+
+mod evidence;
+mod install;
+mod options;
+mod status;
 
 /// `--path <dir>`, for every `mcp` subcommand.
 const PATH: OptionSpec = OptionSpec::value("--path", "<dir>", "Use a non-default AIOS folder");
@@ -122,7 +130,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     // `status` (also when no subcommand is given), `install`, `config`, and unknown names,
     // which are refused only after option parsing and the folder check (contract 06 §3.1).
-    super::mcp_client::run(args, env)
+    let (subcommand, options) = options::parse(args, env)?;
+    match subcommand {
+        Subcommand::Status => status::run(&options, env),
+        Subcommand::Install => install::run(&options, env),
+    }
 }
 
 /// `dotaios mcp serve`: the adapter, with the adapter's own argument rules.

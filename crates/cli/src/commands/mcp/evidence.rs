@@ -5,12 +5,12 @@
 //! What it must never do: claim more than the table says. A client without a row, or with a
 //! row it cannot read, is "configured only".
 
-use super::mcp_client::Agent;
+use super::options::Agent;
 
 /// The evidence table, compiled in so the binary states what the release was checked with
 /// (through `crates/cli/compatibility.md`, a link to `docs/compatibility.md` that the packaged
 /// crate carries).
-const COMPATIBILITY: &str = include_str!("../../compatibility.md");
+const COMPATIBILITY: &str = include_str!("../../../compatibility.md");
 
 /// One table row: host name, version and level (`None` version: not tested).
 #[derive(Debug, PartialEq, Eq)]

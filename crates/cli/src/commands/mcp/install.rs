@@ -1,6 +1,6 @@
 //! `dotaios mcp install --dry-run --agent <agent>` and its alias `mcp config` (contract 06 §5):
 //! the client-specific fragment that starts the adapter, the suggested target file, the release
-//! evidence for that client (`mcp_evidence`) and merge instructions.
+//! evidence for that client (`evidence`) and merge instructions.
 //!
 //! What it must never do: write or create a file, with or without `--dry-run` (users merge the
 //! fragment themselves; only `connect opencode` writes a client configuration), or put a
@@ -13,8 +13,9 @@ use dotaios_core::folder::location::absolutize;
 use dotaios_core::text::{push_json_string, to_json_pretty};
 use serde_json::json;
 
-use super::mcp_client::{Agent, McpOptions, install_line};
-use super::mcp_evidence;
+use super::evidence;
+use super::options::{Agent, McpOptions, install_line};
+use crate::commands::utf8_path;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{below, lines_text, out, shell_words};
 use crate::package_install;
@@ -99,7 +100,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
                 Format::Toml => "TOML",
             }
         ),
-        mcp_evidence::line(options.agent),
+        evidence::line(options.agent),
         String::new(),
         "MCP server config fragment:".to_owned(),
         fragment,
@@ -129,15 +130,9 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
                 .to_owned(),
         );
     }
-    lines.push(mcp_evidence::EXPLANATION.to_owned());
+    lines.push(evidence::EXPLANATION.to_owned());
     out(&lines_text(&lines))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A path that goes into a client configuration must be UTF-8 text (§2.3).
-pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
-    path.to_str()
-        .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
 }
 
 /// The suggested target file below `home` (§5.2). `CODEX_HOME`, `CLAUDE_CONFIG_DIR` and
@@ -158,7 +153,7 @@ fn target_path(
         },
         Agent::OpenCode => {
             let config_home = if home_is_default {
-                super::connect::xdg_config_home()
+                crate::commands::connect::xdg_config_home()
             } else {
                 None
             };

@@ -1,19 +1,17 @@
-//! The client-wiring side of `dotaios mcp` (contract 06 §3): option parsing shared by `status`,
-//! `install` and `config`, the folder check and the dispatch to
-//! [`super::mcp_status`] and [`super::mcp_install`].
+//! The options of `dotaios mcp status`, `install` and `config` (contract 06 §3): the clients,
+//! option parsing and the folder check (§3.1 steps 4–9), and the one spelling of the install
+//! command that both subcommands print.
 //!
-//! `dotaios mcp serve` never reaches this module: the `mcp` command hands every other
-//! subcommand (including none and unknown ones) to [`run`]. Nothing here writes a file or
-//! starts a process.
+//! A leaf of `commands/mcp/`: the subcommands use it, it uses none of them. `dotaios mcp
+//! serve` never reaches it. Nothing here writes a file or starts a process.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
-use super::checked_folder;
 use crate::args::{Item, Scanner, did_you_mean, unhandled, value_hint};
+use crate::commands::checked_folder;
 use crate::output::shell_quote;
 use crate::{CliError, Env};
 
@@ -57,9 +55,9 @@ impl Agent {
     }
 }
 
-/// The subcommands handled here.
+/// The subcommands that take these options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Subcommand {
+pub(super) enum Subcommand {
     Status,
     Install,
 }
@@ -97,18 +95,8 @@ pub(crate) fn install_line(agent: Agent, options: &McpOptions, launcher: Option<
     command
 }
 
-/// Runs `dotaios mcp` for every subcommand but `serve`; `args` are the arguments after `mcp`.
-/// The `mcp` command has already printed its help when `-h` or `--help` was given.
-pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
-    let (subcommand, options) = parse(args, env)?;
-    match subcommand {
-        Subcommand::Status => super::mcp_status::run(&options, env),
-        Subcommand::Install => super::mcp_install::run(&options, env),
-    }
-}
-
-/// Steps 4–9 of §3.1, up to (not including) the dispatch.
-fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliError> {
+/// Steps 4–9 of §3.1, up to (not including) the dispatch; `args` are the arguments after `mcp`.
+pub(super) fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliError> {
     let mut agent_value: Option<String> = None;
     let mut dry_run = false;
     let mut home_flag: Option<OsString> = None;
@@ -116,7 +104,7 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
     let mut launcher: Option<OsString> = None;
     let mut json = false;
     let mut subcommand_name: Option<OsString> = None;
-    let mut scanner = Scanner::new(args, &super::mcp::SPEC);
+    let mut scanner = Scanner::new(args, &super::SPEC);
     while let Some(item) = scanner.next_item()? {
         match item {
             Item::Value("--agent", value) => {
@@ -156,7 +144,7 @@ fn parse(args: &[OsString], env: &Env) -> Result<(Subcommand, McpOptions), CliEr
         Some("install" | "config") => Subcommand::Install,
         _ => {
             let name = subcommand_name.unwrap_or_default().to_string_lossy();
-            let hint = did_you_mean(&name, super::mcp::SPEC.words.iter().copied(), "");
+            let hint = did_you_mean(&name, super::SPEC.words.iter().copied(), "");
             return Err(CliError::UnknownMcpCommand {
                 name: name.into_owned(),
                 hint,

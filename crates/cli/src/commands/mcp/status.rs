@@ -14,7 +14,7 @@ use dotaios_core::text::to_json_pretty;
 use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Value, json};
 
-use super::mcp_client::{Agent, McpOptions, install_line};
+use super::options::{Agent, McpOptions, install_line};
 use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
 use crate::output::out;
 use crate::{CliError, Env};
@@ -408,7 +408,7 @@ mod tests {
     #[test]
     fn next_step_keeps_the_path_and_launcher_given() {
         let mut options = McpOptions {
-            agent: super::super::mcp_client::Agent::Codex,
+            agent: super::super::options::Agent::Codex,
             dry_run: false,
             home: None,
             launcher: None,
