@@ -29,7 +29,7 @@ mod parse;
 pub(crate) use parse::{strip_frontmatter, unanswered_sections, without_comments};
 mod provenance;
 mod render;
-mod sources;
+pub(crate) mod sources;
 mod timeline;
 
 use std::borrow::Cow;

@@ -17,11 +17,16 @@ use std::time::SystemTime;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
 
+use crate::context::sources::{
+    DECISIONS_CAP, LEDGER_LIMITS, MARKDOWN_CAP, SIGNAL_DIRECTORY_ENTRIES, TIMELINE_CAP,
+};
 use crate::context::{ContextError, ContextRequest, ContextScope, project_working_context};
-use crate::folder::config::{SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config};
+use crate::folder::config::{
+    CONFIG_CAP, SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config,
+};
 use crate::folder::frontmatter::split_frontmatter;
 use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
-use crate::folder::plan::plan_for_root;
+use crate::folder::plan::{IGNORE_CAP, plan_for_root};
 use crate::folder::projects::{Oversized, read_catalog_with};
 use crate::request::{Budget, Limit};
 use crate::search::walk::is_skipped;
@@ -228,7 +233,7 @@ pub fn check_starter_files(root: &Root) -> Check {
 pub fn check_workspace_ignore_rule(root: &Root) -> Check {
     const NAME: &str = "Workspace ignore rule";
     let fix = "Add the line /workspaces/ as the last rule of .gitignore so managed checkouts stay out of the mirror.";
-    let text = match root.read_text(&rel(".gitignore"), MIB, &mut metadata_ledger()) {
+    let text = match root.read_text(&rel(".gitignore"), IGNORE_CAP, &mut metadata_ledger()) {
         Ok(Some(file)) => file.text,
         Ok(None) => {
             return Check::new(NAME, Status::Warn)
@@ -313,7 +318,11 @@ pub fn check_memory_health(root: &Root) -> Check {
     .map(|path| (*path).to_owned())
     .collect();
     let mut ledger = metadata_ledger();
-    match root.list_dir(Some(&rel("memory/signals")), 8192, &mut ledger) {
+    match root.list_dir(
+        Some(&rel("memory/signals")),
+        SIGNAL_DIRECTORY_ENTRIES,
+        &mut ledger,
+    ) {
         Ok(Some(listing)) => {
             let mut names: Vec<String> = listing
                 .entries
@@ -339,7 +348,7 @@ pub fn check_memory_health(root: &Root) -> Check {
         let Ok(path_rel) = RelPath::new(path) else {
             continue;
         };
-        match root.read_text(&path_rel, 8 * MIB, &mut ledger) {
+        match root.read_text(&path_rel, TIMELINE_CAP, &mut ledger) {
             Ok(Some(file)) => {
                 quarantined += file
                     .text
@@ -421,7 +430,7 @@ pub fn check_context_filled(root: &Root) -> Check {
     let mut unfilled: Vec<&str> = Vec::new();
     let mut empty_sections: Vec<String> = Vec::new();
     for path in CORE_CONTEXT {
-        let Ok(Some(file)) = root.read_text(&rel(path), MIB, &mut ledger) else {
+        let Ok(Some(file)) = root.read_text(&rel(path), MARKDOWN_CAP, &mut ledger) else {
             continue;
         };
         if is_unfilled_template(&file.text) {
@@ -483,19 +492,19 @@ pub fn describe_read_error(error: ReadError) -> &'static str {
     }
 }
 
-/// Per-file caps of the working context's fixed sources (contract 01 §5.1); every other eligible
-/// file is held to the evidence reader's 4 MiB (§5.3).
+/// Per-file caps of the working context's fixed sources (contract 01 §5.1), the readers' own
+/// values; every other eligible file is held to the evidence reader's cap (§5.3).
 const SOURCE_CAPS: [(&str, u64); 7] = [
-    ("context/identity.md", MIB),
-    ("context/priorities.md", MIB),
-    ("context/work.md", MIB),
-    ("decisions/log.md", 4 * MIB),
-    ("memory/sessions/index.jsonl", 8 * MIB),
-    ("memory/events.jsonl", 8 * MIB),
-    ("aios.json", MIB),
+    ("context/identity.md", MARKDOWN_CAP),
+    ("context/priorities.md", MARKDOWN_CAP),
+    ("context/work.md", MARKDOWN_CAP),
+    ("decisions/log.md", DECISIONS_CAP),
+    ("memory/sessions/index.jsonl", TIMELINE_CAP),
+    ("memory/events.jsonl", TIMELINE_CAP),
+    ("aios.json", CONFIG_CAP),
 ];
-const EVIDENCE_FILE_CAP: u64 = 4 * MIB;
-const DIRECTORY_ENTRY_CAP: u64 = 8192;
+const EVIDENCE_FILE_CAP: u64 = crate::search::MAX_FILE_BYTES;
+const DIRECTORY_ENTRY_CAP: u64 = crate::search::MAX_DIRECTORY_ENTRIES;
 const SHELVES: [&str; 9] = [
     "context",
     "decisions",
@@ -821,11 +830,7 @@ pub fn check_skills(root: &Root) -> Check {
 /// Check 8: the project catalog as the working context reads it (contract 01 §6.1).
 pub fn check_project_catalog(root: &Root) -> Check {
     const NAME: &str = "Project catalog";
-    let mut ledger = Ledger::new(Limits {
-        files: 512,
-        bytes: 16 * MIB,
-        entries: 10_000,
-    });
+    let mut ledger = Ledger::new(LEDGER_LIMITS);
     match read_catalog_with(root, &mut ledger, Oversized::Fail) {
         Ok(catalog) => match catalog.not_slugs.first() {
             None => Check::new(NAME, Status::Ok)

@@ -12,17 +12,18 @@ use crate::text::utf16_cmp;
 const MIB: u64 = 1024 * 1024;
 
 /// The projection ledger (contract 01 §5.1).
-const LEDGER_LIMITS: Limits = Limits {
+pub(crate) const LEDGER_LIMITS: Limits = Limits {
     files: 512,
     bytes: 16 * MIB,
     entries: 10_000,
 };
 
-const MARKDOWN_CAP: u64 = MIB;
-const DECISIONS_CAP: u64 = 4 * MIB;
-const TIMELINE_CAP: u64 = 8 * MIB;
+// The per-source caps of contract 01 §5.1; `doctor` predicts refusals from these same values.
+pub(crate) const MARKDOWN_CAP: u64 = MIB;
+pub(crate) const DECISIONS_CAP: u64 = 4 * MIB;
+pub(crate) const TIMELINE_CAP: u64 = 8 * MIB;
 const SIGNAL_CAP: u64 = MIB;
-const SIGNAL_DIRECTORY_ENTRIES: u64 = 8_192;
+pub(crate) const SIGNAL_DIRECTORY_ENTRIES: u64 = 8_192;
 const SIGNAL_FILES: usize = 64;
 
 /// Why a projection read failed: the internal codes of contract 01 §4.11. All of them surface as
