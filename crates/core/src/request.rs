@@ -12,8 +12,8 @@
 //! - [`Bounds`]: the integer range and default of one tool argument.
 //! - [`Selector`]: a canonical project selector (contract 01 §6.4.2) that passed its check;
 //!   [`ContextSelector`]: the looser working-context selector (§6.4.1), checked and trimmed.
-//! - [`ScopeRequest`]: the requested search scope (contract 03 §2.1), and the one rule that a
-//!   `projects` scope needs a project ([`ScopeRequest::needs_project`]).
+//!
+//! The requested search scope is `search::ScopeRequest`, beside the scopes it names.
 
 use crate::folder::selector::{
     SelectorError, WorkingContextSelectorError, check_canonical_selector,
@@ -21,7 +21,6 @@ use crate::folder::selector::{
 };
 
 pub use crate::folder::selector::MAX_SELECTOR_CODE_POINTS;
-pub use crate::search::ScopeRequest;
 
 /// The code-point maximum of a tool's `query` and `intent` (contract 05 §6.3).
 pub const MAX_TEXT_CODE_POINTS: usize = 500;
@@ -262,17 +261,6 @@ mod tests {
         assert_eq!(Budget::whole(Budget::SEARCH_TOOL.default), Budget::DEFAULT);
         assert_eq!(Limit::CONTEXT_DEFAULT.get(), 3);
         assert_eq!(Limit::SKILL_DEFAULT.get(), 1);
-    }
-
-    /// Only `projects` needs a project, and only when none is given: the one rule the
-    /// adapter's validator and `search::check_request` both ask.
-    #[test]
-    fn only_projects_needs_a_project() {
-        for request in ScopeRequest::ACCEPTED {
-            let projects = request.as_str() == "projects";
-            assert_eq!(request.needs_project(None), projects, "{request:?}");
-            assert!(!request.needs_project(Some("acme")), "{request:?}");
-        }
     }
 
     #[test]

@@ -14,8 +14,9 @@
 //! a final allocation settles the rest, the admitted scopes are read and ranked, and every
 //! observed file and directory is checked again before anything is returned.
 //!
-//! Module map: [`matcher`](self) normalises queries and matches the four tiers, `markdown`
-//! makes snippets, `rank` holds the formula and the date parser, `jsonl` the memory entries,
+//! Module map: [`matcher`](self) normalises queries and decides the wire `match` kind,
+//! `relevance` analyses text and scores (BM25F), `markdown` makes snippets, `clock` holds the
+//! request clock and reads `ts` values against it, `jsonl` the memory entries,
 //! `sessions` the session index, `allocation` the fair-share arithmetic, `walk` the name rules,
 //! `engine` the phases over the contained reader, `payload` the `search_aios` text.
 //!
@@ -32,6 +33,7 @@ pub mod bounds;
 mod cache;
 #[cfg(test)]
 mod cache_tests;
+mod clock;
 mod engine;
 mod error;
 mod hit;
@@ -40,7 +42,6 @@ mod markdown;
 mod matcher;
 mod omission;
 mod payload;
-mod rank;
 mod relevance;
 mod sessions;
 #[cfg(test)]
@@ -56,13 +57,13 @@ use crate::folder::memory::MemoryMode;
 use crate::request::{Limit, Selector};
 
 pub use self::cache::{DEFAULT_CAP_BYTES, SearchCache};
+pub use self::clock::Clock;
 pub use self::error::{EvidenceError, SearchError};
 pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, SessionSnippet, Snippet};
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::{MatchKind, query_terms};
 pub use self::omission::{Counts, Omission, OmissionCause, OmissionReason};
 pub use self::payload::{QUERY_MARKER, off_mcp_payload};
-pub use self::rank::Clock;
 pub use self::sessions::SessionFilters;
 
 /// The per-file size ceiling, 4 MiB (§13).

@@ -5,10 +5,10 @@
 //!
 //! Not part of the product's API (hidden from the docs); never reads a file.
 
+use crate::search::clock::Clock;
 use crate::search::jsonl::{self, Family, Generation, Source, Suppression};
 use crate::search::markdown::analyze;
 use crate::search::matcher::Query;
-use crate::search::rank::Clock;
 use crate::search::relevance::Stats;
 
 /// The snippets of one Markdown `text` for `query` (§8.2); `lower` is the caller's lowercase

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, MatchKind, Query, lowercase};
-use crate::search::rank::{Clock, parse_ts};
 use crate::search::relevance::{Features, Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{
     JsonLayout, JsonWriter, LoneSurrogates, apply_js_key_order, collate, js_number_of,

@@ -1517,3 +1517,14 @@ fn scope_names_come_from_one_table() {
         assert_eq!(ScopeRequest::parse(name), None, "{name:?}");
     }
 }
+
+/// Only `projects` needs a project, and only when none is given: the one rule the
+/// adapter's validator and `search::check_request` both ask.
+#[test]
+fn only_projects_needs_a_project() {
+    for request in ScopeRequest::ACCEPTED {
+        let projects = request.as_str() == "projects";
+        assert_eq!(request.needs_project(None), projects, "{request:?}");
+        assert!(!request.needs_project(Some("acme")), "{request:?}");
+    }
+}

@@ -10,8 +10,9 @@ use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs, resolve_
 use dotaios_core::folder::selector::is_cc;
 use dotaios_core::request::{
     Bounds, Budget, ContextSelector, Limit, MAX_SELECTOR_CODE_POINTS, MAX_TEXT_CODE_POINTS,
-    ScopeRequest, Selector,
+    Selector,
 };
+use dotaios_core::search::ScopeRequest;
 use dotaios_core::text::{code_point_len, js_trim};
 use indexmap::IndexMap;
 

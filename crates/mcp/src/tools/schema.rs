@@ -13,8 +13,9 @@
 //! arguments.
 
 use dotaios_core::request::{
-    Bounds, Budget, Limit, MAX_SELECTOR_CODE_POINTS, MAX_TEXT_CODE_POINTS, ScopeRequest,
+    Bounds, Budget, Limit, MAX_SELECTOR_CODE_POINTS, MAX_TEXT_CODE_POINTS,
 };
+use dotaios_core::search::ScopeRequest;
 use serde_json::{Value, json};
 
 use super::Tool;

@@ -10,9 +10,9 @@ use super::{
     Entry, EntryCandidate, Family, Generation, ProjectIdentity, Source, flatten, is_attributed,
     parse, truncate,
 };
+use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, MatchKind, Query, lowercase};
-use crate::search::rank::{Clock, parse_ts};
 use crate::search::relevance::{Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{NameOutput, escape_name};
 
