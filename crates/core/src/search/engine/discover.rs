@@ -3,7 +3,17 @@
 //!
 //! Charges every read to the scope and the phase; never ranks.
 
-use super::*;
+use dotaios_contained::{Identity, Ledger, Limits, ReadError, RelPath};
+
+use crate::search::allocation::CountsExt;
+use crate::search::error::{EvidenceError, ScopeFailure, ceiling_of, observed_path_error};
+use crate::search::hit::SearchHit;
+use crate::search::jsonl::ProjectIdentity;
+use crate::search::omission::OmissionReason;
+use crate::search::sessions::search_sessions;
+use crate::search::{MAX_FILE_BYTES, Scope, jsonl};
+
+use super::{Engine, Meter, RootId, ScopeWork};
 
 impl Engine<'_> {
     pub(super) fn discover(

@@ -4,7 +4,24 @@
 //!
 //! Every file read here must still be the object inspection recorded (§4.8 rules 2–3).
 
-use super::*;
+use std::collections::HashMap;
+
+use dotaios_contained::{Identity, Ledger, Limits, Root};
+use serde_json::Value;
+
+use crate::search::allocation::CountsExt;
+use crate::search::error::{EvidenceError, ScopeFailure, SearchError, fatal, observed_path_error};
+use crate::search::hit::SearchHit;
+use crate::search::jsonl::{Family, ProjectIdentity};
+use crate::search::markdown::{FileAnalysis, analyze};
+use crate::search::matcher::{Query, lowercase};
+use crate::search::omission::{Counts, OmissionReason};
+use crate::search::relevance::{Features, Field, Stats, fold_accents};
+use crate::search::{MAX_FILE_BYTES, Scope, jsonl};
+use crate::text::collate;
+
+use super::parallel::parallel_map;
+use super::{Corpus, CorpusFile, Engine, ScopeWork};
 
 /// A result of one admitted scope before the request-wide order (§9.4): its hit, what its
 /// score is computed from, and its tie-break inside the scope.

@@ -4,7 +4,31 @@
 //! It reads nothing itself but listings and fixed small files, and never matches a query: the
 //! accepted files' early read and their analysis against the query are `observe`'s.
 
-use super::*;
+use std::sync::Arc;
+
+use dotaios_contained::{
+    Dir, DirEntry, EntryKind, Identity, Ledger, Limits, Listing, ReadError, RelPath, Root,
+};
+
+use crate::folder::memory::MemoryMode;
+use crate::search::cache::KeyRef;
+use crate::search::error::{
+    EvidenceError, ScopeFailure, fixed_location_error, observed_path_error,
+};
+use crate::search::jsonl::{Family, Generation, ProjectIdentity};
+use crate::search::omission::{OmissionCause, OmissionReason};
+use crate::search::walk::{
+    Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
+};
+use crate::search::{MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, Scope};
+use crate::text::utf16_cmp;
+
+use super::observe::Accepted;
+use super::vault::VaultPlace;
+use super::{
+    Corpus, Engine, JsonlPlan, MAX_HELD_DIRECTORIES, Meter, RootId, ScopeWork, child_path,
+    parent_of, rel, shard_number,
+};
 
 impl Engine<'_> {
     pub(super) fn inspect(

@@ -31,42 +31,26 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dotaios_contained::{
-    Dir, DirEntry, EntryKind, Identity, Ledger, Limits, Listing, ReadError, ReadOptions, RelPath,
-    Root, RootError, Strategy,
-};
-use serde_json::Value;
+use dotaios_contained::{Dir, Identity, Ledger, Limits, RelPath, Root, RootError, Strategy};
 
-use crate::folder::location::absolutize;
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
-use crate::request::{Limit, Selector};
+use crate::request::Selector;
 use crate::search::allocation::{AllocationItem, CountsExt, PhaseBudgets, allocate, observed};
-use crate::search::cache::{Key, KeyRef, SearchCache};
-use crate::search::error::{
-    EvidenceError, ScopeFailure, SearchError, ceiling_of, fatal, fixed_location_error,
-    observed_path_error,
-};
+use crate::search::cache::SearchCache;
+use crate::search::error::{EvidenceError, ScopeFailure, SearchError, fatal, fixed_location_error};
 use crate::search::hit::SearchHit;
 use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
-use crate::search::markdown::{FileAnalysis, analyze, analyze_lowered};
+use crate::search::markdown::FileAnalysis;
 use crate::search::matcher::Query;
-use crate::search::matcher::{lowercase, lowercase_into};
 use crate::search::omission::{Counts, Omission, OmissionCause, OmissionReason, cap_omissions};
-use crate::search::relevance::{Features, Field, Stats, fold_accents};
-use crate::search::sessions::{UnsafeSessionPath, search_sessions};
-use crate::search::walk::{
-    Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
-};
+use crate::search::relevance::Stats;
+use crate::search::sessions::UnsafeSessionPath;
 use crate::search::{
-    Group, MAX_CONFIG_BYTES, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, REQUEST_LIMITS, Scope,
-    ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
+    Group, REQUEST_LIMITS, Scope, ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
 };
-use crate::text::{collate, utf16_cmp};
 
-use self::execute::{MemoryCorpus, mtime_ms, read_checked};
-use self::observe::Accepted;
-use self::parallel::parallel_map;
+use self::execute::MemoryCorpus;
 pub(crate) use self::safe_corpus::read_vault_corpus;
 use self::vault::VaultPlace;
 

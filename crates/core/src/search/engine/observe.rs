@@ -6,7 +6,19 @@
 //! It owns the enumeration identity and the early analysis of accepted files; it never lists a
 //! directory, never charges the ledger (only the demand), and never ranks.
 
-use super::*;
+use std::sync::Arc;
+
+use dotaios_contained::{Dir, EntryKind, Identity, Ledger, Limits, ReadOptions, RelPath};
+
+use crate::search::MAX_FILE_BYTES;
+use crate::search::cache::{Key, KeyRef, SearchCache};
+use crate::search::error::{EvidenceError, ScopeFailure, observed_path_error};
+use crate::search::markdown::{FileAnalysis, analyze_lowered};
+use crate::search::matcher::{Query, lowercase_into};
+
+use super::execute::mtime_ms;
+use super::parallel::parallel_map;
+use super::{CorpusFile, Engine, RootId, ScopeWork};
 
 /// How many accepted files inspection reads before it charges them (see
 /// [`Engine::observe_accepted`]).

@@ -5,7 +5,13 @@
 //! directories are stat'ed by one name relative to it; everything else by its path from the
 //! root handle, with `AT_SYMLINK_NOFOLLOW` either way.
 
-use super::*;
+use dotaios_contained::{Dir, Identity, RelPath};
+
+use crate::search::error::{EvidenceError, SearchError};
+
+use super::parallel::parallel_map;
+use super::vault::VaultPlace;
+use super::{Engine, RootId, open_root, parent_of};
 
 impl Engine<'_> {
     /// §4.8 rule 4: every observed directory and file is `statx`ed again, and every root path

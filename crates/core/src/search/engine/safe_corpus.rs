@@ -5,7 +5,17 @@
 //! It serves `dotaios-bench` alone (through `search::read_vault_corpus`); it never matches or
 //! ranks, never reads another scope, and no product surface calls it.
 
-use super::*;
+use std::path::Path;
+
+use crate::folder::memory::MemoryMode;
+use crate::request::Limit;
+use crate::search::error::{SearchError, fatal};
+use crate::search::omission::Counts;
+use crate::search::{REQUEST_LIMITS, Scope, ScopeRequest, SearchRequest};
+
+use super::execute::read_checked;
+use super::parallel::parallel_map;
+use super::{CorpusFile, Engine, Meter, ScopeWork};
 
 /// The safe-corpus control of the benchmark (07 §3.1): the vault scope's walk, eligibility,
 /// containment, identity checks, UTF-8 validation and final revalidation, with no matching or

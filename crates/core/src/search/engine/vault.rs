@@ -9,9 +9,16 @@
 //! It owns where the vault is read; it never parses `aios.json` itself, never reads below the
 //! vault, and never authorises a root other than the AIOS root and the vault.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use dotaios_contained::{EntryKind, Identity, Ledger, RelPath, Root};
 
 use crate::folder::config::{CONFIG_PATH, configured_vault_path};
+use crate::folder::location::absolutize;
+use crate::search::MAX_CONFIG_BYTES;
+use crate::search::error::{EvidenceError, SearchError, fatal, fixed_location_error};
+
+use super::{Engine, RootId, open_root, rel};
 
 /// Where the vault is read (§3.4).
 #[derive(Debug)]
