@@ -546,16 +546,35 @@ pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
         // Only capital sigma lowercases by its context (Final_Sigma): the whole text's rule.
         buffer.push_str(&text.to_lowercase());
     } else {
+        // Runs of characters that lowercase to themselves are copied whole.
         buffer.reserve(text.len());
-        for c in text.chars() {
-            if c.is_ascii() {
-                buffer.push(c.to_ascii_lowercase());
-            } else if is_caseless(c) {
-                buffer.push(c);
-            } else {
-                buffer.extend(c.to_lowercase());
+        let bytes = text.as_bytes();
+        let mut run = 0;
+        let mut at = 0;
+        while at < bytes.len() {
+            let byte = bytes[at];
+            if byte.is_ascii() {
+                if byte.is_ascii_uppercase() {
+                    buffer.push_str(&text[run..at]);
+                    buffer.push(char::from(byte.to_ascii_lowercase()));
+                    run = at + 1;
+                }
+                at += 1;
+                continue;
             }
+            let c = text[at..].chars().next().unwrap_or('\0');
+            let width = c.len_utf8();
+            if !is_caseless(c) {
+                let lower = c.to_lowercase();
+                if lower.len() != 1 || lower.clone().next() != Some(c) {
+                    buffer.push_str(&text[run..at]);
+                    buffer.extend(lower);
+                    run = at + width;
+                }
+            }
+            at += width;
         }
+        buffer.push_str(&text[run..]);
     }
 }
 
