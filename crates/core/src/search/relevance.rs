@@ -193,7 +193,7 @@ fn fold_char(c: char, parts: &mut FoldedChar) -> bool {
             parts.push(part);
         }
     });
-    !(same && !is_combining_mark(c))
+    !same || is_combining_mark(c)
 }
 
 /// Scripts written without spaces, and pictographic symbols (arrows, dingbats, emoji): each of
