@@ -232,9 +232,10 @@ pub enum SnippetForm {
 mod tests {
     use super::*;
 
+    /// Words of uneven lengths, so a cut by count alone lands inside one.
     fn words(count: usize) -> String {
         (0..count)
-            .map(|index| format!("w{index}"))
+            .map(|index| format!("w{}", "x".repeat(index * 7 % 5)))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -350,7 +351,8 @@ mod tests {
     #[test]
     fn a_union_too_long_is_not_merged() {
         let text = words(400);
-        let first = around(&text, 0, text.len(), text.find(" w100 ").unwrap() + 1);
+        let at = text[..text.len() / 4].rfind(' ').unwrap() + 1;
+        let first = around(&text, 0, text.len(), at);
         let second = Span {
             start: first.start + 10,
             end: first.end + 400,
