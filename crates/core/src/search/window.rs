@@ -235,7 +235,7 @@ mod tests {
     /// Words of uneven lengths, so a cut by count alone lands inside one.
     fn words(count: usize) -> String {
         (0..count)
-            .map(|index| format!("w{}", "x".repeat(index * 7 % 6)))
+            .map(|index| format!("w{}", "x".repeat((index * index + 3) % 7)))
             .collect::<Vec<_>>()
             .join(" ")
     }
