@@ -57,7 +57,7 @@ pub struct MarkdownHit {
     pub file: String,
     /// The first `# ` heading of the body, or the relative path.
     pub title: String,
-    /// At most five snippets.
+    /// At most five snippets (two in the windowed form, §8.2).
     pub matches: Vec<Snippet>,
 }
 
