@@ -65,9 +65,9 @@ pub(crate) fn around(text: &str, lo: usize, hi: usize, at: usize) -> Span {
     Span { start, end }
 }
 
-/// The characters a window merged from overlapping ones shows at most: two windows that share
-/// text become one when their union stays this short; a longer union would show more than two
-/// windows' worth of a note.
+/// The characters a window merged from overlapping ones shows at most (one window and a half):
+/// windows that share text become one while their union stays this short, so a run of matched
+/// neighbouring lines cannot grow one window without bound.
 pub(crate) const MERGED_CHARS: usize = WINDOW_CHARS * 3 / 2;
 
 /// Chooses the windows one note shows (§8.2), from `spans` given best first: a window that
