@@ -13,11 +13,12 @@ use dotaios_mcp::client::Client;
 #[cfg(not(target_os = "linux"))]
 use wait4::Wait4;
 
-/// Spawns `binary --path <folder>` and completes the MCP handshake (2025-06-18) within
+/// Spawns `binary --path <folder>` and completes the MCP handshake at `version` within
 /// `answer_deadline`; the client, ready for calls.
 pub(crate) fn initialized_server(
     binary: &Path,
     folder: &Path,
+    version: &str,
     max_line_bytes: u64,
     answer_deadline: Duration,
 ) -> Result<Client, String> {
@@ -27,7 +28,7 @@ pub(crate) fn initialized_server(
         .map_err(|error| format!("cannot start {}: {error}", binary.display()))?;
     client
         .initialize(
-            "2025-06-18",
+            version,
             "dotaios-bench",
             "1",
             Instant::now() + answer_deadline,

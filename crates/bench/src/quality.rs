@@ -109,6 +109,11 @@ impl System {
         }
     }
 
+    /// The product's own surfaces (the others are controls).
+    fn is_product(self) -> bool {
+        matches!(self, System::Mcp | System::Cli)
+    }
+
     fn id(self) -> &'static str {
         match self {
             System::Mcp => "mcp",
@@ -142,7 +147,45 @@ impl Run {
         let samples: Vec<u64> = self.answers.iter().map(|answer| answer.ns).collect();
         metrics::median_ms(&samples)
     }
+
+    /// How many results the answers hold, counted up to `limit` (issue 36: what the budget lets
+    /// through): the mean and the answers holding `limit`.
+    fn sizes(&self, limit: usize) -> Sizes {
+        let count = self.answers.len();
+        let total: usize = self
+            .answers
+            .iter()
+            .map(|answer| answer.ranked.len().min(limit))
+            .sum();
+        Sizes {
+            mean: if count == 0 {
+                0.0
+            } else {
+                total as f64 / count as f64
+            },
+            holding_limit: self
+                .answers
+                .iter()
+                .filter(|answer| answer.ranked.len() >= limit)
+                .count(),
+            answers: count,
+            limit,
+        }
+    }
 }
+
+/// Results per answer of one system (see [`Run::sizes`]).
+struct Sizes {
+    mean: f64,
+    holding_limit: usize,
+    answers: usize,
+    limit: usize,
+}
+
+/// The `limit` results per answer are counted against: `search_aios`'s default, which the
+/// harness never overrides. The CLI's default is higher (contract 03 §17.1) and it has no
+/// budget, so its count (up to this limit) is what the matches allow.
+const ANSWER_LIMIT: usize = dotaios_core::request::Limit::SEARCH_TOOL.default as usize;
 
 /// The outcome of one run, for the report.
 struct Outcome {
@@ -479,6 +522,26 @@ fn tables(outcome: &Outcome, queries: &[Query], targets: &[Target]) -> String {
             out.push('\n');
         }
     }
+    out.push_str(&format!(
+        "\nResults per answer (limit {ANSWER_LIMIT}):\n\n| system | mean | holding {ANSWER_LIMIT} | cut by the budget |\n|---|---:|---:|---:|\n"
+    ));
+    for run in outcome.runs.iter().filter(|run| run.system.is_product()) {
+        let sizes = run.sizes(ANSWER_LIMIT);
+        let truncated = run.answers.iter().filter(|answer| answer.truncated).count();
+        out.push_str(&format!(
+            "| {} | {:.2} | {} of {} ({:.3}) | {} |\n",
+            run.system.name(),
+            sizes.mean,
+            sizes.holding_limit,
+            sizes.answers,
+            share(sizes.holding_limit, sizes.answers),
+            if run.system == System::Mcp {
+                truncated.to_string()
+            } else {
+                "—".to_owned()
+            },
+        ));
+    }
     if !targets.is_empty() {
         out.push_str("\nTargets (issue 22):\n\n");
         for target in targets {
@@ -490,6 +553,23 @@ fn tables(outcome: &Outcome, queries: &[Query], targets: &[Target]) -> String {
         out.push_str(&format!("\nNote: {note}\n"));
     }
     out
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+fn sizes_value(sizes: &Sizes) -> Value {
+    json!({
+        "limit": sizes.limit,
+        "mean": sizes.mean,
+        "holdingLimit": sizes.holding_limit,
+        "holdingLimitShare": share(sizes.holding_limit, sizes.answers),
+    })
 }
 
 fn summary_value(summary: &Summary) -> Value {
@@ -544,6 +624,7 @@ fn report_value(
                 "byKind": by_kind,
                 "unmappedResults": run.answers.iter().map(|answer| answer.unmapped).sum::<usize>(),
                 "budgetTruncatedAnswers": run.answers.iter().filter(|answer| answer.truncated).count(),
+                "resultsPerAnswer": run.system.is_product().then(|| sizes_value(&run.sizes(ANSWER_LIMIT))),
             })
         })
         .collect();

@@ -785,6 +785,7 @@ pub fn check_search(
         session_filters: &filters,
         clock: Clock { now_ms, time_zone },
         workers: 1,
+        snippets: crate::search::SnippetForm::Lines,
     };
     let outcome = match crate::search::search(folder, &request) {
         Ok(outcome) => outcome,

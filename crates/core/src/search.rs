@@ -50,6 +50,7 @@ mod streamed_tests;
 mod tests;
 mod unicode;
 pub(crate) mod walk;
+mod window;
 
 use std::path::Path;
 
@@ -65,6 +66,7 @@ pub use self::matcher::{MatchKind, query_terms};
 pub use self::omission::{Counts, Omission, OmissionCause, OmissionReason};
 pub use self::payload::{QUERY_MARKER, off_mcp_payload};
 pub use self::sessions::SessionFilters;
+pub use self::window::SnippetForm;
 
 /// The per-file size ceiling, 4 MiB (§13).
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -215,6 +217,8 @@ pub struct SearchRequest<'a> {
     pub clock: Clock<'a>,
     /// Worker threads for reads and matching (1 = none); results do not depend on it.
     pub workers: usize,
+    /// How Markdown snippets are shown (contract 03 §8.2): whole lines, or bounded windows.
+    pub snippets: SnippetForm,
 }
 
 /// The scope metadata of §12.1.

@@ -19,7 +19,7 @@ use std::path::Path;
 use dotaios_core::context::off_mcp_payload;
 use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::memory::MemoryMode;
-use dotaios_core::search::{SearchCache, off_mcp_payload as off_search_payload};
+use dotaios_core::search::{SearchCache, SnippetForm, off_mcp_payload as off_search_payload};
 use dotaios_core::skills::BudgetHint;
 use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
 use indexmap::IndexMap;
@@ -96,7 +96,7 @@ impl<'a> ToolCall<'a> {
 
     /// §6.2–§6.9: validates, applies the memory policy, and runs the tool; the payload text of
     /// its single text block. The era only decides whether `resolve_skill` states its budget
-    /// hint (§7.5.1).
+    /// hint (§7.5.1) and whether `search_aios` shows snippet windows (contract 03 §8.2).
     pub(crate) fn run(
         &self,
         era: Era,
@@ -120,7 +120,14 @@ impl<'a> ToolCall<'a> {
                     return Ok(off_search_payload(args.query, args.raw_scope));
                 }
                 require_folder(folder)?;
-                search::run(folder, &args, time_zone, cache)
+                // The reference era's recorded answers fix the whole-line snippets (contract 05
+                // §3.4); the structured eras get bounded windows (contract 03 §8.2).
+                let snippets = if era.is_structured() {
+                    SnippetForm::Windows
+                } else {
+                    SnippetForm::Lines
+                };
+                search::run(folder, &args, snippets, time_zone, cache)
             }
             Tool::ResolveSkill => {
                 let args = args::skill_args(arguments)?;

@@ -1158,3 +1158,62 @@ fn resolve_skill_names_the_budget_that_holds_a_match() {
             .contains("budget")
     );
 }
+
+/// Contract 03 §8.2: `search_aios` shows a long paragraph as a bounded window with `…` in the
+/// structured eras, and whole, with its neighbouring lines, in the reference era (whose
+/// recorded answers fix that text, contract 05 §3.4).
+#[test]
+fn snippet_windows_in_the_structured_eras_only() {
+    let fixture = Fixture::init();
+    let words = |seed: usize| {
+        (0..120)
+            .map(|index| format!("w{}", (seed * 7919 + index * 31) % 997))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    fixture.write(
+        "vault/cells.md",
+        format!(
+            "# Cells\n\n{}\n\n{} mitochondria {}\n\n{}\n",
+            words(1),
+            words(2),
+            words(3),
+            words(4)
+        ),
+    );
+    let calls = [(
+        "search_aios",
+        json!({"query": "mitochondria", "scope": "vault"}),
+    )];
+    let [reference, structured, modern] = in_three_eras(&fixture, &calls);
+    let first_match = |response: &Value| {
+        let payload = payload(response);
+        payload["results"][0]["matches"][0].clone()
+    };
+    let whole = first_match(&reference[0]);
+    assert_eq!(
+        (whole["line"].clone(), whole["lineEnd"].clone()),
+        (json!(4), json!(6))
+    );
+    let content = whole["content"].as_str().unwrap();
+    assert!(
+        !content.contains('…') && content.chars().count() > 600,
+        "{content}"
+    );
+    for response in [&structured[0], &modern[0]] {
+        let window = first_match(response);
+        assert_eq!(
+            (window["line"].clone(), window["lineEnd"].clone()),
+            (json!(5), json!(5))
+        );
+        let content = window["content"].as_str().unwrap();
+        assert!(
+            content.starts_with('…') && content.ends_with('…'),
+            "{content}"
+        );
+        assert!(
+            content.contains(" mitochondria ") && content.chars().count() <= 260,
+            "{content}"
+        );
+    }
+}

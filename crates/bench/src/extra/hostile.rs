@@ -197,8 +197,14 @@ pub(super) fn adapter_row(
 ) -> Result<Row, String> {
     eprintln!("{name} …");
     let failed = |error| format!("{name}: dotaios-mcp: {error}");
-    let mut client = initialized_server(binary, &folder.0, MAX_LINE_BYTES, ANSWER_DEADLINE)
-        .map_err(|error| format!("{name}: {error}"))?;
+    let mut client = initialized_server(
+        binary,
+        &folder.0,
+        "2025-06-18",
+        MAX_LINE_BYTES,
+        ANSWER_DEADLINE,
+    )
+    .map_err(|error| format!("{name}: {error}"))?;
     let mut row = Row::worst(name, LIMIT);
     for _ in 0..calls {
         let start = Instant::now();

@@ -153,6 +153,7 @@ pub(super) fn core(
             time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers,
+        snippets: dotaios_core::search::SnippetForm::Lines,
     };
     let outcome = search(aios, &request);
     let ns = elapsed_ns(start);

@@ -30,6 +30,11 @@ pub(crate) struct Answer {
 }
 
 const ANSWER_DEADLINE: Duration = Duration::from_secs(60);
+
+/// The protocol version the harness's client negotiates: the newest handshake-era version, what
+/// a current client sends, whose answers carry snippet windows (contract 03 §8.2). The
+/// reference era (2025-06-18 and older) keeps the reference's whole-line snippets.
+const MCP_VERSION: &str = "2025-11-25";
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// One `dotaios-mcp` server for the whole run.
@@ -39,8 +44,13 @@ pub(crate) struct Mcp {
 
 impl Mcp {
     pub(crate) fn start(binary: &Path, aios: &Path) -> Result<Mcp, String> {
-        let client =
-            crate::mcp_server::initialized_server(binary, aios, MAX_LINE_BYTES, ANSWER_DEADLINE)?;
+        let client = crate::mcp_server::initialized_server(
+            binary,
+            aios,
+            MCP_VERSION,
+            MAX_LINE_BYTES,
+            ANSWER_DEADLINE,
+        )?;
         Ok(Mcp { client })
     }
 

@@ -235,3 +235,25 @@ fn a_tiny_run_scores_every_system() {
     let bm25 = &systems[2]["byKind"]["known-item"];
     assert!(bm25["mrr10"].as_f64().unwrap() > 0.9, "{bm25}");
 }
+
+/// Results per answer (contract 07 §7.5) count each answer up to the limit, and an answer holds
+/// the limit when it has at least that many.
+#[test]
+fn results_per_answer_count_up_to_the_limit() {
+    let answer = |count: usize| systems::Answer {
+        ranked: (0..count).map(|index| format!("doc-{index}")).collect(),
+        ..systems::Answer::default()
+    };
+    let run = Run {
+        system: System::Cli,
+        answers: vec![answer(10), answer(20), answer(4), answer(0)],
+        scores: Vec::new(),
+    };
+    let sizes = run.sizes(10);
+    assert_eq!(sizes.mean, 6.0);
+    assert_eq!(
+        (sizes.holding_limit, sizes.answers, sizes.limit),
+        (2, 4, 10)
+    );
+    assert_eq!(share(sizes.holding_limit, sizes.answers), 0.5);
+}

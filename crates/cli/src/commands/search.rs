@@ -145,6 +145,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             time_zone: &time_zone,
         },
         workers: std::thread::available_parallelism().map_or(1, |n| n.get().min(32)),
+        snippets: dotaios_core::search::SnippetForm::Lines,
     };
 
     if policy.mode == MemoryMode::Off {

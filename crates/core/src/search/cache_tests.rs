@@ -66,6 +66,7 @@ fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> St
             time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers: 2,
+        snippets: crate::search::SnippetForm::Lines,
     };
     match run_cached(root, &request, REQUEST_LIMITS, cache) {
         Ok(outcome) => {

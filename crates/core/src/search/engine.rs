@@ -392,7 +392,7 @@ impl<'r> Engine<'r> {
         let aios_identity = aios.restat().map_err(|_| EvidenceError::ReadFailed)?;
         Ok(Engine {
             request,
-            query: Query::new(request.query),
+            query: Query::new(request.query).with_snippets(request.snippets),
             aios,
             aios_path: folder.to_path_buf(),
             aios_identity,

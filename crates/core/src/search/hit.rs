@@ -34,11 +34,12 @@ impl Area {
 /// One snippet of a Markdown result (§8.2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snippet {
-    /// First line of the window, 1-based.
+    /// First line of the window, 1-based (in the windowed form, the first line shown).
     pub line: usize,
-    /// Last line of the window, 1-based.
+    /// Last line of the window, 1-based (in the windowed form, the last line shown).
     pub line_end: usize,
-    /// The window's trimmed, non-empty lines joined with ` / `.
+    /// The window's trimmed, non-empty lines joined with ` / ` (in the windowed form, cut to
+    /// a bounded piece with `…` where a line was cut, §8.2).
     pub content: String,
     /// The match kind of the matched line (or of the whole text for fallback snippets).
     pub kind: MatchKind,
@@ -56,7 +57,7 @@ pub struct MarkdownHit {
     pub file: String,
     /// The first `# ` heading of the body, or the relative path.
     pub title: String,
-    /// At most five snippets.
+    /// At most five snippets (two in the windowed form, §8.2).
     pub matches: Vec<Snippet>,
 }
 

@@ -10,7 +10,8 @@
 
 use crate::search::hit::{Area, MarkdownHit, Snippet};
 use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
-use crate::search::relevance::{Features, Field, fold_accents, kind_of};
+use crate::search::relevance::{Features, Field, Relevance, fold_accents, kind_of};
+use crate::search::window::{self, SnippetForm, Span};
 use crate::text::{NameOutput, escape_name, is_js_space, js_trim};
 
 /// What one file contributes: its length for the request statistics and, when it yields a
@@ -91,6 +92,7 @@ pub(crate) fn analyze_lowered(
     }
     let mut title_seen = false;
     let mut description_seen = false;
+    let mut description_line = None;
     let mut line_count = 0;
     for (index, (line, folded_line)) in lines(text).zip(lines(&folded)).enumerate() {
         line_count = index + 1;
@@ -99,6 +101,7 @@ pub(crate) fn analyze_lowered(
             Some(close) if index >= 1 && index < close => {
                 if !description_seen && description_value(line).is_some() {
                     description_seen = true;
+                    description_line = Some(index);
                     Field::Description
                 } else if line.starts_with("title:") {
                     Field::Title
@@ -138,7 +141,10 @@ pub(crate) fn analyze_lowered(
             candidate: None,
         };
     }
-    let matches = best.snippets(text, line_count);
+    let matches = match query.snippets {
+        SnippetForm::Lines => best.snippets(text, line_count),
+        SnippetForm::Windows => best.windows(text, &folded, line_count, model, description_line),
+    };
     // The path is the folder's names: it reaches the payload through the one name rule
     // (contract 02 §10.1, 03 §12.2), which leaves every ordinary name as it is; matching above
     // saw the name as it is on disk.
@@ -243,8 +249,8 @@ impl Best {
         self.picks.truncate(6);
     }
 
-    /// The snippets: windows built from borrowed lines, deduplicated, at most 5.
-    fn snippets(self, text: &str, lines: usize) -> Vec<Snippet> {
+    /// The kept picks, best first: deduplicated, at most 5 (§8.2).
+    fn kept(self, lines: usize) -> Vec<Pick> {
         let mut kept: Vec<Pick> = Vec::new();
         for pick in self.picks {
             if kept.len() == 5 {
@@ -254,6 +260,12 @@ impl Best {
                 kept.push(pick);
             }
         }
+        kept
+    }
+
+    /// The snippets: windows built from borrowed lines, deduplicated, at most 5.
+    fn snippets(self, text: &str, lines: usize) -> Vec<Snippet> {
+        let kept = self.kept(lines);
         let mut wanted: Vec<usize> = Vec::new();
         for pick in &kept {
             if pick.area != Area::Description {
@@ -289,6 +301,101 @@ impl Best {
                     };
                 }
                 window(line_at, pick.index, lines, pick.kind)
+            })
+            .collect()
+    }
+}
+
+impl Best {
+    /// The snippets in the windowed form of §8.2: the kept picks' windows around their first
+    /// matching token, inside each pick's three-line window (the description's own frontmatter
+    /// line for the description pick), chosen and merged by [`window::choose`]. One pass over
+    /// the lines up to the last kept one, then work bounded by the window size per pick.
+    fn windows(
+        self,
+        text: &str,
+        folded: &str,
+        lines: usize,
+        model: &Relevance,
+        description_line: Option<usize>,
+    ) -> Vec<Snippet> {
+        let kept = self.kept(lines);
+        let matched_line = |pick: &Pick| match pick.area {
+            Area::Description => description_line.unwrap_or(0),
+            _ => pick.index,
+        };
+        let range_of = |pick: &Pick| match pick.area {
+            Area::Description => (matched_line(pick), matched_line(pick)),
+            _ => window_range(pick.index, lines),
+        };
+        let mut wanted: Vec<usize> = Vec::new();
+        for pick in &kept {
+            let (start, end) = range_of(pick);
+            wanted.extend(start..=end);
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        // (line index, byte start and end of the line in `text`, the folded line)
+        let mut found: Vec<(usize, usize, usize, &str)> = Vec::with_capacity(wanted.len());
+        if let Some(&last) = wanted.last() {
+            for (index, (line, folded_line)) in self::lines(text)
+                .zip(self::lines(folded))
+                .enumerate()
+                .take(last + 1)
+            {
+                if wanted.binary_search(&index).is_ok() {
+                    let start = line.as_ptr() as usize - text.as_ptr() as usize;
+                    found.push((index, start, start + line.len(), folded_line));
+                }
+            }
+        }
+        let line_at = |index: usize| {
+            found
+                .binary_search_by_key(&index, |entry| entry.0)
+                .ok()
+                .map(|at| found[at])
+        };
+        let mut spans: Vec<Span> = Vec::with_capacity(kept.len());
+        let mut leads: Vec<Pick> = Vec::with_capacity(kept.len());
+        for pick in &kept {
+            let (first, last) = range_of(pick);
+            let (Some(first), Some(last), Some(matched)) =
+                (line_at(first), line_at(last), line_at(matched_line(pick)))
+            else {
+                continue;
+            };
+            let (_, start, end, folded_line) = matched;
+            // The match is found in the folded line and carried over by character count: a
+            // character whose lowercase or folded form has another length moves the centre by
+            // that difference at most, and the window still lies inside the allowed lines.
+            let centre = model.first_match(folded_line).map_or(start, |offset| {
+                let chars = folded_line[..offset].chars().count();
+                start
+                    + text[start..end]
+                        .char_indices()
+                        .nth(chars)
+                        .map_or(end - start, |(at, _)| at)
+            });
+            spans.push(window::around(text, first.1, last.2, centre));
+            leads.push(*pick);
+        }
+        window::choose(text, &spans)
+            .into_iter()
+            .filter_map(|(span, lead)| {
+                let pick = leads[lead];
+                let shown = window::render(text, span)?;
+                let first_line = found
+                    .iter()
+                    .rev()
+                    .find(|entry| entry.1 <= span.start)
+                    .map_or(0, |entry| entry.0);
+                Some(Snippet {
+                    line: first_line + shown.first + 1,
+                    line_end: first_line + shown.last + 1,
+                    content: shown.content,
+                    kind: pick.kind,
+                    area: pick.area,
+                })
             })
             .collect()
     }
@@ -466,6 +573,12 @@ mod tests {
         analyze(text, "dir/note.md", "vault", 0.0, &query, &mut buffer)
     }
 
+    fn run_windows(query: &str, text: &str) -> FileAnalysis {
+        let query = Query::new(query).with_snippets(SnippetForm::Windows);
+        let mut buffer = String::new();
+        analyze(text, "dir/note.md", "vault", 0.0, &query, &mut buffer)
+    }
+
     fn snippet_tuples(
         analysis: &FileAnalysis,
     ) -> Vec<(usize, usize, String, &'static str, &'static str)> {
@@ -613,6 +726,102 @@ mod tests {
             snippets.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>(),
             [(1, 2), (1, 3), (2, 4), (3, 5), (4, 6)]
         );
+    }
+
+    fn paragraph(seed: usize, words: usize) -> String {
+        (0..words)
+            .map(|index| format!("w{}", (seed * 7919 + index * 31) % 997))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn windowed_snippets_cut_a_long_paragraph_around_the_match() {
+        let text = format!(
+            "# Note\n\n{}\n\n{} mitochondria {}\n\n{}\n",
+            paragraph(1, 150),
+            paragraph(2, 80),
+            paragraph(3, 80),
+            paragraph(4, 150)
+        );
+        let windows = snippet_tuples(&run_windows("mitochondria", &text));
+        assert_eq!(windows.len(), 1, "{windows:?}");
+        let (line, line_end, content, kind, area) = &windows[0];
+        assert_eq!((*line, *line_end, *kind, *area), (5, 5, "phrase", "body"));
+        assert!(
+            content.starts_with('…') && content.ends_with('…'),
+            "{content}"
+        );
+        assert!(content.contains(" mitochondria "), "{content}");
+        assert!(content.chars().count() <= window::WINDOW_CHARS + 2);
+        // The line form shows the paragraph whole, with its neighbours.
+        let lines = snippet_tuples(&run("mitochondria", &text));
+        assert_eq!((lines[0].0, lines[0].1), (4, 6));
+        assert!(lines[0].2.len() > 600);
+    }
+
+    #[test]
+    fn windowed_snippets_of_neighbouring_lines_merge() {
+        // Three matched short lines: the line form gives three overlapping windows, the windowed
+        // form one window over the lines they share.
+        let text = "# List\n\n- alpha one\n- alpha two\n- alpha three\n\nrest\n";
+        let lines = snippet_tuples(&run("alpha", text));
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        let windows = snippet_tuples(&run_windows("alpha", text));
+        assert_eq!(
+            windows,
+            [(
+                3,
+                5,
+                "- alpha one / - alpha two / - alpha three".to_owned(),
+                "phrase",
+                "body"
+            )]
+        );
+    }
+
+    #[test]
+    fn windowed_description_is_its_frontmatter_line() {
+        let text = format!(
+            "---\ndescription: \"{} alpha {}\"\nupdated: x\n---\n# T\n\nbody alpha\n",
+            paragraph(1, 60),
+            paragraph(2, 60)
+        );
+        let windows = snippet_tuples(&run_windows("alpha", &text));
+        assert_eq!(windows.len(), 2, "{windows:?}");
+        let (line, line_end, content, _, area) = &windows[0];
+        assert_eq!((*line, *line_end, *area), (2, 2, "description"));
+        assert!(
+            content.starts_with('…') && content.contains(" alpha "),
+            "{content}"
+        );
+        assert_eq!((windows[1].0, windows[1].2.as_str()), (7, "body alpha"));
+    }
+
+    #[test]
+    fn windowed_snippets_of_a_four_mebibyte_line_stay_linear() {
+        // One 4 MiB line, the match near its end: the windowed form adds one scan of the
+        // matched line and a window's work to the line form's pass, never a pass per window
+        // or per token. Work that grows faster than the line fails the deadline (the analysis
+        // runs on its own thread, so a quadratic one fails instead of hanging the test).
+        let text: std::sync::Arc<str> =
+            format!("# Big\n{} needle tail\n", "ab cd ".repeat(700_000)).into();
+        let start = std::time::Instant::now();
+        let lines = snippet_tuples(&run("needle", &text));
+        let lines_time = start.elapsed();
+        assert_eq!(lines.len(), 1);
+        let deadline = lines_time * 4 + std::time::Duration::from_millis(500);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let shared = std::sync::Arc::clone(&text);
+        std::thread::spawn(move || {
+            let _ = sender.send(snippet_tuples(&run_windows("needle", &shared)));
+        });
+        let windows = receiver
+            .recv_timeout(deadline)
+            .unwrap_or_else(|_| panic!("windows took longer than {deadline:?}"));
+        assert_eq!(windows.len(), 1);
+        assert!(windows[0].2.starts_with('…') && windows[0].2.ends_with("needle tail"));
+        assert!(windows[0].2.chars().count() <= window::WINDOW_CHARS + 1);
     }
 
     #[test]

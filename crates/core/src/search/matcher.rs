@@ -15,6 +15,7 @@ use memchr::memmem::Finder;
 
 use crate::search::relevance::Relevance;
 use crate::search::unicode::{is_caseless, is_letter, is_letter_or_number};
+use crate::search::window::SnippetForm;
 use crate::text::{is_js_space, js_trim, utf16_len};
 
 /// The kind (tier) of a match, in the order of contract 03 §6.
@@ -370,6 +371,8 @@ pub(crate) struct Query {
     distinct: Distinct,
     /// The normalised terms of the relevance model (§5.1), which decide candidates and order.
     pub(crate) relevance: Relevance,
+    /// How Markdown snippets are shown (§8.2); the request's, lines unless it asks for windows.
+    pub(crate) snippets: SnippetForm,
 }
 
 impl Query {
@@ -390,7 +393,14 @@ impl Query {
             phrase,
             terms,
             distinct,
+            snippets: SnippetForm::Lines,
         }
+    }
+
+    /// The same query, its Markdown snippets shown in `form` (§8.2).
+    pub(crate) fn with_snippets(mut self, form: SnippetForm) -> Query {
+        self.snippets = form;
+        self
     }
 
     /// `match(text, query)` of §6, given `lower` = lowercase(text).

@@ -616,6 +616,25 @@ impl Relevance {
         }
     }
 
+    /// The byte offset, in `folded`, of the first token that matches a term or is a part of a
+    /// joined term: where a snippet window is centred (§8.2). One scan of `folded`.
+    pub(crate) fn first_match(&self, folded: &str) -> Option<usize> {
+        let mut found = None;
+        for_each_token(folded, |start, token| {
+            if found.is_some() {
+                return;
+            }
+            let mut hit = self.parts.iter().any(|part| part == token);
+            if !hit {
+                self.match_token(token, |_, _| hit = true);
+            }
+            if hit {
+                found = Some(start);
+            }
+        });
+        found
+    }
+
     /// The match facts of one piece of folded text, without feeding a document.
     pub(crate) fn facts(&self, folded: &str) -> LineFacts {
         let mut collector = self.collector();

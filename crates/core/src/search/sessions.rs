@@ -15,6 +15,7 @@ use crate::search::jsonl::{ProjectIdentity, entries_reversed, is_attributed};
 use crate::search::markdown::frontmatter;
 use crate::search::matcher::lowercase;
 use crate::search::unicode::units_of_bytes;
+use crate::search::window::{self, SnippetForm};
 use crate::text::{
     iso_string, js_trim, js_truthy, utf16_cmp, utf16_len, utf16_prefix, utf16_slice,
 };
@@ -39,10 +40,15 @@ pub(crate) struct UnsafeSessionPath;
 /// entries are never all held (issue 21 F2).
 ///
 /// `read_body` reads one body (`Ok(None)` when it is missing); each distinct path is read at
-/// most once.
+/// most once. `form` chooses the reference's snippet (§11 step 5.3) or a window (§8.2).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the request's parts the scope reads, each its own value"
+)]
 pub(crate) fn search_sessions<E: From<UnsafeSessionPath>>(
     index: &str,
     raw_query: &str,
+    form: SnippetForm,
     filters: &SessionFilters,
     project: Option<&ProjectIdentity>,
     now_ms: f64,
@@ -100,7 +106,11 @@ pub(crate) fn search_sessions<E: From<UnsafeSessionPath>>(
             let Some(Some(text)) = bodies.get(&rel) else {
                 continue;
             };
-            match body_snippet(text, &q) {
+            let snippet = match form {
+                SnippetForm::Lines => body_snippet(text, &q),
+                SnippetForm::Windows => body_window(text, &q),
+            };
+            match snippet {
                 None => continue,
                 Some(snippet) if snippet.is_empty() => Vec::new(),
                 Some(snippet) => vec![SessionSnippet { content: snippet }],
@@ -182,6 +192,25 @@ fn body_snippet(text: &str, q: &str) -> Option<String> {
     Some(snippet)
 }
 
+/// The body snippet in the windowed form (§8.2 "Windows", §11): the window around the first
+/// occurrence of `q` in the body without its frontmatter, or `None` when there is none. The
+/// offset found in the lowercase body is carried to the original by character count.
+fn body_window(text: &str, q: &str) -> Option<String> {
+    let body = match frontmatter(text) {
+        Some((_, close)) => &text[close + 4..],
+        None => text,
+    };
+    let lower = lowercase(body);
+    let found = lower.find(q)?;
+    let chars = lower[..found].chars().count();
+    let at = body
+        .char_indices()
+        .nth(chars)
+        .map_or(body.len(), |(at, _)| at);
+    let span = window::around(body, 0, body.len(), at);
+    Some(window::render(body, span).map_or_else(String::new, |shown| shown.content))
+}
+
 /// The `--since` cutoff: `^(\d+)([dhwm])$` relative to now as ISO-8601 UTC, else the text
 /// itself.
 fn since_cutoff(since: &str, now_ms: f64) -> String {
@@ -236,6 +265,7 @@ mod tests {
         let result = search_sessions(
             index,
             query,
+            SnippetForm::Lines,
             filters,
             None,
             1_786_579_200_000.0,
@@ -399,6 +429,32 @@ mod tests {
         );
         assert_eq!(body_snippet("  needle  ", "needle").unwrap(), "needle");
         assert_eq!(body_snippet("x", "needle"), None);
+    }
+
+    #[test]
+    fn windowed_body_snippet() {
+        let words = |count: usize| vec!["word"; count].join(" ");
+        let text = format!(
+            "---\ntitle: x\n---\n{} The Needle here {}\n",
+            words(100),
+            words(100)
+        );
+        let snippet = body_window(&text, "needle").unwrap();
+        assert!(
+            snippet.starts_with("…word ") && snippet.ends_with(" word…"),
+            "{snippet}"
+        );
+        assert!(snippet.contains("The Needle here"), "{snippet}");
+        assert!(
+            snippet.chars().count() <= window::WINDOW_CHARS + 2,
+            "{snippet}"
+        );
+        assert!(!snippet.contains("title"));
+        assert_eq!(
+            body_window("  needle\n\nnext  ", "needle").unwrap(),
+            "needle / next"
+        );
+        assert_eq!(body_window("x", "needle"), None);
     }
 
     #[test]

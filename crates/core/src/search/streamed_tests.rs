@@ -30,6 +30,7 @@ fn both(folder: &Path, query: &str, scope: ScopeRequest, limit: usize) {
                 time_zone: &jiff::tz::TimeZone::UTC,
             },
             workers: 2,
+            snippets: crate::search::SnippetForm::Lines,
         },
     );
 }
@@ -128,6 +129,7 @@ fn the_fuzz_seeds_give_the_oracles_answers() {
                         time_zone: &jiff::tz::TimeZone::UTC,
                     },
                     workers: 1,
+                    snippets: crate::search::SnippetForm::Lines,
                 },
             );
         }

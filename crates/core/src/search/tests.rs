@@ -91,6 +91,7 @@ struct Ask<'a> {
     filters: SessionFilters,
     workers: usize,
     limits: Counts,
+    snippets: SnippetForm,
 }
 
 impl<'a> Ask<'a> {
@@ -104,6 +105,7 @@ impl<'a> Ask<'a> {
             filters: SessionFilters::default(),
             workers: 2,
             limits: REQUEST_LIMITS,
+            snippets: SnippetForm::Lines,
         }
     }
 
@@ -115,6 +117,11 @@ impl<'a> Ask<'a> {
     fn project(mut self, selector: &'a str) -> Ask<'a> {
         self.memory = MemoryMode::Project;
         self.project = Some(selector);
+        self
+    }
+
+    fn windows(mut self) -> Ask<'a> {
+        self.snippets = SnippetForm::Windows;
         self
     }
 
@@ -148,6 +155,7 @@ impl<'a> Ask<'a> {
             session_filters: &self.filters,
             clock: clock(),
             workers: self.workers,
+            snippets: self.snippets,
         };
         run_with_limits(folder, &request, self.limits)
     }
@@ -1303,6 +1311,47 @@ fn unicode_queries_find_their_files() {
             .unwrap();
         assert_eq!(sources(&outcome, Scope::Context), [file], "{query}");
     }
+}
+
+/// Issue 36: notes of long paragraphs, each matching once. At the default budget the windowed
+/// answer holds `limit` results; the whole-line answer holds fewer (contract 03 §8.2, §16.3).
+#[test]
+fn windows_let_the_default_budget_hold_limit_results() {
+    let folder = Folder::new();
+    for note in 0..14 {
+        let paragraph = |seed: usize| {
+            (0..140)
+                .map(|index| format!("w{}", (seed * 7919 + index * 31) % 997))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        folder.write(
+            &format!("vault/notes/note-{note:02}.md"),
+            &format!(
+                "# Note {note}\n\n{}\n\n{} mitochondria {}\n\n{}\n",
+                paragraph(note),
+                paragraph(note + 100),
+                paragraph(note + 200),
+                paragraph(note + 300)
+            ),
+        );
+    }
+    let results = |ask: Ask| {
+        let outcome = ask.run(&folder.root()).unwrap();
+        let text = outcome
+            .mcp_payload("mitochondria", crate::request::Budget::DEFAULT)
+            .unwrap();
+        let payload: Value =
+            crate::text::serde_read(&text, crate::text::LoneSurrogates::Refuse).unwrap();
+        assert!(text.encode_utf16().count() <= 6000);
+        payload["results"].as_array().unwrap().len()
+    };
+    let mut windows = Ask::new("mitochondria").windows();
+    windows.limit = 10;
+    let mut lines = Ask::new("mitochondria");
+    lines.limit = 10;
+    assert_eq!(results(windows), 10);
+    assert!(results(lines) < 10);
 }
 
 #[test]

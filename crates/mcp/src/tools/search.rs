@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use dotaios_core::search::{
-    Clock, SearchCache, SearchRequest, SessionFilters, search, search_cached,
+    Clock, SearchCache, SearchRequest, SessionFilters, SnippetForm, search, search_cached,
 };
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -14,11 +14,12 @@ use jiff::tz::TimeZone;
 use crate::error::RpcError;
 use crate::tools::args::SearchArgs;
 
-/// Runs the search (through the server's content cache when it has one) and returns the
-/// fitted payload text.
+/// Runs the search (through the server's content cache when it has one), its Markdown
+/// snippets in `snippets` form, and returns the fitted payload text.
 pub(crate) fn run(
     folder: &Path,
     args: &SearchArgs,
+    snippets: SnippetForm,
     time_zone: &TimeZone,
     cache: Option<&SearchCache>,
 ) -> Result<String, RpcError> {
@@ -35,6 +36,7 @@ pub(crate) fn run(
             time_zone,
         },
         workers: std::thread::available_parallelism().map_or(1, |count| count.get().min(4)),
+        snippets,
     };
     // The clock above is the real time, as the cache's racy window requires.
     let outcome = match cache {

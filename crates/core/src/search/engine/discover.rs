@@ -58,6 +58,7 @@ impl Engine<'_> {
                 let hits = search_sessions(
                     &text,
                     request.query,
+                    request.snippets,
                     request.session_filters,
                     project,
                     request.clock.now_ms,

@@ -34,6 +34,7 @@ pub(crate) fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts,
             time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers,
+        snippets: crate::search::SnippetForm::Lines,
     };
     let mut engine = Engine::open(folder, &request, REQUEST_LIMITS)?;
     engine.read_config()?;
