@@ -41,7 +41,7 @@ mod matcher;
 mod omission;
 mod payload;
 mod rank;
-mod relevance;
+pub(crate) mod relevance;
 mod sessions;
 #[cfg(test)]
 mod streamed_tests;
