@@ -25,6 +25,10 @@ target_dir="$(cargo metadata --format-version 1 --no-deps |
 export DOTAIOS_BIN="$target_dir/debug/dotaios"
 export DOTAIOS_MCP_BIN="$target_dir/debug/dotaios-mcp"
 
+# Skill routing quality (contract 07 §8): the table and the threshold sweep on the frozen gold
+# sets, printed on every run; it measures and never fails on a rate.
+"$target_dir/debug/dotaios-bench" quality --skills --dotaios "$DOTAIOS_BIN"
+
 if [ -f tests/python/requirements.txt ]; then
   if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv

@@ -6,14 +6,15 @@
 //!
 //! Checks: no panic; every match scores at least 0.05 and is finite; matches are in
 //! descending score order; an intent naming a skill ranks it first with the exact score; the
-//! confidence lies in (0, 1]; a fitted payload is within its budget, its `budget.used` is its
-//! own UTF-16 length, and it is valid JSON.
+//! first match's fit is at least the routing threshold (contract 04 §3.2) and its confidence
+//! lies in [0, 1]; a fitted payload is within its budget, its `budget.used` is its own UTF-16
+//! length, and it is valid JSON.
 #![no_main]
 #![forbid(unsafe_code)]
 
 use dotaios_core::skills::{
-    BudgetHint, MemoryFields, PayloadError, Reason, Skill, confidence, fit_payload, rank,
-    round_score,
+    BudgetHint, MemoryFields, PayloadError, ROUTE_THRESHOLD, Reason, Skill, confidence,
+    fit_payload, rank, round_score,
 };
 use dotaios_core::text::{js_trim, utf16_len};
 use dotaios_fuzz::parse_json;
@@ -102,7 +103,10 @@ fuzz_target!(|text: &str| {
     }
     match confidence(&ranked) {
         None => assert!(ranked.is_empty()),
-        Some(value) => assert!(value > 0.0 && value <= 1.0, "{value}"),
+        Some(value) => {
+            assert!((0.0..=1.0).contains(&value), "{value}");
+            assert!(ranked[0].fit() >= ROUTE_THRESHOLD);
+        }
     }
 
     let limit = 1 + text.len() % 10;

@@ -49,7 +49,7 @@ Usage:
                          [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--tiny]
                          (search quality on a seeded, gold-labelled folder: search_aios,
                          the CLI and the BM25 / BM25 + Snowball / rg controls)
-  dotaios-bench quality  --skills [--dotaios <PATH>]
+  dotaios-bench quality  --skills [--dotaios <PATH>] [--report <FILE>]
                          (skill routing against the gold set data/skill-intents.json)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
@@ -91,14 +91,17 @@ fn main() -> ExitCode {
             .filter(|a| *a != "--skills")
             .cloned()
             .collect();
-        let dotaios = match parse(&rest) {
-            Ok(options) => options_for_run(&options).dotaios,
+        let (dotaios, report) = match parse(&rest) {
+            Ok(options) => {
+                let run = options_for_run(&options);
+                (run.dotaios, run.report)
+            }
             Err(message) => {
                 eprintln!("{message}");
                 return ExitCode::from(1);
             }
         };
-        return match skill_quality::run(&dotaios) {
+        return match skill_quality::run(&dotaios, report.as_deref()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("{message}");

@@ -698,24 +698,28 @@ fn bundled_skills_meet_the_resolve_acceptance_scores() {
     assert_eq!(
         ranked("plan my day"),
         [
-            row("plan-today", "1.722", "matched trigger \"plan my day\""),
-            row("today", "0.722", "matched trigger \"start my day\""),
+            row("plan-today", "2.154", "matched trigger \"plan my day\""),
+            row("today", "1.58", "matched trigger \"today's plan\""),
+            row("closeday", "0.562", "matched trigger \"close the day\""),
         ]
     );
     assert_eq!(
         ranked("plan this work"),
-        [row(
-            "plan-today",
-            "0.889",
-            "matched trigger \"what should I work on\""
-        ),]
+        [
+            row(
+                "plan-today",
+                "2.288",
+                "matched trigger \"what should I work on\""
+            ),
+            row("today", "0.797", "matched trigger \"today's plan\""),
+        ]
     );
     assert_eq!(
         ranked("review my week"),
         [row(
             "weekly-review",
-            "1.75",
-            "matched trigger \"weekly review\""
+            "3",
+            "matched trigger \"review my week\""
         )]
     );
 }

@@ -24,7 +24,7 @@
 mod date;
 mod envelope;
 mod fit;
-mod parse;
+pub(crate) mod parse;
 
 pub(crate) use parse::{strip_frontmatter, unanswered_sections, without_comments};
 mod provenance;

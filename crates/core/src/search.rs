@@ -42,7 +42,7 @@ mod markdown;
 mod matcher;
 mod omission;
 mod payload;
-mod relevance;
+pub(crate) mod relevance;
 mod sessions;
 #[cfg(test)]
 mod streamed_tests;

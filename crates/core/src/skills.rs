@@ -14,7 +14,8 @@
 //!   (`skills/RESOLVER.md`, the boot context).
 //!
 //! **Architecture invariant:** routing is lexical and deterministic: no model, no network, no
-//! environment. Only a bounded frontmatter prefix of each `SKILL.md` is read for routing, and
+//! environment. Only a bounded prefix of each `SKILL.md` (its frontmatter and headings) is read
+//! for routing, and
 //! nothing here writes. Errors are typed ([`SkillError`], [`CatalogError`], [`PayloadError`]),
 //! each with its internal code and fixed public message (`crate::error::PublicError`); the
 //! surfaces only decide whether to show it.
@@ -37,13 +38,16 @@ mod resolve;
 mod tokenize;
 
 pub use self::catalog::{
-    CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
+    CatalogError, MAX_HEADING_CHARS, MAX_HEADINGS, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill,
+    read_catalog, read_skill_text,
 };
 pub use self::payload::{
     BudgetHint, INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
 };
 pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
-pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};
+pub use self::resolve::{
+    ROUTE_THRESHOLD, Ranked, Reason, candidates, confidence, rank, round_score,
+};
 pub use crate::error::PayloadError;
 
 /// The hint a generated table shows for a skill: its triggers joined with ` · `, else its

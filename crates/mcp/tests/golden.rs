@@ -3,7 +3,9 @@
 //! exactly the answers recorded in `tests/golden/` (the `generated_at` clock aside). The
 //! recordings were made with the adapter as it was before the structured eras existed; refresh
 //! them only on purpose, with `DOTAIOS_GOLDEN_ADAPTER=<adapter binary> cargo test -p dotaios-mcp
-//! --test golden`, which runs that binary instead and rewrites the files.
+//! --test golden`, which runs that binary instead and rewrites the files. One documented
+//! difference: request 9's `resolve_skill` `score` and `confidence` are this product's ranking
+//! (contract 04 §3.3, "Differs from the reference"), edited into the recordings.
 #![allow(
     clippy::disallowed_methods,
     reason = "tests build and inspect their folders with std::fs"

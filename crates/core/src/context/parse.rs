@@ -252,8 +252,9 @@ pub(crate) fn without_comments(text: &str) -> Cow<'_, str> {
     Cow::Owned(visible)
 }
 
-/// The level of a Markdown heading line (`# ` … `###### `), else `None`.
-fn heading_level(line: &str) -> Option<usize> {
+/// The level of a Markdown heading line (`# ` … `###### `), else `None`. Skill routing reads a
+/// `SKILL.md`'s headings with it too (contract 04 §1.3).
+pub(crate) fn heading_level(line: &str) -> Option<usize> {
     let level = line.bytes().take_while(|byte| *byte == b'#').count();
     ((1..=6).contains(&level) && line[level..].starts_with([' ', '\t'])).then_some(level)
 }

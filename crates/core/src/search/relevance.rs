@@ -635,6 +635,14 @@ impl Relevance {
         found
     }
 
+    /// Calls `each(term, weight)` for every term `token` (one folded token of
+    /// [`for_each_token`]) matches, with the weight of how it matched (§6.1: exact 1, same stem
+    /// 0.85, prefix 0.4). The one matching rule skill routing shares with search (contract 04
+    /// §2): a skill's words meet an intent's exactly as a document's meet a query's.
+    pub(crate) fn match_weights(&self, token: &str, mut each: impl FnMut(usize, f64)) {
+        self.match_token(token, |term, quality| each(term, quality.weight()));
+    }
+
     /// The match facts of one piece of folded text, without feeding a document.
     pub(crate) fn facts(&self, folded: &str) -> LineFacts {
         let mut collector = self.collector();

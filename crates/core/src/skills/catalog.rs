@@ -3,8 +3,9 @@
 //! catalog order.
 //!
 //! Every byte comes through `dotaios_contained::Root`. Only the first 64 KiB of a `SKILL.md`
-//! is ever read for the catalog (its whole size is still charged to the request ledger), so a
-//! skill body never influences routing and a huge body costs nothing but its reservation.
+//! is ever read for the catalog (its whole size is still charged to the request ledger): its
+//! frontmatter and, for routing, at most 32 headings of the body within it (contract 04 §1.3),
+//! so a huge body costs nothing but its reservation.
 //! Linked, hidden and `_`-prefixed entries are skipped without being inspected and their names
 //! never reach a result or an error. A bad `SKILL.md` fails the whole catalog: routing must
 //! not change silently because one skill stopped parsing.
@@ -29,8 +30,12 @@ const MAX_BYTES: u64 = 256 * 1024 * 1024;
 const MAX_ENTRIES: u64 = 500_000;
 /// A `SKILL.md` larger than this fails the request.
 pub const MAX_SKILL_FILE_BYTES: u64 = 8 * 1024 * 1024;
-/// Only this much of a `SKILL.md` is read for its frontmatter.
+/// Only this much of a `SKILL.md` is read, for its frontmatter and its headings.
 const FRONTMATTER_PREFIX_BYTES: u64 = 64 * 1024;
+/// At most this many headings of a `SKILL.md` take part in routing (contract 04 §1.3).
+pub const MAX_HEADINGS: usize = 32;
+/// A longer heading is cut to this many characters for routing.
+pub const MAX_HEADING_CHARS: usize = 200;
 
 /// One installed skill, as the catalog describes it (contract 04 §1.4).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +50,9 @@ pub struct Skill {
     pub triggers: Vec<String>,
     /// `when_to_use`, validated like `triggers` but never used for ranking.
     pub when_to_use: Vec<String>,
+    /// The headings of the body within the first 64 KiB, in order, at most [`MAX_HEADINGS`],
+    /// each cut to [`MAX_HEADING_CHARS`] characters (contract 04 §1.3).
+    pub headings: Vec<String>,
 }
 
 impl Skill {
@@ -60,6 +68,7 @@ impl Skill {
                 .map(|trigger| (*trigger).to_owned())
                 .collect(),
             when_to_use: Vec::new(),
+            headings: Vec::new(),
         }
     }
 
@@ -331,6 +340,7 @@ struct Metadata {
     description: String,
     triggers: Vec<String>,
     when_to_use: Vec<String>,
+    headings: Vec<String>,
 }
 
 impl Metadata {
@@ -345,6 +355,7 @@ impl Metadata {
             description: self.description,
             triggers: self.triggers,
             when_to_use: self.when_to_use,
+            headings: self.headings,
         }
     }
 }
@@ -352,8 +363,11 @@ impl Metadata {
 /// Parses the frontmatter found in the first bytes of a `SKILL.md` (contract 04 §1.2–§1.3),
 /// charged to the catalog's parsing allowance `work`.
 fn parse_metadata(prefix: &[u8], work: &mut YamlWork) -> Result<Metadata, CatalogError> {
-    let Some(block) = frontmatter_block(prefix)? else {
-        return Ok(Metadata::default());
+    let Some((block, body)) = split_frontmatter(prefix)? else {
+        return Ok(Metadata {
+            headings: body_headings(prefix),
+            ..Metadata::default()
+        });
     };
     // Empty YAML is a null document, not a mapping, and fails like any other non-mapping.
     let mapping = frontmatter::parse_mapping_within(block, work)
@@ -364,12 +378,65 @@ fn parse_metadata(prefix: &[u8], work: &mut YamlWork) -> Result<Metadata, Catalo
         description: string_field(field("description"))?,
         triggers: phrase_list(field("triggers"))?,
         when_to_use: phrase_list(field("when_to_use"))?,
+        headings: body_headings(&prefix[body..]),
     })
+}
+
+/// The headings of a `SKILL.md` body as far as it was read (contract 04 §1.3): ATX heading
+/// lines (`#` to `######`, then a space or tab, at most three spaces of indent) outside fenced
+/// code blocks, their text trimmed and closing `#`s dropped, empty ones skipped, at most
+/// [`MAX_HEADINGS`], each cut to [`MAX_HEADING_CHARS`] characters. The body need not be UTF-8
+/// (§1.2 item 3): only its valid start is looked at, so a character cut by the end of the
+/// prefix, or a stray byte, ends the scan. One pass over at most 64 KiB.
+fn body_headings(body: &[u8]) -> Vec<String> {
+    let text = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(error) => std::str::from_utf8(&body[..error.valid_up_to()]).unwrap_or_default(),
+    };
+    let mut headings = Vec::new();
+    let mut fence: Option<u8> = None;
+    for line in text.lines() {
+        if headings.len() >= MAX_HEADINGS {
+            break;
+        }
+        let trimmed = line.trim_start_matches(' ');
+        if line.len() - trimmed.len() > 3 {
+            continue;
+        }
+        if let Some(marker) = [b'`', b'~']
+            .into_iter()
+            .find(|marker| trimmed.as_bytes().starts_with(&[*marker; 3]))
+        {
+            fence = match fence {
+                None => Some(marker),
+                Some(open) if open == marker => None,
+                open => open,
+            };
+            continue;
+        }
+        if fence.is_some() {
+            continue;
+        }
+        let Some(level) = crate::context::parse::heading_level(trimmed) else {
+            continue;
+        };
+        let content = text::js_trim(trimmed[level..].trim_end_matches('#'));
+        if !content.is_empty() {
+            headings.push(content.chars().take(MAX_HEADING_CHARS).collect());
+        }
+    }
+    headings
 }
 
 /// Finds the YAML block of contract 04 §1.2. `Ok(None)` when the file does not begin with a
 /// `---` line (empty metadata); the bytes read must then be strict UTF-8 all the same.
+#[cfg(test)]
 fn frontmatter_block(prefix: &[u8]) -> Result<Option<&str>, CatalogError> {
+    Ok(split_frontmatter(prefix)?.map(|(block, _)| block))
+}
+
+/// [`frontmatter_block`] and where the body begins: the byte after the closing line.
+fn split_frontmatter(prefix: &[u8]) -> Result<Option<(&str, usize)>, CatalogError> {
     let opening = if prefix.starts_with(b"---\n") {
         4
     } else if prefix.starts_with(b"---\r\n") {
@@ -405,7 +472,7 @@ fn frontmatter_block(prefix: &[u8]) -> Result<Option<&str>, CatalogError> {
     } else {
         end
     };
-    Ok(Some(&body[..end]))
+    Ok(Some((&body[..end], closing_end)))
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
@@ -475,9 +542,18 @@ mod tests {
             "--- \n",
         ] {
             assert_eq!(block(text), Ok(None), "{text:?}");
+            // Without frontmatter the whole prefix is body: its headings still count.
+            let headings = if text.starts_with('#') {
+                strings(&["Title"])
+            } else {
+                Vec::new()
+            };
             assert_eq!(
                 parse_metadata(text.as_bytes(), &mut YamlWork::per_request()),
-                Ok(Metadata::default())
+                Ok(Metadata {
+                    headings,
+                    ..Metadata::default()
+                })
             );
         }
         assert_eq!(
@@ -554,6 +630,7 @@ mod tests {
             parsed,
             Metadata {
                 triggers: strings(&["a", "b"]),
+                headings: strings(&["Body"]),
                 ..Metadata::default()
             }
         );
@@ -567,6 +644,29 @@ mod tests {
         );
         // A plain scalar with `: ` inside needs quotes; quoted, it is one string.
         assert_eq!(metadata("description: 'a: b'").unwrap().description, "a: b");
+    }
+
+    #[test]
+    fn body_headings_are_bounded_and_skip_code() {
+        let body = "intro\n# One\n\n## Two ##\n   ### Three\n    # indented code\n#no space\n\
+                    ```\n# in a fence\n~~~\n# still in it\n```\n#\t Four\t\n####### seven\n#\n";
+        assert_eq!(
+            body_headings(body.as_bytes()),
+            strings(&["One", "Two", "Three", "Four"])
+        );
+        let many: String = (0..100).map(|n| format!("# h{n}\n")).collect();
+        let headings = body_headings(many.as_bytes());
+        assert_eq!(headings.len(), MAX_HEADINGS);
+        assert_eq!(headings[MAX_HEADINGS - 1], format!("h{}", MAX_HEADINGS - 1));
+        let long = format!("# {}\n", "é".repeat(MAX_HEADING_CHARS * 2));
+        assert_eq!(
+            body_headings(long.as_bytes())[0].chars().count(),
+            MAX_HEADING_CHARS
+        );
+        // A byte that is not UTF-8 ends the scan; the headings before it stay.
+        assert_eq!(body_headings(b"# Kept\n\xff\n# Lost\n"), strings(&["Kept"]));
+        let parsed = metadata("name: x").unwrap();
+        assert_eq!(parsed.headings, strings(&["Body"]));
     }
 
     #[test]

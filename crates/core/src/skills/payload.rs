@@ -357,8 +357,8 @@ mod tests {
         "structure today",
         "what's my focus today"
       ],
-      "score": 1.722,
-      "confidence": 1,
+      "score": 3,
+      "confidence": 0.998,
       "ambiguous": false,
       "reason": "matched trigger \"plan my day\"",
       "resource": "skills/plan-today/SKILL.md"
@@ -552,8 +552,8 @@ mod tests {
         let hinted = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::State).unwrap();
         let value = assert_honest(&hinted, 700);
         assert_eq!((hinted.matches, hinted.truncated), (0, true));
-        // The worked example of 04 §6.7 is 740 units at limit 6000; at limit 740 it is one
-        // digit shorter.
+        // This one-skill example is 740 units at limit 6000; at limit 740 it is one digit
+        // shorter.
         assert_eq!(
             value["budget"]["hint"],
             "budget 700 cannot hold one match; call again with budget 739 or more"

@@ -1,31 +1,67 @@
-//! The deterministic intent → skill ranking (contract 04 §3): exact-name rule, best-trigger and
-//! capped description scoring, the evidence rule that keeps a skill sharing only a stray word
-//! out, the 0.05 threshold, ordering, reasons, rounding, and each match's confidence and
-//! ambiguity. [`Ranked::confidence`] is the one confidence every surface prints or carries (CLI
-//! text, CLI `--json`, `resolve_skill`, the demo; contract 04 §3.3); no surface computes its own.
+//! The deterministic intent → skill ranking (contract 04 §3): the exact-name rule, each skill's
+//! evidence over its name, triggers, headings and description (search's analyzer, weighted by
+//! how specific each intent word is within the catalog), partial trigger coverage, the phrase
+//! bonus, ordering, reasons, rounding, each match's calibrated confidence and ambiguity, and the
+//! routing threshold below which no skill is returned. [`Ranked::confidence`] is the one
+//! confidence every surface prints or carries (CLI text, CLI `--json`, `resolve_skill`, the
+//! demo; contract 04 §3.3); no surface computes its own.
 //!
-//! Purely lexical and pure: no I/O, no randomness, no locale from the environment. The raw
-//! (unrounded) score orders the matches; rounding happens only when a surface prints it.
+//! Purely lexical and pure: no I/O, no randomness, no locale from the environment, work linear
+//! in the catalog's text (each text bounded by `tokenize::MAX_FIELD_WORDS` words, an intent by
+//! 32 terms). The raw (unrounded) score orders the matches; rounding happens only when a
+//! surface prints it.
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use super::catalog::Skill;
-use super::tokenize::{Tokens, content_tokens, tokens};
+use super::tokenize::{Query, for_each_word};
+use crate::search::relevance::MAX_TERMS;
 use crate::text;
 
-/// Matches scoring below this are dropped (contract 04 §3.2, `MIN_SCORE`).
+/// Candidates scoring below this are dropped (contract 04 §3.2, `MIN_SCORE`).
 const MIN_SCORE: f64 = 0.05;
 
 /// The score of an exact name or directory match.
 const EXACT_SCORE: f64 = 100.0;
 
-/// The description contributes at most this much.
-const DESCRIPTION_CAP: f64 = 0.5;
+/// How much an intent term met in each field counts (contract 04 §3.1): a trigger or the name
+/// is the author's own routing phrase, a heading names a step of the workflow, the description
+/// says what the skill is for in many more words.
+const TRIGGER_WEIGHT: f64 = 1.0;
+const NAME_WEIGHT: f64 = 1.0;
+const HEADING_WEIGHT: f64 = 0.8;
+const DESCRIPTION_WEIGHT: f64 = 0.7;
+
+/// The weight of the evidence part, and the most terms' worth of evidence that counts
+/// (contract 04 §3.1): more distinct, specific terms met is more evidence, within reason.
+const EVIDENCE_WEIGHT: f64 = 0.5;
+const EVIDENCE_CAP: f64 = 3.0;
+
+/// The weight of the phrase part: the share of the best-covered trigger or name.
+const PHRASE_WEIGHT: f64 = 0.5;
+
+/// The specificity of an intent term no skill meets (contract 04 §3.1): it still counts
+/// against every skill's coverage, at half the weight of a term only one skill meets, so a
+/// paraphrase's own words do not drown what it shares with the right skill.
+const UNKNOWN_SPECIFICITY: f64 = 0.5;
 
 /// Two matches whose scores are within this ratio are near-equal: both are `ambiguous`
-/// (contract 04 §3.3). At 0.8 a confidence of 5/9 (≈ 0.556) or less is ambiguous.
+/// (contract 04 §3.3).
 const AMBIGUITY_RATIO: f64 = 0.8;
+
+/// The calibration of contract 04 §3.3: confidence =
+/// `separation / (1 + e^-(a + b·score + c·corroborated))`, `[a, b, c]` fitted by maximum
+/// likelihood with a weak ridge (λ = 0.1 on `b` and `c`, which keeps `c` finite: on the tuning
+/// data an uncorroborated match is almost never right) on the tuning part of the bench's skill
+/// set (`docs/benchmark.md`, "Skill routing"). The logistic part says how likely a skill with
+/// this much evidence is the right one; the separation shares it between near-equal matches.
+const CALIBRATION: [f64; 3] = [-3.2, 2.2, 2.8];
+
+/// The routing threshold (contract 04 §3.2): when the first candidate's fit ([`Ranked::fit`]) is
+/// below this, no skill is returned. The lowest threshold of the bench's sweep whose false
+/// routes on the tuning part are at most 0.05.
+pub const ROUTE_THRESHOLD: f64 = 0.9;
 
 /// One ranked skill.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,11 +72,14 @@ pub struct Ranked<'a> {
     pub score: f64,
     /// Why it matched.
     pub reason: Reason<'a>,
-    /// Its unrounded separation from the best other match, in 0..1 (contract 04 §3.3); surfaces
-    /// print [`Ranked::confidence`], never this.
+    /// Its unrounded separation from the best other match, `score / (score + competitor)`, in
+    /// 0..1 (contract 04 §3.3); surfaces print [`Ranked::confidence`], never this.
     pub separation: f64,
     /// Whether another match scores near-equal (contract 04 §3.3).
     pub ambiguous: bool,
+    /// Whether the match is corroborated (contract 04 §3.1): an exact name, a phrase bonus, two
+    /// or more intent terms met, every intent term met, or a whole trigger or name covered.
+    pub corroborated: bool,
 }
 
 /// Why a skill matched (contract 04 §3.1). `Display` gives the exact wire text.
@@ -50,6 +89,8 @@ pub enum Reason<'a> {
     ExactName,
     /// `matched trigger "<trigger as written>"`.
     Trigger(&'a str),
+    /// `matched heading "<heading as written>"`.
+    Heading(&'a str),
     /// `matched description`.
     Description,
     /// `weak overlap`.
@@ -61,22 +102,50 @@ impl fmt::Display for Reason<'_> {
         match self {
             Reason::ExactName => formatter.write_str("exact name match"),
             Reason::Trigger(trigger) => write!(formatter, "matched trigger \"{trigger}\""),
+            Reason::Heading(heading) => write!(formatter, "matched heading \"{heading}\""),
             Reason::Description => formatter.write_str("matched description"),
             Reason::WeakOverlap => formatter.write_str("weak overlap"),
         }
     }
 }
 
-/// Ranks every catalog entry against `intent`: entries scoring at least 0.05, by raw score
-/// descending, then by name in collation order; equal names keep catalog order.
+/// The skills that route `intent` (contract 04 §3.2): [`candidates`], or none when the first
+/// one's fit ([`Ranked::fit`]) is below [`ROUTE_THRESHOLD`] (an exact name always routes).
+/// Near-equal matches all route, flagged `ambiguous`: the threshold asks whether a skill fits,
+/// the separation which one.
 pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
-    let prepared = Intent::new(intent);
+    let ranked = candidates(intent, catalog);
+    match ranked.first() {
+        Some(top) if top.fit() < ROUTE_THRESHOLD => Vec::new(),
+        _ => ranked,
+    }
+}
+
+/// Every skill with evidence for `intent` scoring at least 0.05, by raw score descending, then
+/// by name in collation order (equal names keep catalog order), before the routing threshold:
+/// what the bench's threshold sweep reads (contract 07).
+pub fn candidates<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
+    let lower = text::js_trim(&intent.to_lowercase()).to_owned();
+    let query = Query::new(intent);
+    let evidence: Vec<Evidence<'a>> = catalog
+        .iter()
+        .map(|skill| Evidence::collect(query.as_ref(), &lower, skill))
+        .collect();
+    let specificity = query
+        .as_ref()
+        .map(|query| specificity(query.len(), &evidence))
+        .unwrap_or_default();
     let mut ranked: Vec<Ranked<'a>> = catalog
         .iter()
-        .filter_map(|skill| {
-            let (score, reason) = prepared.score(skill)?;
-            // `score <= 0` is implied by the threshold but written as the contract writes it; a NaN
-            // cannot arise (every division has a positive denominator).
+        .zip(&evidence)
+        .filter_map(|(skill, evidence)| {
+            let (score, reason, corroborated) = if is_exact(&lower, skill) {
+                (EXACT_SCORE, Reason::ExactName, true)
+            } else {
+                evidence.score(&specificity)?
+            };
+            // `score <= 0` is implied by the threshold but written as the contract writes it;
+            // a NaN cannot arise (every division has a positive denominator).
             if score <= 0.0 || score < MIN_SCORE {
                 return None;
             }
@@ -86,6 +155,7 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
                 reason,
                 separation: 1.0,
                 ambiguous: false,
+                corroborated,
             })
         })
         .collect();
@@ -106,16 +176,39 @@ pub fn rank<'a>(intent: &str, catalog: &'a [Skill]) -> Vec<Ranked<'a>> {
 
 impl Ranked<'_> {
     /// The match's confidence as every surface prints or carries it (contract 04 §3.3, §3.4):
-    /// its separation rounded to three decimals, in [0, 1]. The CLI's text block, its `--json`
-    /// and `resolve_skill` all take it from here, so they cannot disagree.
+    /// the calibrated probability that this skill is the right one, from its score and its
+    /// separation, rounded to three decimals, in [0, 1]; 1 for an exact name. The CLI's text
+    /// block, its `--json` and `resolve_skill` all take it from here, so they cannot disagree.
     pub fn confidence(&self) -> f64 {
-        round_score(self.separation)
+        round_score(self.separation * self.fit())
+    }
+
+    /// The calibrated probability that a skill with this match's evidence is the right one,
+    /// before it is shared with near-equal matches (contract 04 §3.3): the confidence of a lone
+    /// match, unrounded; 1 for an exact name. The routing threshold applies to it (§3.2).
+    pub fn fit(&self) -> f64 {
+        if self.score >= EXACT_SCORE {
+            return 1.0;
+        }
+        fit(self.score, self.corroborated)
     }
 }
 
-/// The confidence and ambiguity of the match at `index` among the ranked `scores` (contract 04
+/// The logistic part of the calibration of contract 04 §3.3.
+fn fit(score: f64, corroborated: bool) -> f64 {
+    let [a, b, c] = CALIBRATION;
+    let corroboration = if corroborated { c } else { 0.0 };
+    1.0 / (1.0 + (-(a + b * score + corroboration)).exp())
+}
+
+/// Whether the trimmed, lower-cased intent is the skill's name or directory (contract 04 §3.1).
+fn is_exact(lower: &str, skill: &Skill) -> bool {
+    lower == skill.name.to_lowercase() || lower == skill.dir.to_lowercase()
+}
+
+/// The separation and ambiguity of the match at `index` among the ranked `scores` (contract 04
 /// §3.3). Its competitor is the best other match: the runner-up for the top, the top for every
-/// other. Confidence is `score / (score + competitor)` (1 alone or for an exact name); two
+/// other. Separation is `score / (score + competitor)` (1 alone or for an exact name); two
 /// matches are ambiguous when the lower scores at least 0.8 of the higher.
 fn separation(scores: &[f64], index: usize) -> (f64, bool) {
     let score = scores[index];
@@ -149,102 +242,211 @@ pub fn confidence(ranked: &[Ranked<'_>]) -> Option<f64> {
     ranked.first().map(Ranked::confidence)
 }
 
-/// The intent, lower-cased and tokenised once for the whole catalog.
-struct Intent {
-    /// JS-trim of the lower-cased intent.
-    lower: String,
-    tokens: Tokens,
-    /// The tokens that can make a match (no function words).
-    content: Tokens,
+/// How specific each intent term is within this catalog (contract 04 §3.1): the BM25 inverse
+/// document frequency of the number of skills it meets, relative to a term met by one skill,
+/// at most 1; a term no skill meets has [`UNKNOWN_SPECIFICITY`].
+fn specificity(terms: usize, evidence: &[Evidence<'_>]) -> Vec<f64> {
+    let skills = evidence.len() as f64;
+    let idf = |count: f64| (1.0 + (skills - count + 0.5) / (count + 0.5)).ln();
+    let one = idf(1.0);
+    (0..terms)
+        .map(|term| {
+            let count = evidence.iter().filter(|e| e.terms[term] > 0.0).count();
+            if count == 0 {
+                UNKNOWN_SPECIFICITY
+            } else {
+                (idf(count as f64) / one).min(1.0)
+            }
+        })
+        .collect()
 }
 
-impl Intent {
-    fn new(intent: &str) -> Intent {
-        Intent {
-            lower: text::js_trim(&intent.to_lowercase()).to_owned(),
-            tokens: tokens(intent),
-            content: content_tokens(intent),
+/// One routing phrase of a skill (a trigger, its name, its directory): how many words it has,
+/// and which intent terms its words meet, as `(word, term, weight)`.
+struct Phrase<'a> {
+    trigger: Option<&'a str>,
+    words: usize,
+    meets: Vec<(usize, usize, f64)>,
+}
+
+impl Phrase<'_> {
+    /// Whether every word of the phrase meets an intent term.
+    fn is_covered(&self) -> bool {
+        let mut seen = 0;
+        let mut last = None;
+        for &(word, _, _) in &self.meets {
+            if last != Some(word) {
+                seen += 1;
+                last = Some(word);
+            }
         }
+        self.words > 0 && seen == self.words
     }
 
-    /// The score and reason of `skill`, or `None` when the skill has no evidence for the
-    /// intent (contract 04 §3.2).
-    fn score<'a>(&self, skill: &'a Skill) -> Option<(f64, Reason<'a>)> {
-        if self.lower == skill.name.to_lowercase() || self.lower == skill.dir.to_lowercase() {
-            return Some((EXACT_SCORE, Reason::ExactName));
-        }
-        if !self.has_evidence(skill) {
-            return None;
-        }
-        let mut trigger_part = 0.0_f64;
-        // The reason's trigger is chosen by overlap alone, first on ties.
-        let mut reason_trigger: Option<(&'a str, f64)> = None;
-        for trigger in &skill.triggers {
-            let overlap = self.tokens.overlap(&tokens(trigger));
-            let candidate = overlap + self.bonus(trigger);
-            if candidate > trigger_part {
-                trigger_part = candidate;
-            }
-            if overlap > 0.0 && reason_trigger.is_none_or(|(_, best)| overlap > best) {
-                reason_trigger = Some((trigger.as_str(), overlap));
-            }
-        }
-        let description_part = self
-            .tokens
-            .overlap(&tokens(&skill.description))
-            .min(DESCRIPTION_CAP);
-        let reason = match reason_trigger {
-            Some((trigger, _)) => Reason::Trigger(trigger),
-            None if description_part > 0.0 => Reason::Description,
-            None => Reason::WeakOverlap,
-        };
-        Some((trigger_part + description_part, reason))
-    }
-
-    /// The evidence rule of contract 04 §3.2. A skill may match only when a trigger's phrase
-    /// bonus applies, or when, counting content tokens only: some trigger's tokens all occur in
-    /// the intent, or some trigger shares two tokens with it, or the skill as a whole (name,
-    /// directory, triggers, description) shares two tokens with it, or every content token of
-    /// the intent occurs in the skill. One shared word among many (`write`, `today`) is not
-    /// evidence; that is what routed `write a haiku about autumn` to a decision skill.
-    fn has_evidence(&self, skill: &Skill) -> bool {
-        if self.content.is_empty() {
-            return false;
-        }
-        let mut whole = content_tokens(&skill.name);
-        whole.extend(&content_tokens(&skill.dir));
-        whole.extend(&content_tokens(&skill.description));
-        for trigger in &skill.triggers {
-            if self.bonus(trigger) > 0.0 {
-                return true;
-            }
-            let trigger_tokens = content_tokens(trigger);
-            let shared = self.content.shared(&trigger_tokens);
-            if shared >= 2 || (shared > 0 && shared == trigger_tokens.len()) {
-                return true;
-            }
-            whole.extend(&trigger_tokens);
-        }
-        let shared = self.content.shared(&whole);
-        shared >= 2 || shared == self.content.len()
-    }
-
-    /// The phrase bonus of one trigger (contract 04 §3.1).
-    fn bonus(&self, trigger: &str) -> f64 {
-        let trigger = trigger.to_lowercase();
-        if self.lower.is_empty() || trigger.is_empty() {
+    /// The share of the phrase the intent covers (contract 04 §3.1): per word, the best weight
+    /// of a term it meets times that term's specificity, summed, over the phrase's words.
+    fn coverage(&self, specificity: &[f64]) -> f64 {
+        if self.words == 0 {
             return 0.0;
         }
-        let contains_trigger = self.lower.contains(&trigger) && text::utf16_len(&trigger) >= 4;
-        let contained_in_trigger =
-            trigger.contains(&self.lower) && text::utf16_len(&self.lower) >= 4;
-        if self.lower == trigger {
-            0.5
-        } else if contains_trigger || contained_in_trigger {
-            0.4
-        } else {
-            0.0
+        let mut total = 0.0;
+        let mut at = 0;
+        while at < self.meets.len() {
+            let word = self.meets[at].0;
+            let mut best = 0.0_f64;
+            while at < self.meets.len() && self.meets[at].0 == word {
+                let (_, term, weight) = self.meets[at];
+                best = best.max(weight * specificity[term]);
+                at += 1;
+            }
+            total += best;
         }
+        total / self.words as f64
+    }
+}
+
+/// What one skill's text holds of the intent, before the catalog-wide specificity is known.
+struct Evidence<'a> {
+    /// Per intent term, the best field weight × match weight with which the skill meets it.
+    terms: [f64; MAX_TERMS],
+    phrases: Vec<Phrase<'a>>,
+    /// The heading meeting the most intent terms (first on ties) and how many it meets.
+    heading: Option<(&'a str, usize)>,
+    /// Whether the description meets any intent term.
+    description: bool,
+    /// The best phrase bonus of its triggers (contract 04 §3.1).
+    bonus: f64,
+}
+
+impl<'a> Evidence<'a> {
+    fn collect(query: Option<&Query>, lower: &str, skill: &'a Skill) -> Evidence<'a> {
+        let mut evidence = Evidence {
+            terms: [0.0; MAX_TERMS],
+            phrases: Vec::with_capacity(skill.triggers.len() + 2),
+            heading: None,
+            description: false,
+            bonus: 0.0,
+        };
+        for trigger in &skill.triggers {
+            evidence.bonus = evidence.bonus.max(bonus(lower, trigger));
+        }
+        let Some(query) = query else {
+            return evidence;
+        };
+        for trigger in &skill.triggers {
+            evidence.phrase(query, trigger, TRIGGER_WEIGHT, Some(trigger.as_str()));
+        }
+        evidence.phrase(query, &skill.name, NAME_WEIGHT, None);
+        if skill.dir != skill.name {
+            evidence.phrase(query, &skill.dir, NAME_WEIGHT, None);
+        }
+        for heading in &skill.headings {
+            let met = evidence.field(query, heading, HEADING_WEIGHT);
+            if met > 0 && evidence.heading.is_none_or(|(_, best)| met > best) {
+                evidence.heading = Some((heading.as_str(), met));
+            }
+        }
+        evidence.description = evidence.field(query, &skill.description, DESCRIPTION_WEIGHT) > 0;
+        evidence
+    }
+
+    /// Records the terms `text` meets at `weight`; returns how many distinct terms it meets.
+    fn field(&mut self, query: &Query, text: &str, weight: f64) -> usize {
+        let mut met = 0_u32;
+        for_each_word(text, |word| {
+            query.meet(word, |term, quality| {
+                self.terms[term] = self.terms[term].max(weight * quality);
+                met |= 1 << term;
+            });
+        });
+        met.count_ones() as usize
+    }
+
+    /// Records one routing phrase, and its terms at `weight`.
+    fn phrase(&mut self, query: &Query, text: &str, weight: f64, trigger: Option<&'a str>) {
+        let mut phrase = Phrase {
+            trigger,
+            words: 0,
+            meets: Vec::new(),
+        };
+        for_each_word(text, |word| {
+            let index = phrase.words;
+            phrase.words += 1;
+            query.meet(word, |term, quality| {
+                self.terms[term] = self.terms[term].max(weight * quality);
+                phrase.meets.push((index, term, quality));
+            });
+        });
+        self.phrases.push(phrase);
+    }
+
+    /// The score and reason (contract 04 §3.1), or `None` without evidence: no intent term met
+    /// and no phrase bonus. Score = coverage (the share of the intent's specificity the skill
+    /// meets) + evidence (0.5 × the specificity met, at most 3 terms' worth) + phrase (0.5 × the
+    /// best phrase's coverage) + the phrase bonus.
+    fn score(&self, specificity: &[f64]) -> Option<(f64, Reason<'a>, bool)> {
+        let total: f64 = specificity.iter().sum();
+        let met: f64 = specificity
+            .iter()
+            .zip(&self.terms)
+            .map(|(weight, met)| weight * met)
+            .sum();
+        let coverage = if total > 0.0 { met / total } else { 0.0 };
+        let evidence = EVIDENCE_WEIGHT * met.min(EVIDENCE_CAP);
+        if coverage <= 0.0 && self.bonus <= 0.0 {
+            return None;
+        }
+        let mut phrase_part = 0.0_f64;
+        let mut whole_phrase = false;
+        // The reason's trigger is the one the intent covers most, first on ties.
+        let mut reason_trigger: Option<(&'a str, f64)> = None;
+        for phrase in &self.phrases {
+            let covered = phrase.coverage(specificity);
+            phrase_part = phrase_part.max(covered);
+            whole_phrase |= phrase.is_covered();
+            if let Some(trigger) = phrase.trigger
+                && covered > 0.0
+                && reason_trigger.is_none_or(|(_, best)| covered > best)
+            {
+                reason_trigger = Some((trigger, covered));
+            }
+        }
+        let reason = match (reason_trigger, self.heading) {
+            (Some((trigger, _)), _) => Reason::Trigger(trigger),
+            (None, Some((heading, _))) => Reason::Heading(heading),
+            (None, None) if self.description => Reason::Description,
+            (None, None) => Reason::WeakOverlap,
+        };
+        let met_terms = self.terms[..specificity.len()]
+            .iter()
+            .filter(|met| **met > 0.0)
+            .count();
+        let corroborated =
+            self.bonus > 0.0 || met_terms >= 2 || met_terms == specificity.len() || whole_phrase;
+        Some((
+            coverage + evidence + PHRASE_WEIGHT * phrase_part + self.bonus,
+            reason,
+            corroborated,
+        ))
+    }
+}
+
+/// The phrase bonus of one trigger (contract 04 §3.1): 0.5 when the trimmed, lower-cased intent
+/// is the trigger, 0.4 when either contains the other and the contained one has at least four
+/// units.
+fn bonus(lower: &str, trigger: &str) -> f64 {
+    let trigger = trigger.to_lowercase();
+    if lower.is_empty() || trigger.is_empty() {
+        return 0.0;
+    }
+    let contains_trigger = lower.contains(&trigger) && text::utf16_len(&trigger) >= 4;
+    let contained_in_trigger = trigger.contains(lower) && text::utf16_len(lower) >= 4;
+    if lower == trigger {
+        0.5
+    } else if contains_trigger || contained_in_trigger {
+        0.4
+    } else {
+        0.0
     }
 }
 
@@ -350,82 +552,122 @@ mod tests {
         assert_eq!(
             check("plan my day", &catalog),
             [
-                "plan-today 1.722 matched trigger \"plan my day\"",
-                "today 0.722 matched trigger \"start my day\"",
+                "plan-today 2.154 matched trigger \"plan my day\"",
+                "today 1.58 matched trigger \"today's plan\"",
+                "closeday 0.562 matched trigger \"close the day\"",
             ]
         );
         let ranked = rank("plan my day", &catalog);
-        // 1.5 for the trigger plus min(2·2/18, 0.5) for the 16-token description.
-        assert!((ranked[0].score - (1.5 + 4.0 / 18.0)).abs() < 1e-12);
+        assert_eq!(ranked[0].confidence(), 0.569);
+        assert_eq!(confidence(&ranked), Some(0.569));
+        // A runner-up's confidence is measured against the top, so it is lower.
+        assert!(ranked[1].confidence() < ranked[0].confidence());
+        assert!(!ranked[0].ambiguous && !ranked[1].ambiguous);
     }
 
     #[test]
-    fn plan_this_work_reason_is_the_best_overlap_trigger() {
+    fn a_paraphrase_meets_its_skill_through_stems() {
+        let catalog = bundled();
+        // No trigger is in the intent; `reviewing` meets `review`, `weeks` meets `weekly` and
+        // `week` through their Snowball stems, as in search.
+        let ranked = rank("reviewing the past weeks", &catalog);
+        assert_eq!(ranked.len(), 1);
+        assert_eq!(ranked[0].skill.name, "weekly-review");
+        assert_eq!(ranked[0].reason, Reason::Trigger("weekly review"));
+        assert!(ranked[0].fit() >= ROUTE_THRESHOLD);
+    }
+
+    #[test]
+    fn partial_trigger_overlap_counts_in_proportion() {
+        // One skill, so every term it meets has specificity 1: coverage 1, evidence 0.5 per
+        // term, phrase 0.5 × the share of the four-word trigger the intent covers. The intents
+        // are not inside the trigger's text, so no phrase bonus applies until it is whole.
+        let catalog = vec![skill("s", "s", "", &["ant bee cat dog"])];
+        let score = |intent: &str| round_score(candidates(intent, &catalog)[0].score);
+        assert_eq!(score("ant"), 1.0 + 0.5 + 0.5 * 0.25);
+        assert_eq!(score("bee ant"), 1.0 + 1.0 + 0.5 * 0.5);
+        assert_eq!(score("cat bee ant"), 1.0 + 1.5 + 0.5 * 0.75);
+        assert_eq!(score("ant bee cat dog"), 1.0 + 1.5 + 0.5 * 1.0 + 0.5);
+    }
+
+    #[test]
+    fn headings_are_counted() {
+        let mut drills = skill("drills", "drills", "Practise.", &["practice session"]);
+        let other = skill("notes", "notes", "Take notes.", &["take notes"]);
+        let intent = "spaced repetition schedule";
+        assert!(candidates(intent, &[drills.clone(), other.clone()]).is_empty());
+        drills.headings = vec!["Goal".to_owned(), "Spaced repetition".to_owned()];
+        let catalog = [drills, other];
+        let ranked = candidates(intent, &catalog);
+        assert_eq!(ranked.len(), 1);
+        assert_eq!(ranked[0].reason, Reason::Heading("Spaced repetition"));
         assert_eq!(
-            check("plan this work", &bundled()),
-            ["plan-today 0.889 matched trigger \"what should I work on\"",]
+            ranked[0].reason.to_string(),
+            "matched heading \"Spaced repetition\""
         );
     }
 
     #[test]
-    fn remaining_rows_of_the_worked_table() {
+    fn an_intent_no_skill_fits_is_refused() {
         let catalog = bundled();
-        let scores = |intent: &str| -> Vec<String> {
-            check(intent, &catalog)
-                .iter()
-                .map(|line| line.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" "))
-                .collect()
-        };
-        assert_eq!(scores("what should i work on today"), ["plan-today 1.289"]);
-        assert_eq!(scores("start my day"), ["today 1.722"]);
-        assert_eq!(scores("close the day"), ["closeday 1.625", "today 0.722"]);
-        assert_eq!(scores("review my week"), ["weekly-review 1.75"]);
-        assert_eq!(
-            check("Plan-Today", &catalog),
-            [
-                "plan-today 100 exact name match",
-                "today 1.222 matched trigger \"today's plan\"",
-            ]
-        );
-        assert!(rank("zzzzz qzzzz", &catalog).is_empty());
-    }
-
-    #[test]
-    fn a_stray_shared_word_is_not_a_match() {
-        let catalog = bundled();
-        // Before the evidence rule each of these routed to a skill (contract 04 §3.2).
+        // A stray shared word makes a candidate, whose confidence is below the threshold.
         for intent in [
             "what's the weather in Lisbon tomorrow",
             "is it going to rain today",
             "write a haiku about autumn",
-            "what should I do about it",
         ] {
-            assert_eq!(check(intent, &catalog), Vec::<String>::new(), "{intent}");
+            let found = candidates(intent, &catalog);
+            assert!(!found.is_empty(), "{intent}");
+            assert!(found[0].fit() < ROUTE_THRESHOLD, "{intent}");
+            assert!(rank(intent, &catalog).is_empty(), "{intent}");
         }
-        // `days` meets `day`, `reviewing` meets `review`.
-        assert_eq!(
-            check("reviewing the past weeks", &catalog),
-            ["weekly-review 1.035 matched trigger \"weekly review\""]
-        );
+        // Only stop words: no candidate at all.
+        assert!(candidates("what should I do about it", &catalog).is_empty());
     }
 
     #[test]
-    fn confidence_and_ambiguity_of_every_match() {
+    fn corroboration_needs_two_terms_a_whole_phrase_or_the_whole_intent() {
+        let catalog = vec![
+            skill(
+                "a",
+                "a",
+                "Track habits and streaks daily.",
+                &["track my habits"],
+            ),
+            skill("b", "b", "Sort the inbox.", &["sort mail"]),
+        ];
+        let first = |intent: &str| candidates(intent, &catalog)[0].corroborated;
+        // `package` and `delivery` are met nowhere: one of three terms, half a trigger.
+        assert!(!first("track my package delivery"));
+        // Two of three terms met, no whole phrase.
+        assert!(first("streaks daily tomorrow"));
+        // The whole intent is met.
+        assert!(first("streaks"));
+        // A whole trigger is covered.
+        assert!(first("sort all incoming mail"));
+    }
+
+    #[test]
+    fn confidence_is_calibrated_separation() {
         let twins = vec![
             skill("a", "a", "", &["sort my inbox"]),
             skill("b", "b", "", &["sort my inbox"]),
             skill("c", "c", "", &["sort inbox mail"]),
         ];
-        let ranked = rank("sort my inbox", &twins);
-        let seen: Vec<(f64, bool)> = ranked.iter().map(|m| (m.separation, m.ambiguous)).collect();
-        assert_eq!(seen[..2], [(0.5, true), (0.5, true)]);
-        // The third is measured against the top: 0.8 / (0.8 + 1.5).
-        assert_eq!((round_score(seen[2].0), seen[2].1), (0.348, false));
+        let ranked = candidates("sort my inbox", &twins);
+        assert_eq!(ranked.len(), 3);
+        assert!(ranked[0].ambiguous && ranked[1].ambiguous && !ranked[2].ambiguous);
+        assert_eq!(ranked[0].separation, 0.5);
+        // A tie halves the calibrated value a lone match would have.
+        let alone = candidates("sort my inbox", &twins[..1]);
+        assert_eq!(alone[0].confidence(), round_score(alone[0].fit()));
+        assert_eq!(ranked[0].confidence(), round_score(ranked[0].fit() / 2.0));
+        // Both of a tie route: the threshold asks whether a skill fits, not which.
+        assert_eq!(rank("sort my inbox", &twins).len(), 3);
+        for entry in ranked.iter().chain(&alone) {
+            assert!((0.0..=1.0).contains(&entry.confidence()));
+        }
         let catalog = bundled();
-        let ranked = rank("plan my day", &catalog);
-        assert_eq!(ranked[0].confidence(), 0.705);
-        assert_eq!(confidence(&ranked), Some(0.705));
-        assert!(!ranked[0].ambiguous && !ranked[1].ambiguous);
         let exact = rank("closeday", &catalog);
         assert_eq!((exact[0].confidence(), exact[0].ambiguous), (1.0, false));
     }
@@ -435,16 +677,19 @@ mod tests {
         let catalog = fixture();
         assert_eq!(
             check("plan my day", &catalog),
-            ["plan-today 2 matched trigger \"plan my day\"",]
+            [
+                "plan-today 2.447 matched trigger \"plan my day\"",
+                "closeday 0.406 matched trigger \"close my day\"",
+            ]
         );
-        assert_eq!(confidence(&rank("plan my day", &catalog)), Some(1.0));
+        assert_eq!(confidence(&rank("plan my day", &catalog)), Some(0.852));
         assert_eq!(
-            check("end of day", &catalog),
-            ["closeday 1.5 matched trigger \"end of day\"",]
+            check("end of day", &catalog)[0],
+            "closeday 2.447 matched trigger \"end of day\""
         );
         assert_eq!(
             check("work", &catalog),
-            ["plan-today 1.686 matched trigger \"what should I work on\""]
+            ["plan-today 2.4 matched trigger \"what should I work on\""]
         );
         assert_eq!(
             check("closeday", &catalog),
@@ -466,73 +711,65 @@ mod tests {
         assert_eq!(ranked[0].score, 100.0);
         assert_eq!(ranked[0].reason, Reason::ExactName);
         assert_eq!(rank("daily planner", &catalog)[0].reason, Reason::ExactName);
-        // The other skill still ranks through its trigger: 1.0 overlap + 0.5 equality.
-        assert_eq!(ranked[1].score, 1.5);
+        assert_eq!(ranked[1].skill.dir, "other");
     }
 
     #[test]
-    fn weak_overlap_is_a_bonus_without_shared_tokens() {
+    fn a_phrase_bonus_alone_is_weak_overlap() {
+        // `work` shares no word with `homework` but is inside it (four units or more).
         let catalog = vec![skill("chores", "chores", "Tidy the house.", &["homework"])];
-        let ranked = rank("work", &catalog);
+        let ranked = candidates("work", &catalog);
         assert_eq!(ranked.len(), 1);
         assert_eq!(ranked[0].score, 0.4);
         assert_eq!(ranked[0].reason, Reason::WeakOverlap);
         assert_eq!(ranked[0].reason.to_string(), "weak overlap");
         // Below four units the substring bonus does not apply.
-        assert!(rank("wor", &catalog).is_empty());
+        assert!(candidates("wor", &catalog).is_empty());
     }
 
     #[test]
-    fn description_only_match_and_the_threshold() {
-        let words: Vec<String> = (0..40).map(|n| format!("w{n}")).collect();
-        // One shared token out of 1 + 38 → 2/39 ≥ 0.05; out of 1 + 40 → 2/41 < 0.05.
-        let kept = skill("kept", "kept", &words[..38].join(" "), &[]);
-        let dropped = skill("dropped", "dropped", &words.join(" "), &[]);
-        let catalog = vec![dropped, kept];
-        let ranked = rank("w0", &catalog);
+    fn description_only_match_and_reason() {
+        let catalog = vec![skill("k", "k", "Sharpen the pencils.", &["other thing"])];
+        let ranked = candidates("pencil", &catalog);
         assert_eq!(ranked.len(), 1);
-        assert_eq!(ranked[0].skill.name, "kept");
         assert_eq!(ranked[0].reason, Reason::Description);
-        assert_eq!(ranked[0].score, 2.0 / 39.0);
+        assert_eq!(ranked[0].reason.to_string(), "matched description");
     }
 
     #[test]
-    fn description_part_is_capped_and_trigger_part_is_the_best_single_trigger() {
-        let catalog = vec![skill(
-            "x",
-            "x",
-            "alpha beta",
-            &["alpha", "beta", "alpha beta gamma"],
-        )];
-        let ranked = rank("alpha beta", &catalog);
-        // Best trigger: "alpha beta gamma" 2·2/5 = 0.8 (+0.4: the intent is a substring);
-        // description 1.0 capped to 0.5. Never a sum over triggers.
-        assert_eq!(ranked[0].score, 0.8 + 0.4 + 0.5);
-        assert_eq!(ranked[0].reason, Reason::Trigger("alpha beta gamma"));
-    }
-
-    #[test]
-    fn reason_trigger_is_chosen_by_overlap_alone() {
-        // "deploy" equals the intent (overlap 1 + bonus 0.5); "deploy now" has overlap 2/3 and
-        // no bonus. Both beat nothing, and the first on equal overlap wins.
+    fn reason_trigger_is_the_best_covered_first_on_ties() {
         let catalog = vec![skill(
             "d",
             "d",
             "",
-            &["ship it now", "deploy now", "deploy"],
+            &["ship it soon", "deploy later", "deploy"],
         )];
-        let ranked = rank("deploy", &catalog);
-        assert_eq!(ranked[0].score, 1.5);
-        assert_eq!(ranked[0].reason, Reason::Trigger("deploy"));
+        assert_eq!(
+            candidates("deploy", &catalog)[0].reason,
+            Reason::Trigger("deploy")
+        );
         let catalog = vec![skill("d", "d", "", &["deploy app", "app deploy"])];
         assert_eq!(
-            rank("deploy app", &catalog)[0].reason,
+            candidates("app deploy", &catalog)[0].reason,
             Reason::Trigger("deploy app")
         );
-        assert_eq!(
-            rank("app deploy", &catalog)[0].reason,
-            Reason::Trigger("deploy app")
-        );
+    }
+
+    #[test]
+    fn specific_words_outweigh_common_ones() {
+        // `today` is in every skill, `streak` in one: the skill holding the specific word wins
+        // though both share one word with the intent.
+        let catalog = vec![
+            skill("a", "a", "Plan today.", &["today"]),
+            skill("b", "b", "Track today's streak.", &["today streak"]),
+            skill("c", "c", "Close today.", &["today"]),
+        ];
+        let ranked = candidates("my streak", &catalog);
+        assert_eq!(ranked[0].skill.dir, "b");
+        assert_eq!(ranked.len(), 1);
+        let ranked = candidates("today streak", &catalog);
+        assert_eq!(ranked[0].skill.dir, "b");
+        assert!(ranked[1].score < ranked[0].score / 2.0);
     }
 
     #[test]
@@ -545,12 +782,11 @@ mod tests {
             skill("b", "beta", "", &["sync notes"]),
             skill("c", "gamma", "", &["sync"]),
         ];
-        let names: Vec<&str> = rank("sync notes", &catalog)
+        let names: Vec<&str> = candidates("sync notes", &catalog)
             .iter()
             .map(|m| m.skill.name.as_str())
             .collect();
         assert_eq!(names, ["alpha", "beta", "Zeta", "gamma"]);
-        assert_eq!(confidence(&rank("sync notes", &catalog)), Some(0.5));
     }
 
     #[test]
@@ -559,7 +795,7 @@ mod tests {
             skill("one", "same", "", &["tidy inbox"]),
             skill("two", "same", "", &["tidy inbox"]),
         ];
-        let dirs: Vec<&str> = rank("tidy inbox", &catalog)
+        let dirs: Vec<&str> = candidates("tidy inbox", &catalog)
             .iter()
             .map(|m| m.skill.dir.as_str())
             .collect();
@@ -568,9 +804,9 @@ mod tests {
 
     #[test]
     fn empty_and_blank_intents_match_nothing() {
-        assert!(rank("", &bundled()).is_empty());
-        assert!(rank(" \u{3000}\t", &bundled()).is_empty());
-        assert!(rank("how do I", &bundled()).is_empty());
+        assert!(candidates("", &bundled()).is_empty());
+        assert!(candidates(" \u{3000}\t", &bundled()).is_empty());
+        assert!(candidates("how do I", &bundled()).is_empty());
     }
 
     #[test]
