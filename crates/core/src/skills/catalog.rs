@@ -841,6 +841,7 @@ mod tests {
             memory,
             6000,
             crate::skills::BudgetHint::Omit,
+            crate::skills::MatchUri::Omit,
         )
         .unwrap();
         let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
@@ -853,6 +854,7 @@ mod tests {
             memory,
             400,
             crate::skills::BudgetHint::Omit,
+            crate::skills::MatchUri::Omit,
         )
         .unwrap();
         assert_eq!(tight.matches, 0);

@@ -65,13 +65,21 @@ pub struct MatchItem {
     pub reason: String,
     /// `skills/<dir>/SKILL.md`.
     pub resource: String,
+    /// [`Skill::uri`](super::Skill::uri), the resource the structured eras serve (contract 05
+    /// §7.7); `None` in the reference's payload. Never cut: a URI too long to read back is left
+    /// out rather than shortened into one that names nothing.
+    pub uri: Option<String>,
 }
 
 impl MatchItem {
     /// The sanitised wire item of one ranked match: every string at most 300 units, cut on a
     /// code-point boundary and marked `\n[truncated]`.
-    pub fn from_ranked(ranked: &Ranked<'_>) -> MatchItem {
+    pub fn from_ranked(ranked: &Ranked<'_>, uri: MatchUri) -> MatchItem {
         let skill = ranked.skill;
+        let uri = match uri {
+            MatchUri::Omit => None,
+            MatchUri::State => Some(skill.uri()).filter(|uri| super::is_skill_uri(uri)),
+        };
         // Array elements are capped as members without a name (contract 05 §9).
         MatchItem {
             name: cap_string(&skill.name, "name"),
@@ -86,6 +94,7 @@ impl MatchItem {
             ambiguous: ranked.ambiguous,
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
+            uri,
         }
     }
 }
@@ -115,6 +124,15 @@ pub enum BudgetHint {
     State,
 }
 
+/// Whether each match carries `uri`, the MCP resource of its `SKILL.md` (contract 05 §7.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchUri {
+    /// The reference's match items: no `uri`.
+    Omit,
+    /// Each match item ends with `uri` (`aios://skills/<dir>/SKILL.md`).
+    State,
+}
+
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
 /// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
 /// §6.5). Off mode passes no matches and the Off memory fields.
@@ -124,8 +142,12 @@ pub fn fit_payload(
     memory: MemoryFields<'_>,
     budget: usize,
     hint: BudgetHint,
+    uri: MatchUri,
 ) -> Result<SkillPayload, PayloadError> {
-    let items: Vec<MatchItem> = matches.iter().map(MatchItem::from_ranked).collect();
+    let items: Vec<MatchItem> = matches
+        .iter()
+        .map(|ranked| MatchItem::from_ranked(ranked, uri))
+        .collect();
     fit_items(intent, &items, memory, budget, hint)
 }
 
@@ -285,6 +307,10 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.str(&item.reason);
     json.name("resource");
     json.str(&item.resource);
+    if let Some(uri) = &item.uri {
+        json.name("uri");
+        json.str(uri);
+    }
     json.end_object();
 }
 
@@ -343,8 +369,15 @@ mod tests {
     fn worked_example_of_section_6_7() {
         let catalog = vec![plan_today()];
         let ranked = rank("plan my day", &catalog);
-        let payload =
-            fit_payload("plan my day", &ranked[..1], SHARED, 6000, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            "plan my day",
+            &ranked[..1],
+            SHARED,
+            6000,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+        )
+        .unwrap();
         let expected = r#"{
   "intent": "plan my day",
   "matches": [
@@ -443,6 +476,7 @@ mod tests {
                 SHARED,
                 budget,
                 BudgetHint::Omit,
+                MatchUri::Omit,
             )
             .unwrap();
             let value = assert_honest(&payload, budget);
@@ -481,7 +515,15 @@ mod tests {
             skill("closeday", "Close the day.", &["close the day"]),
         ];
         let ranked = rank(&intent, &catalog);
-        let payload = fit_payload(&intent, &ranked, SHARED, 256, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            &intent,
+            &ranked,
+            SHARED,
+            256,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert_honest(&payload, 256);
         assert!(payload.truncated);
     }
@@ -503,14 +545,30 @@ mod tests {
             SHARED,
             6000,
             BudgetHint::Omit,
+            MatchUri::Omit,
         )
         .unwrap()
         .used;
-        let first_two =
-            fit_payload("sync notes", &ranked[..2], SHARED, 6000, BudgetHint::Omit).unwrap();
+        let first_two = fit_payload(
+            "sync notes",
+            &ranked[..2],
+            SHARED,
+            6000,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert!(first_two.used > budget);
         // The second match does not fit, so the smaller third one, which would, is not tried.
-        let payload = fit_payload("sync notes", &ranked, SHARED, budget, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            "sync notes",
+            &ranked,
+            SHARED,
+            budget,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.truncated);
         let value = assert_honest(&payload, budget);
@@ -523,7 +581,7 @@ mod tests {
         let trigger = "t".repeat(301);
         let catalog = vec![skill("s", &astral, &[&trigger, "ok"])];
         let ranked = rank(&trigger, &catalog);
-        let item = MatchItem::from_ranked(&ranked[0]);
+        let item = MatchItem::from_ranked(&ranked[0], MatchUri::Omit);
         assert_eq!(text::utf16_len(&item.description), 300);
         assert!(item.description.ends_with("\n[truncated]"));
         assert_eq!(
@@ -539,6 +597,44 @@ mod tests {
         assert_eq!(item.resource, "skills/s/SKILL.md");
     }
 
+    /// 05 §7.7: `State` ends every match with its resource URI, counted in `used` like every
+    /// member; `Omit` is the reference's item; a URI too long to read back is left out, not cut.
+    #[test]
+    fn match_items_name_their_resource_uri_only_when_asked() {
+        let catalog = vec![plan_today()];
+        let ranked = rank("plan my day", &catalog);
+        let stated = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::State,
+        )
+        .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&stated.text).unwrap();
+        let item = value["matches"][0].as_object().unwrap();
+        assert_eq!(item.keys().last().unwrap(), "uri");
+        assert_eq!(item["uri"], "aios://skills/plan-today/SKILL.md");
+        assert_eq!(stated.used, text::utf16_len(&stated.text));
+        let plain = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::Omit,
+        )
+        .unwrap();
+        assert!(!plain.text.contains("\"uri\""));
+        let long = vec![skill(&"\u{e9}".repeat(200), "", &["plan my day"])];
+        let ranked = rank("plan my day", &long);
+        assert_eq!(
+            MatchItem::from_ranked(&ranked[0], MatchUri::State).uri,
+            None
+        );
+    }
+
     /// 05 §7.5.1: an answer that cannot hold one match names the smallest budget that does,
     /// and that budget admits the match while one unit less does not; `Omit` keeps the plain
     /// text, and an answer that holds a match has no hint.
@@ -546,10 +642,26 @@ mod tests {
     fn a_budget_that_holds_no_match_names_one_that_does() {
         let catalog = vec![plan_today()];
         let ranked = rank("plan my day", &catalog);
-        let plain = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::Omit).unwrap();
+        let plain = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            700,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert_eq!((plain.matches, plain.truncated), (0, true));
         assert!(!plain.text.contains("hint"));
-        let hinted = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::State).unwrap();
+        let hinted = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            700,
+            BudgetHint::State,
+            MatchUri::Omit,
+        )
+        .unwrap();
         let value = assert_honest(&hinted, 700);
         assert_eq!((hinted.matches, hinted.truncated), (0, true));
         // The worked example of 04 §6.7 is 740 units at limit 6000; at limit 740 it is one
@@ -558,10 +670,26 @@ mod tests {
             value["budget"]["hint"],
             "budget 700 cannot hold one match; call again with budget 739 or more"
         );
-        let enough = fit_payload("plan my day", &ranked, SHARED, 739, BudgetHint::State).unwrap();
+        let enough = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            739,
+            BudgetHint::State,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert_eq!(enough.matches, 1);
         assert!(!enough.text.contains("hint"));
-        let short = fit_payload("plan my day", &ranked, SHARED, 738, BudgetHint::State).unwrap();
+        let short = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            738,
+            BudgetHint::State,
+            MatchUri::Omit,
+        )
+        .unwrap();
         assert_eq!(short.matches, 0);
         // Without matches offered there is nothing to hint at.
         let none = fit_items("plan my day", &[], SHARED, 700, BudgetHint::State).unwrap();
@@ -573,13 +701,21 @@ mod tests {
             SHARED,
             plain.used,
             BudgetHint::State,
+            MatchUri::Omit,
         )
         .unwrap();
         assert_eq!(
             tight.text,
-            fit_payload("plan my day", &ranked, SHARED, plain.used, BudgetHint::Omit)
-                .unwrap()
-                .text
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                plain.used,
+                BudgetHint::Omit,
+                MatchUri::Omit
+            )
+            .unwrap()
+            .text
         );
     }
 
@@ -601,7 +737,7 @@ mod tests {
             let query = format!("{intent} {}", words[0]);
             let ranked = rank(&query, &catalog);
             let offered = &ranked[..ranked.len().min(limit)];
-            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State) {
+            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State, MatchUri::Omit) {
                 Ok(payload) => {
                     prop_assert_eq!(payload.used, text::utf16_len(&payload.text));
                     prop_assert!(payload.used <= budget);
