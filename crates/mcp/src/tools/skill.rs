@@ -5,15 +5,21 @@
 
 use std::path::Path;
 
-use dotaios_core::skills::{BudgetHint, SkillRequest, resolve_skill};
+use dotaios_core::skills::{BudgetHint, MatchUri, SkillRequest, resolve_skill};
 
 use crate::error::RpcError;
 use crate::tools::args::SkillArgs;
 
 /// Resolves the intent against the folder's catalog and fits the payload. In Off mode core
 /// reads nothing, so this runs before the folder check too (§7.6). `hint` is the era's choice
-/// of whether an answer without room for one match says which budget would hold it (§7.5.1).
-pub(crate) fn run(folder: &Path, args: &SkillArgs, hint: BudgetHint) -> Result<String, RpcError> {
+/// of whether an answer without room for one match says which budget would hold it (§7.5.1),
+/// and `uri` whether each match names its resource (§7.7).
+pub(crate) fn run(
+    folder: &Path,
+    args: &SkillArgs,
+    hint: BudgetHint,
+    uri: MatchUri,
+) -> Result<String, RpcError> {
     let request = SkillRequest {
         intent: args.intent,
         memory: args.mode,
@@ -21,7 +27,7 @@ pub(crate) fn run(folder: &Path, args: &SkillArgs, hint: BudgetHint) -> Result<S
         limit: Some(args.limit),
     };
     resolve_skill(folder, &request)
-        .and_then(|resolution| resolution.payload(args.budget, hint))
+        .and_then(|resolution| resolution.payload(args.budget, hint, uri))
         .map(|payload| payload.text)
         .map_err(|error| RpcError::from_core(&error))
 }
