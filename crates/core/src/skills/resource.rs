@@ -161,6 +161,9 @@ mod tests {
         for unknown in [
             "aios://skills/_draft/SKILL.md",
             "aios://skills/%70lan-today/SKILL.md",
+            "aios://skills/PLAN-TODAY/SKILL.md",
+            "aios://skills/plan-today%2F/SKILL.md",
+            "aios://skills/xplan-today/SKILL.md",
             "aios://skills/..%2F_draft/SKILL.md",
             "aios://skills/../SKILL.md",
             "aios://skills/missing/SKILL.md",
