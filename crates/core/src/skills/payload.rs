@@ -614,7 +614,7 @@ mod tests {
         .unwrap();
         let value: serde_json::Value = serde_json::from_str(&stated.text).unwrap();
         let item = value["matches"][0].as_object().unwrap();
-        assert_eq!(item.keys().last().unwrap(), "uri");
+        assert_eq!(item.keys().next_back().unwrap(), "uri");
         assert_eq!(item["uri"], "aios://skills/plan-today/SKILL.md");
         assert_eq!(stated.used, text::utf16_len(&stated.text));
         let plain = fit_payload(

@@ -105,7 +105,6 @@ pub fn read_skill_resource(folder: &Path, uri: &str) -> Result<Option<String>, C
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::disallowed_methods, reason = "tests build their folders")]
     use super::*;
     use std::fs;
 
