@@ -12,7 +12,7 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::skills::{
-    BudgetHint, MemoryFields, PayloadError, Reason, Skill, confidence, fit_payload, rank,
+    BudgetHint, MatchUri, MemoryFields, PayloadError, Reason, Skill, confidence, fit_payload, rank,
     round_score,
 };
 use dotaios_core::text::{js_trim, utf16_len};
@@ -113,7 +113,14 @@ fuzz_target!(|text: &str| {
         notice: None,
     };
     let admitted = &ranked[..ranked.len().min(limit)];
-    match fit_payload(intent, admitted, memory, budget, BudgetHint::State) {
+    match fit_payload(
+        intent,
+        admitted,
+        memory,
+        budget,
+        BudgetHint::State,
+        MatchUri::State,
+    ) {
         Ok(payload) => {
             assert_eq!(payload.used, utf16_len(&payload.text));
             assert!(payload.used <= budget);
