@@ -120,6 +120,7 @@ fuzz_target!(|text: &str| {
         budget,
         BudgetHint::State,
         MatchUri::State,
+        None,
     ) {
         Ok(payload) => {
             assert_eq!(payload.used, utf16_len(&payload.text));

@@ -40,11 +40,12 @@ mod resource;
 mod tokenize;
 
 pub use self::catalog::{
-    CatalogError, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog, read_skill_text,
+    CatalogError, Instructions, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill, read_catalog,
+    read_instructions, read_skill_text,
 };
 pub use self::payload::{
-    BudgetHint, INTENT_MARKER, MatchItem, MatchUri, MemoryFields, SkillPayload, fit_items,
-    fit_payload,
+    BudgetHint, INSTRUCTIONS_MARKER, INTENT_MARKER, MatchItem, MatchUri, MemoryFields,
+    SkillPayload, fit_items, fit_payload,
 };
 pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
 pub use self::resolve::{Ranked, Reason, confidence, rank, round_score};

@@ -1139,6 +1139,7 @@ fn resolve_skill_names_the_budget_that_holds_a_match() {
         at(needed),
         at(needed - 1),
         request(1, "tools/list", json!({})),
+        at(needed + 200),
     ]);
     assert_eq!(payload(&responses[1])["matches"][0]["name"], "plan-today");
     assert!(payload(&responses[1])["budget"].get("hint").is_none());
@@ -1162,6 +1163,10 @@ fn resolve_skill_names_the_budget_that_holds_a_match() {
         "aios://skills/plan-today/SKILL.md"
     );
     assert!(satisfies(&payload(&responses[1]), schema));
+    // §7.7: with room left, the best match also carries the start of its instructions.
+    let roomy = payload(&responses[4]);
+    assert!(roomy["matches"][0]["instructions"].is_string(), "{roomy}");
+    assert!(satisfies(&roomy, schema), "{roomy}");
     assert_eq!(modern[0]["result"]["structuredContent"], hinted);
     let description = modern_tool["description"].as_str().unwrap();
     assert!(description.contains("raise budget"), "{description}");

@@ -11,13 +11,14 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{Fixture, call, error_of, payload, request};
+use support::{Fixture, call, error_of, payload, payload_text, request};
 
 /// A token that exists only in the body of the fixture's skill (below its frontmatter, which
 /// is all the catalog ever reads for routing).
 const TOKEN: &str = "ORCHARD-LANTERN-4417";
 const SKILL: &str = "---\nname: harvest-ledger\ndescription: Keep the harvest ledger.\ntriggers:\n  - update the harvest ledger\n---\n# Harvest ledger\n\nWrite ORCHARD-LANTERN-4417 at the top of the ledger.\n";
 const URI: &str = "aios://skills/harvest-ledger/SKILL.md";
+const BODY: &str = "# Harvest ledger\n\nWrite ORCHARD-LANTERN-4417 at the top of the ledger.\n";
 const OFF_NOTICE: &str = "DotAIOS is off; your AI app may still keep its own conversation history. DotAIOS did not read, search, save, or capture this turn.";
 
 fn modern(version: &str, extra: Value) -> Value {
@@ -103,6 +104,7 @@ fn skills_are_resources_in_the_structured_eras_only() {
         let matched = &payload(&block[3])["matches"][0];
         assert_eq!(matched["name"], "harvest-ledger");
         assert!(matched.get("uri").is_none(), "{matched}");
+        assert!(matched.get("instructions").is_none(), "{matched}");
     }
     assert_eq!(responses[4]["result"]["capabilities"], json!({"tools": {}}));
     assert_eq!(
@@ -142,6 +144,8 @@ fn skills_are_resources_in_the_structured_eras_only() {
         assert_eq!(block[2]["result"]["resourceTemplates"], json!([]));
         let matched = &payload(&block[3])["matches"][0];
         assert_eq!(matched["uri"], URI, "{era}");
+        // The start of the instructions, here all of them: the body after the frontmatter.
+        assert_eq!(matched["instructions"], BODY, "{era}");
         assert_eq!(matched["resource"], "skills/harvest-ledger/SKILL.md");
         assert!(list["_meta"]["io.modelcontextprotocol/serverInfo"].is_object());
     }
@@ -340,6 +344,55 @@ fn linked_and_oversized_skill_files_are_refused() {
         assert_eq!(error_of(&transcript.responses[1]), failed, "{uri}");
         assert_eq!(error_of(&transcript.responses[2]), failed, "{uri}");
     }
+}
+
+/// Contract 05 §7.7: the inline instructions fill only what the budget leaves: at a budget
+/// that holds the match and a little more they are cut and say so, within the budget; when
+/// the match only just fits they are left out; Off reads no instructions.
+#[test]
+fn inline_instructions_fit_the_budget_and_say_when_cut() {
+    let fixture = fixture();
+    fixture.write(
+        "skills/harvest-ledger/SKILL.md",
+        format!("{SKILL}{}", "More steps follow here.\n".repeat(400)),
+    );
+    let at = |id: u64, budget: u64, memory: &str| {
+        request(
+            id,
+            "tools/call",
+            modern(
+                "2026-07-28",
+                json!({"name": "resolve_skill", "arguments": {"intent": "update the harvest ledger", "budget": budget, "memory": memory}}),
+            ),
+        )
+    };
+    let responses = fixture.responses(&[at(1, 6000, "shared"), at(2, 6000, "off")]);
+    let full = payload(&responses[0]);
+    let text = full["matches"][0]["instructions"].as_str().unwrap();
+    assert!(text.starts_with(BODY), "{text}");
+    assert!(
+        text.ends_with("\n[instructions truncated; read the whole skill at uri]"),
+        "{text}"
+    );
+    let used = support::len16(&payload_text(&responses[0]));
+    assert_eq!(full["budget"]["used"], used);
+    assert!(used <= 6000 && used > 5900, "{used}");
+    assert_eq!(payload(&responses[1])["matches"], json!([]));
+    // The smallest budget that holds the match, from the hint, leaves no room for them.
+    let hinted = fixture.responses(&[at(3, 400, "shared")]);
+    let hint = payload(&hinted[0])["budget"]["hint"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let needed: u64 = hint
+        .strip_prefix("budget 400 cannot hold one match; call again with budget ")
+        .and_then(|rest| rest.strip_suffix(" or more"))
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("{hint}"));
+    let tight = fixture.responses(&[at(4, needed, "shared")]);
+    let matched = &payload(&tight[0])["matches"][0];
+    assert_eq!(matched["uri"], URI);
+    assert!(matched.get("instructions").is_none(), "{matched}");
 }
 
 /// An agent that only speaks MCP follows the skill it resolved: the `uri` of the best match,

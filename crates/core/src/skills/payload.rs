@@ -13,6 +13,7 @@
 //! one match also says, in `budget.hint`, which budget would (contract 05 §7.5.1); with
 //! [`BudgetHint::Omit`] the text is the reference's, byte for byte.
 
+use super::catalog::Instructions;
 use super::resolve::Ranked;
 use crate::budget::{FitError, candidate, fit, fixed_point, write_hinted_member};
 use crate::error::PayloadError;
@@ -69,6 +70,9 @@ pub struct MatchItem {
     /// §7.7); `None` in the reference's payload. Never cut: a URI too long to read back is left
     /// out rather than shortened into one that names nothing.
     pub uri: Option<String>,
+    /// The start of the skill's instructions (contract 05 §7.7), on the best match only, as much
+    /// as the budget left over holds; never capped at 300 units, it is bounded by the budget.
+    pub instructions: Option<String>,
 }
 
 impl MatchItem {
@@ -95,6 +99,7 @@ impl MatchItem {
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
             uri,
+            instructions: None,
         }
     }
 }
@@ -133,9 +138,13 @@ pub enum MatchUri {
     State,
 }
 
+/// What replaces the rest of instructions that the budget does not hold (contract 05 §7.7).
+pub const INSTRUCTIONS_MARKER: &str = "\n[instructions truncated; read the whole skill at uri]";
+
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
 /// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
-/// §6.5). Off mode passes no matches and the Off memory fields.
+/// §6.5). Off mode passes no matches and the Off memory fields. `instructions`, the start of
+/// the best match's body, fills what the answer leaves of the budget (contract 05 §7.7).
 pub fn fit_payload(
     intent: &str,
     matches: &[Ranked<'_>],
@@ -143,12 +152,78 @@ pub fn fit_payload(
     budget: usize,
     hint: BudgetHint,
     uri: MatchUri,
+    instructions: Option<&Instructions>,
 ) -> Result<SkillPayload, PayloadError> {
     let items: Vec<MatchItem> = matches
         .iter()
         .map(|ranked| MatchItem::from_ranked(ranked, uri))
         .collect();
-    fit_items(intent, &items, memory, budget, hint)
+    let plain = fit_items(intent, &items, memory, budget, hint)?;
+    match instructions {
+        Some(body) if plain.matches > 0 && !plain.intent_truncated => {
+            with_instructions(plain, intent, &items, memory, budget, body)
+        }
+        _ => Ok(plain),
+    }
+}
+
+/// The fitted answer `plain` (at least one match admitted, the intent whole) with as much of
+/// `body` on its best match as the budget still holds: the same matches, the same
+/// `budget.truncated`, never longer than `budget`. The body is cut on a code-point boundary
+/// and then ends with [`INSTRUCTIONS_MARKER`]; when not even the marker fits, `plain` is the
+/// answer. Work is bounded: one binary search over the body's code points (at most
+/// `3 × budget` bytes were read), each probe one serialisation of the admitted matches.
+fn with_instructions(
+    plain: SkillPayload,
+    intent: &str,
+    items: &[MatchItem],
+    memory: MemoryFields<'_>,
+    budget: usize,
+    body: &Instructions,
+) -> Result<SkillPayload, PayloadError> {
+    let envelope = Envelope {
+        memory,
+        limit: budget,
+        hint: None,
+    };
+    let mut admitted = items[..plain.matches].to_vec();
+    let mut probe = |excerpt: String| -> Result<Option<String>, PayloadError> {
+        admitted[0].instructions = Some(excerpt);
+        let text = candidate(&envelope, &admitted, intent, plain.truncated)
+            .map_err(|_| PayloadError::Unstable)?;
+        Ok((crate::text::utf16_len(&text) <= budget).then_some(text))
+    };
+    let length = crate::text::code_point_len(&body.text);
+    let cut = |keep: usize| {
+        format!(
+            "{}{INSTRUCTIONS_MARKER}",
+            crate::text::code_point_prefix(&body.text, keep)
+        )
+    };
+    let mut best = None;
+    if body.complete {
+        best = probe(body.text.clone())?;
+    }
+    if best.is_none() {
+        // Longer cuts are longer texts, so the fitting cuts are a prefix of 0..length.
+        let (mut low, mut high) = (0_usize, length);
+        while low < high {
+            let keep = low + (high - low).div_ceil(2);
+            match probe(cut(keep))? {
+                Some(_) => low = keep,
+                None => high = keep - 1,
+            }
+        }
+        best = probe(cut(low))?;
+    }
+    Ok(match best {
+        Some(text) => SkillPayload {
+            used: crate::text::utf16_len(&text),
+            text,
+            ..plain
+        },
+        None => plain,
+    })
 }
 
 /// [`fit_payload`] over items that are already sanitised.
@@ -311,13 +386,17 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
         json.name("uri");
         json.str(uri);
     }
+    if let Some(instructions) = &item.instructions {
+        json.name("instructions");
+        json.str(instructions);
+    }
     json.end_object();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skills::{Skill, rank};
+    use crate::skills::{Instructions, Skill, rank};
     use crate::text;
     use proptest::prelude::*;
 
@@ -376,6 +455,7 @@ mod tests {
             6000,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         let expected = r#"{
@@ -477,6 +557,7 @@ mod tests {
                 budget,
                 BudgetHint::Omit,
                 MatchUri::Omit,
+                None,
             )
             .unwrap();
             let value = assert_honest(&payload, budget);
@@ -522,6 +603,7 @@ mod tests {
             256,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_honest(&payload, 256);
@@ -546,6 +628,7 @@ mod tests {
             6000,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap()
         .used;
@@ -556,6 +639,7 @@ mod tests {
             6000,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert!(first_two.used > budget);
@@ -567,6 +651,7 @@ mod tests {
             budget,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(payload.matches, 1);
@@ -610,6 +695,7 @@ mod tests {
             6000,
             BudgetHint::State,
             MatchUri::State,
+            None,
         )
         .unwrap();
         let value: serde_json::Value = serde_json::from_str(&stated.text).unwrap();
@@ -624,6 +710,7 @@ mod tests {
             6000,
             BudgetHint::State,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert!(!plain.text.contains("\"uri\""));
@@ -633,6 +720,92 @@ mod tests {
             MatchItem::from_ranked(&ranked[0], MatchUri::State).uri,
             None
         );
+    }
+
+    /// 05 §7.7: the best match's instructions fill what the answer leaves of the budget: whole
+    /// when they fit, else cut with the marker; the same matches and flag as without them,
+    /// never over the budget; left out when not even the marker fits, and without a match.
+    #[test]
+    fn instructions_fill_the_budget_left_over() {
+        let catalog = vec![
+            plan_today(),
+            skill("closeday", "Close the day.", &["plan my day"]),
+        ];
+        let ranked = rank("plan my day", &catalog);
+        let body = Instructions {
+            text: "Step \u{1D400} one.\n".repeat(100),
+            complete: true,
+        };
+        let fit = |budget: usize, body: &Instructions| {
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                budget,
+                BudgetHint::State,
+                MatchUri::State,
+                Some(body),
+            )
+            .unwrap()
+        };
+        let plain = |budget: usize| {
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                budget,
+                BudgetHint::State,
+                MatchUri::State,
+                None,
+            )
+            .unwrap()
+        };
+        let whole = fit(6000, &body);
+        let value = assert_honest(&whole, 6000);
+        assert_eq!(value["matches"][0]["instructions"], body.text.as_str());
+        assert!(value["matches"][1].get("instructions").is_none());
+        // Budgets between the plain answer (plus room for a cut) and the whole body's answer.
+        let (low, high) = (plain(6000).used + 100, whole.used - 1);
+        for budget in [low, (low + high) / 2, high] {
+            let filled = fit(budget, &body);
+            let value = assert_honest(&filled, budget);
+            let without = plain(budget);
+            assert_eq!(
+                (filled.matches, filled.truncated),
+                (without.matches, without.truncated)
+            );
+            let text = value["matches"][0]["instructions"].as_str().unwrap();
+            let kept = text.strip_suffix(INSTRUCTIONS_MARKER).unwrap();
+            assert!(body.text.starts_with(kept));
+            // One more code point would not have fitted.
+            let longer =
+                crate::text::code_point_prefix(&body.text, crate::text::code_point_len(kept) + 1);
+            assert!(filled.used + text::utf16_len(longer) - text::utf16_len(kept) > budget);
+        }
+        // An incomplete body always ends with the marker.
+        let partial = Instructions {
+            text: "Short.".into(),
+            complete: false,
+        };
+        let value = assert_honest(&fit(6000, &partial), 6000);
+        assert_eq!(
+            value["matches"][0]["instructions"],
+            format!("Short.{INSTRUCTIONS_MARKER}")
+        );
+        // No room for the marker: the plain answer; no match: nothing to fill.
+        let tight = plain(6000).used;
+        assert_eq!(fit(tight, &body), plain(tight));
+        let none = fit_payload(
+            "nothing here",
+            &[],
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::State,
+            Some(&body),
+        )
+        .unwrap();
+        assert!(!none.text.contains("instructions"));
     }
 
     /// 05 §7.5.1: an answer that cannot hold one match names the smallest budget that does,
@@ -649,6 +822,7 @@ mod tests {
             700,
             BudgetHint::Omit,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!((plain.matches, plain.truncated), (0, true));
@@ -660,6 +834,7 @@ mod tests {
             700,
             BudgetHint::State,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         let value = assert_honest(&hinted, 700);
@@ -677,6 +852,7 @@ mod tests {
             739,
             BudgetHint::State,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(enough.matches, 1);
@@ -688,6 +864,7 @@ mod tests {
             738,
             BudgetHint::State,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(short.matches, 0);
@@ -702,6 +879,7 @@ mod tests {
             plain.used,
             BudgetHint::State,
             MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(
@@ -712,7 +890,8 @@ mod tests {
                 SHARED,
                 plain.used,
                 BudgetHint::Omit,
-                MatchUri::Omit
+                MatchUri::Omit,
+                None
             )
             .unwrap()
             .text
@@ -737,7 +916,7 @@ mod tests {
             let query = format!("{intent} {}", words[0]);
             let ranked = rank(&query, &catalog);
             let offered = &ranked[..ranked.len().min(limit)];
-            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State, MatchUri::Omit) {
+            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State, MatchUri::Omit, None) {
                 Ok(payload) => {
                     prop_assert_eq!(payload.used, text::utf16_len(&payload.text));
                     prop_assert!(payload.used <= budget);

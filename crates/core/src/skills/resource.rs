@@ -175,6 +175,32 @@ mod tests {
         }
     }
 
+    /// 05 §7.7: the instructions are the body after the frontmatter, cut at a whole character
+    /// within the bytes asked for, and say whether they are all of it.
+    #[test]
+    fn instructions_are_the_body_cut_at_a_character() {
+        let temp = folder(&[
+            ("with", "---\nname: with\n---\n\nStep \u{e9}t\u{e9}.\n"),
+            ("without", "Just a body \u{e9}.\n"),
+        ]);
+        let root = open_root(temp.path()).unwrap();
+        let read = |dir: &str, max: u64| super::super::read_instructions(&root, dir, max).unwrap();
+        let whole = read("with", 100);
+        assert_eq!(
+            (whole.text.as_str(), whole.complete),
+            ("Step \u{e9}t\u{e9}.\n", true)
+        );
+        // "Step \u{e9}" is 7 bytes; 6 bytes end inside the \u{e9}.
+        let cut = read("with", 6);
+        assert_eq!((cut.text.as_str(), cut.complete), ("Step ", false));
+        assert_eq!(read("with", 7).text, "Step \u{e9}");
+        let bare = read("without", 100);
+        assert_eq!(
+            (bare.text.as_str(), bare.complete),
+            ("Just a body \u{e9}.\n", true)
+        );
+    }
+
     #[cfg(unix)]
     #[test]
     fn links_are_not_followed() {

@@ -194,7 +194,7 @@ pub(crate) fn structured_tools() -> Value {
         structured_tool(
             Tool::ResolveSkill.name(),
             "Resolve Workflow",
-            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the best match's instructions and follow them: the MCP resource at its uri (resources/read), or the file resource names in the AIOS folder. If matches is empty and budget.truncated is true, raise budget (budget.hint names enough). Read-only.",
+            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then follow the best match's instructions: its instructions member holds their start, the MCP resource at its uri (resources/read) all of them. If matches is empty and budget.truncated is true, raise budget (budget.hint names enough). Read-only.",
             input_schema(
                 json!({
                     "memory": structured_memory(),
@@ -437,8 +437,8 @@ fn search_output() -> Value {
     )
 }
 
-/// Every `resolve_skill` payload (§7.5, §7.6); `confidence`, `ambiguous` and `uri` (§7.7) are
-/// optional.
+/// Every `resolve_skill` payload (§7.5, §7.6); `confidence`, `ambiguous`, `uri` and
+/// `instructions` (§7.7) are optional.
 fn skill_output() -> Value {
     let item = closed(
         json!({
@@ -449,6 +449,7 @@ fn skill_output() -> Value {
             "reason": string(),
             "resource": string(),
             "uri": string(),
+            "instructions": string(),
             "confidence": {"type": "number"},
             "ambiguous": boolean(),
         }),
