@@ -165,8 +165,9 @@ python3 tests/hosts/compat_doc.py --check "$results" --control "$control" --host
   || status=1
 
 # Following a skill over MCP alone (issue 38): Claude Code only, whose model reads MCP resources
-# through its own ReadMcpResourceTool. The token is in the skill's body, never in its
-# frontmatter, so resolve_skill's answer cannot carry it; only the resource read can.
+# through its own ReadMcpResourceTool. The token is in the skill's body, and the endpoint counts
+# it only in the resource read's result (resolve_skill's answer carries the start of the body
+# too, contract 05 §7.7; that copy is not counted).
 case " ${hosts[*]} " in
   *" claude "*)
     skill_dir=tests/hosts/fixture/skills/tide-gauge-calibration

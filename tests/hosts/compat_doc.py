@@ -84,8 +84,10 @@ model follows a skill it resolved with nothing but MCP: Claude Code, its working
 outside the AIOS folder, calls `resolve_skill` for `calibrate the tide gauge`, reads the match's
 `uri` with its own `ReadMcpResourceTool`, and answers with `HERON-SEXTANT-5813`, a token only the
 body of that skill's `SKILL.md` holds (the skill of `tests/hosts/fixture`, added to a copy of
-`examples/aios`; the frontmatter `resolve_skill` reads never holds it). **produced** here means
-the token reached the model in the resource and Claude Code printed the answer that repeats it.
+`examples/aios`). `resolve_skill`'s answer also carries the start of that body as `instructions`
+(for hosts whose model sees tools only), so only the token in the resource read counts.
+**produced** here means the token reached the model in the resource and Claude Code printed the
+answer that repeats it.
 The negative control, the same skill without its token, must stop at **invoked**.
 
 | Host | Version | Calls | Level | Control | Date |
@@ -93,7 +95,8 @@ The negative control, the same skill without its token, must stop at **invoked**
 | Claude Code | 2.1.197 | `mcp__dotaios__resolve_skill`, then `ReadMcpResourceTool` | produced | invoked | 2026-12-06 |
 
 The other hosts do not run this scenario: whether their models can read MCP resources was not
-checked, and a host whose model sees tools only cannot follow a skill over MCP (contract 05 §7.7).
+checked; a host whose model sees tools only gets the start of the body inline (contract 05 §7.7),
+which no host run checks yet.
 """
 
 # Written by hand, like ERAS_SECTION: how the reference's own MCP test file is run against this

@@ -10,7 +10,8 @@ The skill scenario (Anthropic Messages only, for Claude Code) follows a skill ov
 turn one asks for `resolve_skill` with a fixed intent; the turn that carries its result asks the
 host's own resource reader (`ReadMcpResourceTool`) for the `aios://skills/…/SKILL.md` URI that
 result named; the turn that carries the resource is checked for a token only that skill's body
-holds, and the final answer repeats the token only when the resource carried it.
+holds (resolve_skill's own copy of the body's start is not counted), and the final answer
+repeats the token only when the resource carried it.
 
 What it must never do: listen anywhere but loopback, forward or fetch anything, or decide a level
 from anything but what the host sent (the prompt never contains the marker).
