@@ -4,7 +4,12 @@
 # 127.0.0.1, each wired with exactly the fragment `dotaios mcp install --dry-run --agent X`
 # prints, and prints one line per host with the level it reached and its version. Then a
 # negative control: the adapter pointed at a copy of examples/aios without the marker must not
-# reach "produced". Exit 0 only if every host run reaches "produced" and no control does.
+# reach "produced". With Claude Code among the hosts, a second scenario follows a skill over MCP
+# alone (contract 05 §7.7): resolve_skill, then Claude Code's own resource reader on the `uri`
+# the match names, then an answer with a token only that skill's body holds (the skill of
+# tests/hosts/fixture, added to a copy of examples/aios), with its own negative control (the
+# same skill without the token). Exit 0 only if every host run reaches "produced" and no
+# control does.
 #
 #   bash scripts/test-hosts.sh [--host NAME]... [--write-docs]
 #
@@ -121,13 +126,15 @@ fi
 results="$out_dir/results.jsonl"
 : > "$results"
 
-# Runs one host; appends its JSON line to $2 and prints the human line.
+# Runs one host; appends its JSON line to $3 and prints the human line. Optional $4 $5 $6: the
+# query (or intent), the marker (or token) and the scenario, instead of the search defaults.
 run_host() {
   local host="$1" folder="$2" sink="$3" line
+  local ask="${4:-$query}" expect="${5:-$marker}" scenario="${6:-search}"
   line="$("${bound[@]}" "${isolate[@]}" python3 tests/hosts/run_host.py \
     --host "$host" --dotaios "$bin_dir/dotaios" --launcher "$bin_dir/dotaios-mcp" \
     --folder "$folder" --bins "$(pwd)/tests/hosts/node_modules/.bin" \
-    --query "$query" --marker "$marker" --timeout $(( host_timeout - 10 )) \
+    --query "$ask" --marker "$expect" --scenario "$scenario" --timeout $(( host_timeout - 10 )) \
     --log-dir "$out_dir/$(basename "$sink" .jsonl)" | tail -n 1)" || true
   if [ -z "$line" ]; then
     line="{\"host\":\"$host\",\"level\":\"none\",\"version\":null,\"detail\":\"no result within ${host_timeout} s\"}"
@@ -156,6 +163,44 @@ done
 status=0
 python3 tests/hosts/compat_doc.py --check "$results" --control "$control" --hosts "${hosts[@]}" \
   || status=1
+
+# Following a skill over MCP alone (issue 38): Claude Code only, whose model reads MCP resources
+# through its own ReadMcpResourceTool. The token is in the skill's body, and the endpoint counts
+# it only in the resource read's result (resolve_skill's answer carries the start of the body
+# too, contract 05 §7.7; that copy is not counted).
+case " ${hosts[*]} " in
+  *" claude "*)
+    skill_dir=tests/hosts/fixture/skills/tide-gauge-calibration
+    skill_intent="calibrate the tide gauge"
+    skill_token="HERON-SEXTANT-5813"
+    with_skill="$scratch/aios-with-skill"
+    without_token="$scratch/aios-skill-without-token"
+    cp -R examples/aios "$with_skill"
+    cp -R "$skill_dir" "$with_skill/skills/"
+    cp -R examples/aios "$without_token"
+    mkdir -p "$without_token/skills/${skill_dir##*/}"
+    grep -v -F "$skill_token" "$skill_dir/SKILL.md" > "$without_token/skills/${skill_dir##*/}/SKILL.md"
+    # The token: exactly once in the positive folder, below the frontmatter; nowhere in the control.
+    [ "$(grep -r -F -c "$skill_token" "$with_skill" | awk -F: '{n += $NF} END {print n}')" = 1 ] \
+      || { echo "test-hosts: the skill token must be in the positive folder exactly once" >&2; exit 1; }
+    awk -v token="$skill_token" '/^---$/ {fences++} index($0, token) && fences < 2 {bad = 1} END {exit bad}' \
+      "$skill_dir/SKILL.md" || { echo "test-hosts: the skill token is in the frontmatter" >&2; exit 1; }
+    if grep -r -q -F "$skill_token" "$without_token"; then
+      echo "test-hosts: the skill control folder still holds the token" >&2
+      exit 1
+    fi
+    skill_results="$out_dir/skill.jsonl"
+    skill_control="$out_dir/skill-control.jsonl"
+    : > "$skill_results"
+    : > "$skill_control"
+    echo "test-hosts: skill scenario (claude resolves '$skill_intent', reads the resource, answers its token):"
+    run_host claude "$with_skill" "$skill_results" "$skill_intent" "$skill_token" skill
+    echo "test-hosts: skill scenario negative control (claude, the skill without its token):"
+    run_host claude "$without_token" "$skill_control" "$skill_intent" "$skill_token" skill
+    python3 tests/hosts/compat_doc.py --check "$skill_results" --control "$skill_control" --hosts claude \
+      || status=1
+    ;;
+esac
 if [ "$write_docs" = 1 ]; then
   python3 tests/hosts/compat_doc.py --write docs/compatibility.md "$results"
   echo "test-hosts: wrote docs/compatibility.md"

@@ -13,7 +13,7 @@
 #![forbid(unsafe_code)]
 
 use dotaios_core::skills::{
-    BudgetHint, MemoryFields, PayloadError, ROUTE_THRESHOLD, Reason, Skill, confidence,
+    BudgetHint, MatchUri, MemoryFields, PayloadError, ROUTE_THRESHOLD, Reason, Skill, confidence,
     fit_payload, rank, round_score,
 };
 use dotaios_core::text::{js_trim, utf16_len};
@@ -117,7 +117,15 @@ fuzz_target!(|text: &str| {
         notice: None,
     };
     let admitted = &ranked[..ranked.len().min(limit)];
-    match fit_payload(intent, admitted, memory, budget, BudgetHint::State) {
+    match fit_payload(
+        intent,
+        admitted,
+        memory,
+        budget,
+        BudgetHint::State,
+        MatchUri::State,
+        None,
+    ) {
         Ok(payload) => {
             assert_eq!(payload.used, utf16_len(&payload.text));
             assert!(payload.used <= budget);

@@ -47,7 +47,8 @@ at 2025-06-18 or older) is byte-identical to the reference adapter: input errors
 negotiated 2025-11-25) and the **modern** one (2026-07-28 `_meta` on the request) answer input
 errors as `isError` tool results with the same message, publish an `outputSchema` per tool and
 return `structuredContent` equal to the text block, name the server in every result's `_meta`,
-and list the teaching tool definitions; the modern era adds `resultType` and cache hints. These
+and list the teaching tool definitions; both serve the skills as MCP resources and name each
+`resolve_skill` match's `uri` (contract 05 §7.7); the modern era adds `resultType` and cache hints. These
 rows come from the client tests of `scripts/test.sh` (`tests/python`, `tests/node`,
 `crates/mcp/tests/rmcp_client.rs`), which assert each cell:
 
@@ -70,6 +71,32 @@ failures stay `-32603`. The Inspector's `tools/list --strict` reports no schema 
 in any era. The hosts of the table above were not re-run for this section; a host's era follows
 from the version its `initialize` asks for (2025-06-18 or older: reference; anything else:
 structured).
+"""
+
+# Written by hand, like ERAS_SECTION: the skill scenario of scripts/test-hosts.sh and its result.
+SKILL_SECTION = """
+## Following a skill over MCP alone
+
+`resolve_skill` names a skill's file relative to a folder the adapter never names; in the
+structured eras each skill is also an MCP resource, and each match carries its `uri` (contract
+05 §7.7). With Claude Code among the hosts, `scripts/test-hosts.sh` checks that a real host's
+model follows a skill it resolved with nothing but MCP: Claude Code, its working directory
+outside the AIOS folder, calls `resolve_skill` for `calibrate the tide gauge`, reads the match's
+`uri` with its own `ReadMcpResourceTool`, and answers with `HERON-SEXTANT-5813`, a token only the
+body of that skill's `SKILL.md` holds (the skill of `tests/hosts/fixture`, added to a copy of
+`examples/aios`). `resolve_skill`'s answer also carries the start of that body as `instructions`
+(for hosts whose model sees tools only), so only the token in the resource read counts.
+**produced** here means the token reached the model in the resource and Claude Code printed the
+answer that repeats it.
+The negative control, the same skill without its token, must stop at **invoked**.
+
+| Host | Version | Calls | Level | Control | Date |
+|---|---|---|---|---|---|
+| Claude Code | 2.1.197 | `mcp__dotaios__resolve_skill`, then `ReadMcpResourceTool` | produced | invoked | 2026-12-06 |
+
+The other hosts do not run this scenario: whether their models can read MCP resources was not
+checked; a host whose model sees tools only gets the start of the body inline (contract 05 §7.7),
+which no host run checks yet.
 """
 
 # Written by hand, like ERAS_SECTION: how the reference's own MCP test file is run against this
@@ -145,7 +172,7 @@ DOC_TAIL = """
 Timings, isolation and the request logs of the last run are in `target/hosts/` after
 `bash scripts/test-hosts.sh`. How each client is wired (environment, extra settings, prompt
 command) is in `tests/hosts/README.md`.
-""" + ERAS_SECTION + REFERENCE_SUITE_SECTION
+""" + ERAS_SECTION + SKILL_SECTION + REFERENCE_SUITE_SECTION
 
 
 def human(result: dict) -> str:

@@ -6,6 +6,13 @@ Responses, OpenAI chat completions), and record what the host did. Turn one asks
 the host's own name for `search_aios` with a fixed query; the turn that carries that call's
 result is checked for a marker only the real AIOS folder holds. Every request is logged.
 
+The skill scenario (Anthropic Messages only, for Claude Code) follows a skill over MCP alone:
+turn one asks for `resolve_skill` with a fixed intent; the turn that carries its result asks the
+host's own resource reader (`ReadMcpResourceTool`) for the `aios://skills/…/SKILL.md` URI that
+result named; the turn that carries the resource is checked for a token only that skill's body
+holds (resolve_skill's own copy of the body's start is not counted), and the final answer
+repeats the token only when the resource carried it.
+
 What it must never do: listen anywhere but loopback, forward or fetch anything, or decide a level
 from anything but what the host sent (the prompt never contains the marker).
 """
@@ -14,6 +21,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import sys
 import threading
 import time
@@ -21,16 +29,24 @@ import time
 # Bounds on what a host may send: one request body, and how deep a tool result is searched.
 MAX_BODY = 8 * 1024 * 1024
 MAX_DEPTH = 64
+# A skill's resource URI as resolve_skill names it (contract 05 §7.7), bounded.
+SKILL_URI = re.compile(r"aios://skills/[A-Za-z0-9._~%-]{1,765}/SKILL\.md")
 
 
 class Script:
     """The expected tool, the query, the marker, and what was observed (thread-safe)."""
 
-    def __init__(self, tool: str, query: str, marker: str, log_path: str):
+    def __init__(self, tool: str, query: str, marker: str, log_path: str,
+                 arguments: dict | None = None, follow: tuple[str, str] | None = None):
         self.tool = tool
         self.query = query
         self.marker = marker
         self.log_path = log_path
+        # The first call's arguments (search_aios: the query; resolve_skill: the intent).
+        self.arguments = arguments if arguments is not None else {"query": query}
+        # (resource tool, MCP server name): read the URI the first result names, and look for
+        # the marker in that read's result instead of the first one.
+        self.follow = follow
         self.lock = threading.Lock()
         self.requests = 0
         self.tools_offered: list[str] = []
@@ -38,6 +54,8 @@ class Script:
         self.result_seen = False
         self.marker_seen = False
         self.result_excerpt = ""
+        self.follow_uri: str | None = None
+        self.follow_seen = False
 
     def log(self, record: dict) -> None:
         with self.lock:
@@ -53,10 +71,16 @@ class Script:
     def observe_result(self, text: str) -> None:
         with self.lock:
             self.result_seen = True
-            if self.marker in text:
+            if self.follow is None and self.marker in text:
                 self.marker_seen = True
             if not self.result_excerpt:
                 self.result_excerpt = text[:400]
+
+    def observe_follow(self, text: str) -> None:
+        with self.lock:
+            self.follow_seen = True
+            if self.marker in text:
+                self.marker_seen = True
 
     def summary(self) -> dict:
         with self.lock:
@@ -67,6 +91,8 @@ class Script:
                 "result_seen": self.result_seen,
                 "marker_seen": self.marker_seen,
                 "result_excerpt": self.result_excerpt,
+                "follow_uri": self.follow_uri,
+                "follow_seen": self.follow_seen,
             }
 
 
@@ -172,7 +198,8 @@ def sse(event: str | None, data) -> bytes:
 def anthropic_reply(model: str, call: dict | None, text: str, stream: bool):
     usage = {"input_tokens": 10, "output_tokens": 5}
     if call:
-        block = {"type": "tool_use", "id": "toolu_dotaios_1", "name": call["name"], "input": call["input"]}
+        block = {"type": "tool_use", "id": call.get("id", "toolu_dotaios_1"), "name": call["name"],
+                 "input": call["input"]}
         stop = "tool_use"
     else:
         block = {"type": "text", "text": text}
@@ -330,16 +357,31 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_json(404, {"error": {"message": "not served by the scripted endpoint"}})
             return
         names, results = view(body, script.tool)
+        followed = view(body, script.follow[0])[1] if script.follow else []
         if names and not script.tools_offered:
             record["names"] = names
         script.observe_tools(names)
         for text in results:
             script.observe_result(text)
+        for text in followed:
+            script.observe_follow(text)
         call = None
-        if results:
+        if followed:
+            text = f"The skill says: {script.marker}" if script.marker_seen else "No marker."
+        elif results and script.follow and script.follow_uri is None:
+            found = next((m.group(0) for r in results for m in [SKILL_URI.search(r)] if m), None)
+            if found and script.follow[0] in names:
+                with script.lock:
+                    script.follow_uri = found
+                call = {"name": script.follow[0], "id": "toolu_dotaios_2",
+                        "input": {"server": script.follow[1], "uri": found}}
+                text = ""
+            else:
+                text = "No resource to read."
+        elif results:
             text = "The dotaios tool result reached the model." if script.marker_seen else "No marker."
         elif script.tool in names and not script.call_sent:
-            call = {"name": script.tool, "input": {"query": script.query}}
+            call = {"name": script.tool, "input": dict(script.arguments)}
             if kind == "responses" and "/" in script.tool:
                 call["namespace"], call["name"] = script.tool.split("/", 1)
             with script.lock:
@@ -350,7 +392,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             text = "Scripted reply."
         record.update(tools=len(names), offered=script.tool in names, results=len(results),
-                      call=bool(call), marker=any(script.marker in r for r in results))
+                      call=bool(call), marker=any(script.marker in r for r in results + followed))
+        if script.follow:
+            record.update(followed=len(followed), follow_offered=script.follow[0] in names)
         script.log(record)
         stream = bool(body.get("stream")) or "alt=sse" in self.path or ":streamGenerateContent" in path
         if kind == "anthropic":

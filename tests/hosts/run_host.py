@@ -4,7 +4,10 @@ It owns one host run: a fresh sandbox (HOME, XDG_*, TMPDIR and a work directory 
 environment built from nothing), the host wired with exactly the fragment `dotaios mcp install
 --dry-run --agent <agent>` prints, the host's own `mcp list`/`mcp get`, one prompt, and the level
 reached (configured < discoverable < invoked < produced, docs/compatibility.md). It prints one
-JSON line on stdout.
+JSON line on stdout. `--scenario skill` (Claude Code only) is the other prompt: resolve a skill
+with `resolve_skill`, read the resource its match names with the host's own resource tool, and
+answer with a token only that skill's body holds; "produced" then also needs the token in the
+host's printed answer.
 
 What it must never do: let a host reach anything but 127.0.0.1 (the npm registry and every proxy
 variable point at a dead loopback port; scripts/test-hosts.sh adds a network namespace where the
@@ -35,6 +38,12 @@ PROMPT = (
     "Use the dotaios search_aios tool to search the AIOS folder for the query "
     "'{query}' and tell me what it found."
 )
+SKILL_PROMPT = (
+    "Use the dotaios resolve_skill tool to find the workflow for '{query}', read the "
+    "instructions of the skill it returns, and follow them."
+)
+# The skill scenario's second tool: the host's own reader of MCP resources, per host.
+RESOURCE_TOOLS = {"claude": "ReadMcpResourceTool"}
 # How much of a host's output a failing line carries, and how much is read back at all.
 TAIL_CHARS = 600
 READ_CAP = 1024 * 1024
@@ -319,16 +328,22 @@ def main() -> int:
     parser.add_argument("--marker", required=True)
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--log-dir", required=True, help="where the request log and host output go")
+    parser.add_argument("--scenario", choices=["search", "skill"], default="search",
+                        help="search: one search_aios call; skill: resolve_skill, then read its resource "
+                             "(--query is the intent, --marker a token of the skill's body)")
     args = parser.parse_args()
 
     started = time.monotonic()
     spec = HOSTS[args.host]
     tools = [spec["tool"].format(tool) for tool in TOOLS]
-    call = spec["tool"].format("search_aios")
+    skill = args.scenario == "skill"
+    call = spec["tool"].format("resolve_skill" if skill else "search_aios")
     log_dir = Path(args.log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix=f"dotaios-host-{args.host}-"))
     result = {"host": args.host, "name": spec["name"], "version": None, "level": "none", "detail": ""}
+    if skill:
+        result["scenario"] = "skill"
     dead_socket = socket.socket()
     try:
         home = root / "home"
@@ -344,7 +359,17 @@ def main() -> int:
         node_dir = host_node_dir(Path(args.bins), args.host) or (
             str(Path(node).resolve().parent) if node else "/usr/bin")
 
-        script = endpoint.Script(call, args.query, args.marker, str(log_dir / f"{args.host}.requests.jsonl"))
+        if skill and args.host not in RESOURCE_TOOLS:
+            result["detail"] = "the skill scenario needs a host whose model can read MCP resources"
+            return finish(result, started, root)
+        if skill:
+            script = endpoint.Script(call, args.query, args.marker,
+                                     str(log_dir / f"{args.host}.requests.jsonl"),
+                                     arguments={"intent": args.query},
+                                     follow=(RESOURCE_TOOLS[args.host], "dotaios"))
+        else:
+            script = endpoint.Script(call, args.query, args.marker,
+                                     str(log_dir / f"{args.host}.requests.jsonl"))
         Path(script.log_path).write_text("", encoding="utf-8")
         server = endpoint.serve(script)
         url = f"http://127.0.0.1:{server.server_address[1]}"
@@ -388,9 +413,10 @@ def main() -> int:
         if configured:
             result["level"] = "configured"
 
-        prompt = PROMPT.format(query=args.query)
+        prompt = (SKILL_PROMPT if skill else PROMPT).format(query=args.query)
         if args.host == "claude":
-            argv = [str(binary), "-p", prompt, "--allowedTools", call]
+            allowed = [call, RESOURCE_TOOLS["claude"]] if skill else [call]
+            argv = [str(binary), "-p", prompt, "--allowedTools", ",".join(allowed)]
         elif args.host == "gemini":
             argv = [str(binary), "-p", prompt, *extra]
         elif args.host == "codex":
@@ -418,7 +444,10 @@ def main() -> int:
             result["level"] = "discoverable"
         if result["level"] == "discoverable" and seen["result_seen"]:
             result["level"] = "invoked"
-        if result["level"] == "invoked" and seen["marker_seen"]:
+        # The skill scenario: the body reached the model through the resource read, and the
+        # host printed the model's answer that repeats the token.
+        answered = not skill or args.marker in output
+        if result["level"] == "invoked" and seen["marker_seen"] and answered:
             result["level"] = "produced"
         result["detail"] = (
             f"list={'connected' if connected else ('ok' if configured else 'failed')}"
@@ -426,6 +455,9 @@ def main() -> int:
             f" call_sent={seen['call_sent']} result={seen['result_seen']} marker={seen['marker_seen']}"
             f" exit={f'killed after {args.timeout:g} s' if status is None else status}"
         )
+        if skill:
+            result["detail"] += (f" resource={seen['follow_uri']} read={seen['follow_seen']}"
+                                 f" answered={answered}")
         if seen["result_seen"]:
             result["result_excerpt"] = " ".join(seen["result_excerpt"].split())[:200]
         if result["level"] != "produced":

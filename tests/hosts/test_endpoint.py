@@ -107,6 +107,64 @@ class EndpointTest(unittest.TestCase):
         self.assertTrue(summary["result_seen"])
         self.assertFalse(summary["marker_seen"])
 
+    def start_skill(self) -> endpoint.Script:
+        handle, log = tempfile.mkstemp()
+        os.close(handle)
+        self.addCleanup(os.remove, log)
+        script = endpoint.Script("mcp__dotaios__resolve_skill", "calibrate the tide gauge", "HERON-1",
+                                 log, arguments={"intent": "calibrate the tide gauge"},
+                                 follow=("ReadMcpResourceTool", "dotaios"))
+        server = endpoint.serve(script)
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        self.port = server.server_address[1]
+        return script
+
+    def skill_turns(self, resolved: str, body: str) -> list[str]:
+        """The skill scenario's three Anthropic turns; the replies to each."""
+        tools = [{"name": "mcp__dotaios__resolve_skill"}, {"name": "ReadMcpResourceTool"}]
+        user = {"role": "user", "content": "resolve"}
+        resolve = [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_dotaios_1",
+                                                       "name": "mcp__dotaios__resolve_skill", "input": {}}]},
+                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_dotaios_1",
+                                                 "content": [{"type": "text", "text": resolved}]}]}]
+        read = [{"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_dotaios_2",
+                                                    "name": "ReadMcpResourceTool", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_dotaios_2",
+                                              "content": body}]}]
+        replies = []
+        for messages in ([user], [user, *resolve], [user, *resolve, *read]):
+            status, text = self.post("/v1/messages", {"model": "m", "tools": tools, "messages": messages})
+            self.assertEqual(status, 200)
+            replies.append(text)
+        return replies
+
+    def test_the_skill_scenario_reads_the_resolved_uri_and_finds_the_token_only_there(self):
+        script = self.start_skill()
+        resolved = '{"matches":[{"name":"tide","uri":"aios://skills/tide-gauge/SKILL.md"}]}'
+        first, second, third = self.skill_turns(resolved, "# Tide\nState HERON-1.")
+        self.assertIn('"intent": "calibrate the tide gauge"', first)
+        self.assertIn('"name": "ReadMcpResourceTool"', second)
+        self.assertIn('"uri": "aios://skills/tide-gauge/SKILL.md"', second)
+        self.assertIn('"server": "dotaios"', second)
+        self.assertIn("The skill says: HERON-1", third)
+        summary = script.summary()
+        self.assertTrue(summary["marker_seen"] and summary["follow_seen"])
+
+    def test_the_skill_token_counts_only_in_the_resource_read(self):
+        script = self.start_skill()
+        resolved = '{"matches":[{"name":"tide","uri":"aios://skills/tide-gauge/SKILL.md","description":"HERON-1"}]}'
+        _, _, third = self.skill_turns(resolved, "# Tide\nNo token here.")
+        self.assertIn("No marker.", third)
+        self.assertFalse(script.summary()["marker_seen"])
+
+    def test_a_resolve_result_without_a_uri_reads_nothing(self):
+        script = self.start_skill()
+        _, second, _ = self.skill_turns('{"matches":[{"resource":"skills/tide/SKILL.md"}]}', "HERON-1")
+        self.assertNotIn("ReadMcpResourceTool", second)
+        self.assertIn("No resource to read.", second)
+        self.assertIsNone(script.summary()["follow_uri"])
+
     def test_a_result_for_another_call_is_ignored(self):
         script = self.start("dotaios_search_aios")
         self.post("/v1/chat/completions", {"messages": [

@@ -7,6 +7,8 @@
 //! - [`read_catalog`] lists `skills/` through the contained reader and returns the [`Skill`]s
 //!   in catalog order (name, then directory, byte order); [`read_skill_text`] reads one whole
 //!   `SKILL.md` for display.
+//! - [`Skill::uri`], [`resource_entries`] and [`read_skill_resource`] serve skills as the
+//!   adapter's MCP resources: path-free URIs, and only what the catalog lists is read.
 //! - [`rank`] scores every skill against an intent and orders the matches; [`round_score`] and
 //!   [`confidence`] are the numbers surfaces print.
 //! - [`fit_payload`] builds the bounded `resolve_skill` text from ranked matches.
@@ -35,18 +37,24 @@ mod catalog;
 mod payload;
 mod request;
 mod resolve;
+mod resource;
 mod tokenize;
 
 pub use self::catalog::{
-    CatalogError, MAX_HEADING_CHARS, MAX_HEADINGS, MAX_SKILL_FILE_BYTES, Skill, find_invalid_skill,
-    read_catalog, read_skill_text,
+    CatalogError, Instructions, MAX_HEADING_CHARS, MAX_HEADINGS, MAX_SKILL_FILE_BYTES, Skill,
+    find_invalid_skill, read_catalog, read_instructions, read_skill_text,
 };
 pub use self::payload::{
-    BudgetHint, INTENT_MARKER, MatchItem, MemoryFields, SkillPayload, fit_items, fit_payload,
+    BudgetHint, INSTRUCTIONS_MARKER, INTENT_MARKER, MatchItem, MatchUri, MemoryFields,
+    SkillPayload, fit_items, fit_payload,
 };
 pub use self::request::{Resolution, SkillError, SkillRequest, read_catalog_at, resolve_skill};
 pub use self::resolve::{
     ROUTE_THRESHOLD, Ranked, Reason, candidates, confidence, rank, round_score,
+};
+pub use self::resource::{
+    MAX_SKILL_URI_BYTES, SKILL_MIME_TYPE, SKILL_URI_PREFIX, SKILL_URI_SUFFIX, SkillResourceEntry,
+    is_skill_uri, read_skill_resource, resource_entries,
 };
 pub use crate::error::PayloadError;
 

@@ -43,6 +43,12 @@ pub(crate) enum RpcError {
     InvalidParams(Cow<'static, str>),
     /// The configured path holds no `aios.json` (contract 05 §6.7), answered as `-32602`.
     NoFolder,
+    /// `resources/read` of a URI that names no listed skill (contract 05 §7.7): `-32002`, or
+    /// `-32602` in the 2026-07-28 era (SEP-2164), with one fixed text that echoes nothing.
+    ResourceNotFound {
+        /// Whether the code is `-32602` (2026-07-28) rather than `-32002`.
+        invalid_params: bool,
+    },
     /// Any failure while building the working-context projection.
     ContextUnreadable,
     /// Every other internal failure, including a caught panic.
@@ -192,6 +198,11 @@ impl RpcError {
             ),
             RpcError::InvalidParams(message) => (-32602, message.clone(), None),
             RpcError::NoFolder => (-32602, Cow::Borrowed(NO_FOLDER_MESSAGE), None),
+            RpcError::ResourceNotFound { invalid_params } => (
+                if *invalid_params { -32602 } else { -32002 },
+                Cow::Borrowed("Resource not found"),
+                None,
+            ),
             RpcError::ContextUnreadable => (-32603, Cow::Borrowed(READ_FAILED_MESSAGE), None),
             RpcError::Failed => (-32603, Cow::Borrowed(INTERNAL_FAILURE_MESSAGE), None),
             RpcError::Fixable { fallback, .. } => RpcError::from(*fallback).wire(),

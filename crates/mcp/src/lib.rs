@@ -9,7 +9,8 @@
 //! Three tools are listed and callable: `read_working_context`, `search_aios` and
 //! `resolve_skill`; each validates its arguments strictly, honours the memory policy (Off
 //! touches nothing), and answers a bounded, path-free, `JSON.stringify`-identical payload
-//! computed by `dotaios-core`.
+//! computed by `dotaios-core`. In the structured eras the skills are also resources
+//! (`resources/list`, `resources/read`), so an agent can read the skill it resolved.
 //!
 //! Entry points: [`run`] (what both `dotaios-mcp` and `dotaios mcp serve` call), [`Server`]
 //! (one line in, one answer out; used by tests and fuzzing), [`serve`] (the framing loop) and
@@ -42,6 +43,7 @@ mod error;
 mod json;
 mod launch;
 mod lifecycle;
+mod resources;
 mod server;
 mod tools;
 mod transport;

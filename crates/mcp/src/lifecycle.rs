@@ -117,22 +117,35 @@ pub(crate) fn negotiate(requested: Option<&str>) -> &'static str {
         .unwrap_or(LATEST_LEGACY_VERSION)
 }
 
+/// The server capabilities announced to a client served in `era` (contract 05 §4.1, §4.2):
+/// `tools` always; `resources` (skills, §7.7; no `subscribe`, no `listChanged`) only in the
+/// structured eras, the only ones that serve `resources/*`.
+fn capabilities(era: Era) -> Value {
+    if era.is_structured() {
+        json!({"tools": {}, "resources": {}})
+    } else {
+        json!({"tools": {}})
+    }
+}
+
 /// The `initialize` result.
 pub(crate) fn initialize_result(requested: Option<&str>) -> Value {
+    let version = negotiate(requested);
     json!({
-        "protocolVersion": negotiate(requested),
-        "capabilities": {"tools": {}},
+        "protocolVersion": version,
+        "capabilities": capabilities(Era::of_version(version)),
         "serverInfo": server_info(),
         "instructions": INSTRUCTIONS,
     })
 }
 
-/// The `server/discover` result (the same whichever supported version the request names).
-pub(crate) fn discover_result() -> Value {
+/// The `server/discover` result. Only the capabilities depend on the version the request's
+/// `_meta` names (its `era`): `resources` is announced where `resources/*` is served.
+pub(crate) fn discover_result(era: Era) -> Value {
     json!({
         "resultType": "complete",
         "supportedVersions": SUPPORTED_VERSIONS,
-        "capabilities": {"tools": {}},
+        "capabilities": capabilities(era),
         "instructions": INSTRUCTIONS,
         "ttlMs": 0,
         "cacheScope": "private",
@@ -166,6 +179,32 @@ mod tests {
         assert_eq!(session.version(), Some("2024-11-05"));
     }
 
+    /// §4.1, §4.2: `resources` is announced exactly where `resources/*` is served.
+    #[test]
+    fn resources_are_announced_only_in_the_structured_eras() {
+        for (requested, resources) in [
+            ("2024-11-05", false),
+            ("2025-03-26", false),
+            ("2025-06-18", false),
+            ("2025-11-25", true),
+            ("2026-07-28", true),
+        ] {
+            let capabilities = &initialize_result(Some(requested))["capabilities"];
+            assert!(capabilities["tools"].is_object());
+            assert_eq!(
+                capabilities.get("resources").is_some(),
+                resources,
+                "{requested}"
+            );
+        }
+        assert!(discover_result(Era::Modern)["capabilities"]["resources"].is_object());
+        assert!(discover_result(Era::Structured)["capabilities"]["resources"].is_object());
+        assert_eq!(
+            discover_result(Era::Reference)["capabilities"],
+            json!({"tools": {}})
+        );
+    }
+
     #[test]
     fn member_order() {
         let result = initialize_result(None);
@@ -179,7 +218,7 @@ mod tests {
                 "instructions"
             ]
         );
-        let discover = discover_result();
+        let discover = discover_result(Era::Modern);
         let names: Vec<&String> = discover.as_object().unwrap().keys().collect();
         assert_eq!(
             names,

@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 use crate::error::RpcError;
 use crate::json::{self, Json};
 use crate::lifecycle::{self, BATCH_VERSION, Era, SUPPORTED_VERSIONS, Session, server_info_meta};
-use crate::tools;
+use crate::{resources, tools};
 
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
@@ -181,7 +181,7 @@ impl Server {
                 self.session.negotiated(lifecycle::negotiate(requested));
                 result
             }
-            Some("server/discover") => lifecycle::discover_result(),
+            Some("server/discover") => lifecycle::discover_result(era),
             Some("ping") => shaped(era, json!({})),
             Some("tools/list") => {
                 if era.is_structured() {
@@ -197,6 +197,19 @@ impl Server {
                     result["cacheScope"] = json!("public");
                 }
                 shaped(era, result)
+            }
+            // Skills as resources (§7.7): the structured eras only; the reference era keeps
+            // the reference's `-32601` below.
+            Some("resources/list") if era.is_structured() => {
+                check_cursor(params)?;
+                shaped(era, resources::list(params, &self.folder)?)
+            }
+            Some("resources/templates/list") if era.is_structured() => {
+                check_cursor(params)?;
+                shaped(era, resources::templates())
+            }
+            Some("resources/read") if era.is_structured() => {
+                shaped(era, resources::read(params, &self.folder, era)?)
             }
             Some("tools/call") => {
                 let call = tools::ToolCall::of(params)?;

@@ -20,7 +20,7 @@ use dotaios_core::context::off_mcp_payload;
 use dotaios_core::folder::check::is_aios_folder;
 use dotaios_core::folder::memory::MemoryMode;
 use dotaios_core::search::{SearchCache, SnippetForm, off_mcp_payload as off_search_payload};
-use dotaios_core::skills::BudgetHint;
+use dotaios_core::skills::{BudgetHint, MatchUri};
 use dotaios_core::text::{JsonLayout, JsonWriter, compact_json_text};
 use indexmap::IndexMap;
 use jiff::tz::TimeZone;
@@ -96,7 +96,8 @@ impl<'a> ToolCall<'a> {
 
     /// §6.2–§6.9: validates, applies the memory policy, and runs the tool; the payload text of
     /// its single text block. The era only decides whether `resolve_skill` states its budget
-    /// hint (§7.5.1) and whether `search_aios` shows snippet windows (contract 03 §8.2).
+    /// hint (§7.5.1), each match's resource `uri` (§7.7), and whether `search_aios` shows
+    /// snippet windows (contract 03 §8.2).
     pub(crate) fn run(
         &self,
         era: Era,
@@ -131,16 +132,16 @@ impl<'a> ToolCall<'a> {
             }
             Tool::ResolveSkill => {
                 let args = args::skill_args(arguments)?;
-                let hint = if era.is_structured() {
-                    BudgetHint::State
+                let (hint, uri) = if era.is_structured() {
+                    (BudgetHint::State, MatchUri::State)
                 } else {
-                    BudgetHint::Omit
+                    (BudgetHint::Omit, MatchUri::Omit)
                 };
                 if args.mode == MemoryMode::Off {
-                    return skill::run(folder, &args, hint);
+                    return skill::run(folder, &args, hint, uri);
                 }
                 require_folder(folder)?;
-                skill::run(folder, &args, hint)
+                skill::run(folder, &args, hint, uri)
             }
         }
     }

@@ -303,7 +303,13 @@ fn item_46_initialize_negotiation() {
                 "instructions"
             ]
         );
-        assert_eq!(result["capabilities"], json!({"tools": {}}));
+        // §4.1: `resources` (skills, §7.7) is announced only where it is served.
+        let capabilities = if expected == "2025-11-25" {
+            json!({"tools": {}, "resources": {}})
+        } else {
+            json!({"tools": {}})
+        };
+        assert_eq!(result["capabilities"], capabilities);
         assert_eq!(
             result["serverInfo"],
             json!({"name": "dotaios-mcp", "title": "DotAIOS MCP", "version": env!("CARGO_PKG_VERSION")})
@@ -345,7 +351,10 @@ fn items_47_to_50_modern_era() {
             "2026-07-28"
         ])
     );
-    assert_eq!(discover["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        discover["capabilities"],
+        json!({"tools": {}, "resources": {}})
+    );
     assert_eq!(discover["ttlMs"], 0);
     assert_eq!(discover["cacheScope"], "private");
     assert_eq!(
@@ -1130,6 +1139,7 @@ fn resolve_skill_names_the_budget_that_holds_a_match() {
         at(needed),
         at(needed - 1),
         request(1, "tools/list", json!({})),
+        at(needed + 200),
     ]);
     assert_eq!(payload(&responses[1])["matches"][0]["name"], "plan-today");
     assert!(payload(&responses[1])["budget"].get("hint").is_none());
@@ -1147,7 +1157,16 @@ fn resolve_skill_names_the_budget_that_holds_a_match() {
     let modern_tool = tool(&responses[0]);
     let schema = &modern_tool["outputSchema"];
     assert!(satisfies(&hinted, schema), "{hinted}");
+    // §7.7: a match in the structured eras names its resource, and the schema admits it.
+    assert_eq!(
+        payload(&responses[1])["matches"][0]["uri"],
+        "aios://skills/plan-today/SKILL.md"
+    );
     assert!(satisfies(&payload(&responses[1]), schema));
+    // §7.7: with room left, the best match also carries the start of its instructions.
+    let roomy = payload(&responses[4]);
+    assert!(roomy["matches"][0]["instructions"].is_string(), "{roomy}");
+    assert!(satisfies(&roomy, schema), "{roomy}");
     assert_eq!(modern[0]["result"]["structuredContent"], hinted);
     let description = modern_tool["description"].as_str().unwrap();
     assert!(description.contains("raise budget"), "{description}");

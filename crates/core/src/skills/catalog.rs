@@ -475,6 +475,68 @@ fn split_frontmatter(prefix: &[u8]) -> Result<Option<(&str, usize)>, CatalogErro
     Ok(Some((&body[..end], closing_end)))
 }
 
+/// The start of a skill's instructions: the body of its `SKILL.md` after the frontmatter
+/// (contract 05 §7.7).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instructions {
+    /// The body's first characters, at most the bytes asked for, cut on a character boundary.
+    pub text: String,
+    /// Whether `text` is the whole body.
+    pub complete: bool,
+}
+
+/// The first `max_bytes` bytes of the body of `dir`'s `SKILL.md` (after the frontmatter of
+/// contract 04 §1.2, leading line breaks dropped): one bounded prefix read through the
+/// contained reader (at most 64 KiB of frontmatter plus `max_bytes`), never the whole file. The
+/// body is cut at its last whole character, and at the first byte that is not UTF-8.
+pub fn read_instructions(
+    root: &Root,
+    dir: &str,
+    max_bytes: u64,
+) -> Result<Instructions, CatalogError> {
+    let mut ledger = Ledger::new(Limits {
+        files: 1,
+        bytes: MAX_SKILL_FILE_BYTES,
+        entries: 0,
+    });
+    let rel = skill_file(dir)?;
+    let prefix = root
+        .read_prefix(
+            &rel,
+            MAX_SKILL_FILE_BYTES,
+            FRONTMATTER_PREFIX_BYTES + max_bytes,
+            &mut ledger,
+        )?
+        .ok_or(CatalogError::ReadFailed)?;
+    // A file without frontmatter is body from its first byte; only the head of a file with
+    // frontmatter must be UTF-8 here (the catalog checked it a moment ago).
+    let start = if prefix.bytes.starts_with(b"---\n") || prefix.bytes.starts_with(b"---\r\n") {
+        split_frontmatter(&prefix.bytes)?.map_or(0, |(_, end)| end)
+    } else {
+        0
+    };
+    let body = &prefix.bytes[start..];
+    let body = &body[body
+        .iter()
+        .position(|byte| !matches!(byte, b'\n' | b'\r'))
+        .unwrap_or(body.len())..];
+    let limit = usize::try_from(max_bytes)
+        .unwrap_or(usize::MAX)
+        .min(body.len());
+    let (text, valid) = match std::str::from_utf8(&body[..limit]) {
+        Ok(text) => (text, true),
+        Err(error) => (
+            // The prefix up to `valid_up_to` is UTF-8 by definition.
+            std::str::from_utf8(&body[..error.valid_up_to()]).unwrap_or_default(),
+            false,
+        ),
+    };
+    Ok(Instructions {
+        text: text.to_owned(),
+        complete: valid && prefix.complete && limit == body.len(),
+    })
+}
+
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack
         .windows(needle.len())
@@ -941,6 +1003,8 @@ mod tests {
             memory,
             6000,
             crate::skills::BudgetHint::Omit,
+            crate::skills::MatchUri::Omit,
+            None,
         )
         .unwrap();
         let value: serde_json::Value = serde_json::from_str(&payload.text).unwrap();
@@ -953,6 +1017,8 @@ mod tests {
             memory,
             400,
             crate::skills::BudgetHint::Omit,
+            crate::skills::MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(tight.matches, 0);

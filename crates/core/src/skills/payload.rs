@@ -13,6 +13,7 @@
 //! one match also says, in `budget.hint`, which budget would (contract 05 §7.5.1); with
 //! [`BudgetHint::Omit`] the text is the reference's, byte for byte.
 
+use super::catalog::Instructions;
 use super::resolve::Ranked;
 use crate::budget::{FitError, candidate, fit, fixed_point, write_hinted_member};
 use crate::error::PayloadError;
@@ -65,13 +66,24 @@ pub struct MatchItem {
     pub reason: String,
     /// `skills/<dir>/SKILL.md`.
     pub resource: String,
+    /// [`Skill::uri`](super::Skill::uri), the resource the structured eras serve (contract 05
+    /// §7.7); `None` in the reference's payload. Never cut: a URI too long to read back is left
+    /// out rather than shortened into one that names nothing.
+    pub uri: Option<String>,
+    /// The start of the skill's instructions (contract 05 §7.7), on the best match only, as much
+    /// as the budget left over holds; never capped at 300 units, it is bounded by the budget.
+    pub instructions: Option<String>,
 }
 
 impl MatchItem {
     /// The sanitised wire item of one ranked match: every string at most 300 units, cut on a
     /// code-point boundary and marked `\n[truncated]`.
-    pub fn from_ranked(ranked: &Ranked<'_>) -> MatchItem {
+    pub fn from_ranked(ranked: &Ranked<'_>, uri: MatchUri) -> MatchItem {
         let skill = ranked.skill;
+        let uri = match uri {
+            MatchUri::Omit => None,
+            MatchUri::State => Some(skill.uri()).filter(|uri| super::is_skill_uri(uri)),
+        };
         // Array elements are capped as members without a name (contract 05 §9).
         MatchItem {
             name: cap_string(&skill.name, "name"),
@@ -86,6 +98,8 @@ impl MatchItem {
             ambiguous: ranked.ambiguous,
             reason: cap_string(&ranked.reason.to_string(), "reason"),
             resource: cap_string(&skill.resource(), "resource"),
+            uri,
+            instructions: None,
         }
     }
 }
@@ -115,18 +129,101 @@ pub enum BudgetHint {
     State,
 }
 
+/// Whether each match carries `uri`, the MCP resource of its `SKILL.md` (contract 05 §7.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchUri {
+    /// The reference's match items: no `uri`.
+    Omit,
+    /// Each match item ends with `uri` (`aios://skills/<dir>/SKILL.md`).
+    State,
+}
+
+/// What replaces the rest of instructions that the budget does not hold (contract 05 §7.7).
+pub const INSTRUCTIONS_MARKER: &str = "\n[instructions truncated; read the whole skill at uri]";
+
 /// Builds the `resolve_skill` text for `intent` (as received, untrimmed) and the ranked
 /// `matches` already cut to the request's `limit`, within `budget` UTF-16 units (contract 04
-/// §6.5). Off mode passes no matches and the Off memory fields.
+/// §6.5). Off mode passes no matches and the Off memory fields. `instructions`, the start of
+/// the best match's body, fills what the answer leaves of the budget (contract 05 §7.7).
 pub fn fit_payload(
     intent: &str,
     matches: &[Ranked<'_>],
     memory: MemoryFields<'_>,
     budget: usize,
     hint: BudgetHint,
+    uri: MatchUri,
+    instructions: Option<&Instructions>,
 ) -> Result<SkillPayload, PayloadError> {
-    let items: Vec<MatchItem> = matches.iter().map(MatchItem::from_ranked).collect();
-    fit_items(intent, &items, memory, budget, hint)
+    let items: Vec<MatchItem> = matches
+        .iter()
+        .map(|ranked| MatchItem::from_ranked(ranked, uri))
+        .collect();
+    let plain = fit_items(intent, &items, memory, budget, hint)?;
+    match instructions {
+        Some(body) if plain.matches > 0 && !plain.intent_truncated => {
+            with_instructions(plain, intent, &items, memory, budget, body)
+        }
+        _ => Ok(plain),
+    }
+}
+
+/// The fitted answer `plain` (at least one match admitted, the intent whole) with as much of
+/// `body` on its best match as the budget still holds: the same matches, the same
+/// `budget.truncated`, never longer than `budget`. The body is cut on a code-point boundary
+/// and then ends with [`INSTRUCTIONS_MARKER`]; when not even the marker fits, `plain` is the
+/// answer. Work is bounded: one binary search over the body's code points (at most
+/// `3 × budget` bytes were read), each probe one serialisation of the admitted matches.
+fn with_instructions(
+    plain: SkillPayload,
+    intent: &str,
+    items: &[MatchItem],
+    memory: MemoryFields<'_>,
+    budget: usize,
+    body: &Instructions,
+) -> Result<SkillPayload, PayloadError> {
+    let envelope = Envelope {
+        memory,
+        limit: budget,
+        hint: None,
+    };
+    let mut admitted = items[..plain.matches].to_vec();
+    let mut probe = |excerpt: String| -> Result<Option<String>, PayloadError> {
+        admitted[0].instructions = Some(excerpt);
+        let text = candidate(&envelope, &admitted, intent, plain.truncated)
+            .map_err(|_| PayloadError::Unstable)?;
+        Ok((crate::text::utf16_len(&text) <= budget).then_some(text))
+    };
+    let length = crate::text::code_point_len(&body.text);
+    let cut = |keep: usize| {
+        format!(
+            "{}{INSTRUCTIONS_MARKER}",
+            crate::text::code_point_prefix(&body.text, keep)
+        )
+    };
+    let mut best = None;
+    if body.complete {
+        best = probe(body.text.clone())?;
+    }
+    if best.is_none() {
+        // Longer cuts are longer texts, so the fitting cuts are a prefix of 0..length.
+        let (mut low, mut high) = (0_usize, length);
+        while low < high {
+            let keep = low + (high - low).div_ceil(2);
+            match probe(cut(keep))? {
+                Some(_) => low = keep,
+                None => high = keep - 1,
+            }
+        }
+        best = probe(cut(low))?;
+    }
+    Ok(match best {
+        Some(text) => SkillPayload {
+            used: crate::text::utf16_len(&text),
+            text,
+            ..plain
+        },
+        None => plain,
+    })
 }
 
 /// [`fit_payload`] over items that are already sanitised.
@@ -285,13 +382,21 @@ fn write_item(json: &mut JsonWriter, item: &MatchItem) {
     json.str(&item.reason);
     json.name("resource");
     json.str(&item.resource);
+    if let Some(uri) = &item.uri {
+        json.name("uri");
+        json.str(uri);
+    }
+    if let Some(instructions) = &item.instructions {
+        json.name("instructions");
+        json.str(instructions);
+    }
     json.end_object();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skills::{Skill, rank};
+    use crate::skills::{Instructions, Skill, rank};
     use crate::text;
     use proptest::prelude::*;
 
@@ -343,8 +448,16 @@ mod tests {
     fn worked_example_of_section_6_7() {
         let catalog = vec![plan_today()];
         let ranked = rank("plan my day", &catalog);
-        let payload =
-            fit_payload("plan my day", &ranked[..1], SHARED, 6000, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            "plan my day",
+            &ranked[..1],
+            SHARED,
+            6000,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         let expected = r#"{
   "intent": "plan my day",
   "matches": [
@@ -443,6 +556,8 @@ mod tests {
                 SHARED,
                 budget,
                 BudgetHint::Omit,
+                MatchUri::Omit,
+                None,
             )
             .unwrap();
             let value = assert_honest(&payload, budget);
@@ -481,7 +596,16 @@ mod tests {
             skill("closeday", "Close the day.", &["close the day"]),
         ];
         let ranked = rank(&intent, &catalog);
-        let payload = fit_payload(&intent, &ranked, SHARED, 256, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            &intent,
+            &ranked,
+            SHARED,
+            256,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert_honest(&payload, 256);
         assert!(payload.truncated);
     }
@@ -503,14 +627,33 @@ mod tests {
             SHARED,
             6000,
             BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
         )
         .unwrap()
         .used;
-        let first_two =
-            fit_payload("sync notes", &ranked[..2], SHARED, 6000, BudgetHint::Omit).unwrap();
+        let first_two = fit_payload(
+            "sync notes",
+            &ranked[..2],
+            SHARED,
+            6000,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert!(first_two.used > budget);
         // The second match does not fit, so the smaller third one, which would, is not tried.
-        let payload = fit_payload("sync notes", &ranked, SHARED, budget, BudgetHint::Omit).unwrap();
+        let payload = fit_payload(
+            "sync notes",
+            &ranked,
+            SHARED,
+            budget,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.truncated);
         let value = assert_honest(&payload, budget);
@@ -523,7 +666,7 @@ mod tests {
         let trigger = "t".repeat(301);
         let catalog = vec![skill("s", &astral, &[&trigger, "ok"])];
         let ranked = rank(&trigger, &catalog);
-        let item = MatchItem::from_ranked(&ranked[0]);
+        let item = MatchItem::from_ranked(&ranked[0], MatchUri::Omit);
         assert_eq!(text::utf16_len(&item.description), 300);
         assert!(item.description.ends_with("\n[truncated]"));
         assert_eq!(
@@ -539,6 +682,132 @@ mod tests {
         assert_eq!(item.resource, "skills/s/SKILL.md");
     }
 
+    /// 05 §7.7: `State` ends every match with its resource URI, counted in `used` like every
+    /// member; `Omit` is the reference's item; a URI too long to read back is left out, not cut.
+    #[test]
+    fn match_items_name_their_resource_uri_only_when_asked() {
+        let catalog = vec![plan_today()];
+        let ranked = rank("plan my day", &catalog);
+        let stated = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::State,
+            None,
+        )
+        .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&stated.text).unwrap();
+        let item = value["matches"][0].as_object().unwrap();
+        assert_eq!(item.keys().next_back().unwrap(), "uri");
+        assert_eq!(item["uri"], "aios://skills/plan-today/SKILL.md");
+        assert_eq!(stated.used, text::utf16_len(&stated.text));
+        let plain = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
+        assert!(!plain.text.contains("\"uri\""));
+        let long = vec![skill(&"\u{e9}".repeat(200), "", &["plan my day"])];
+        let ranked = rank("plan my day", &long);
+        assert_eq!(
+            MatchItem::from_ranked(&ranked[0], MatchUri::State).uri,
+            None
+        );
+    }
+
+    /// 05 §7.7: the best match's instructions fill what the answer leaves of the budget: whole
+    /// when they fit, else cut with the marker; the same matches and flag as without them,
+    /// never over the budget; left out when not even the marker fits, and without a match.
+    #[test]
+    fn instructions_fill_the_budget_left_over() {
+        let catalog = vec![
+            plan_today(),
+            skill("closeday", "Close the day.", &["plan my day"]),
+        ];
+        let ranked = rank("plan my day", &catalog);
+        let body = Instructions {
+            text: "Step \u{1D400} one.\n".repeat(100),
+            complete: true,
+        };
+        let fit = |budget: usize, body: &Instructions| {
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                budget,
+                BudgetHint::State,
+                MatchUri::State,
+                Some(body),
+            )
+            .unwrap()
+        };
+        let plain = |budget: usize| {
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                budget,
+                BudgetHint::State,
+                MatchUri::State,
+                None,
+            )
+            .unwrap()
+        };
+        let whole = fit(6000, &body);
+        let value = assert_honest(&whole, 6000);
+        assert_eq!(value["matches"][0]["instructions"], body.text.as_str());
+        assert!(value["matches"][1].get("instructions").is_none());
+        // Budgets between the plain answer (plus room for a cut) and the whole body's answer.
+        let (low, high) = (plain(6000).used + 100, whole.used - 1);
+        for budget in [low, (low + high) / 2, high] {
+            let filled = fit(budget, &body);
+            let value = assert_honest(&filled, budget);
+            let without = plain(budget);
+            assert_eq!(
+                (filled.matches, filled.truncated),
+                (without.matches, without.truncated)
+            );
+            let text = value["matches"][0]["instructions"].as_str().unwrap();
+            let kept = text.strip_suffix(INSTRUCTIONS_MARKER).unwrap();
+            assert!(body.text.starts_with(kept));
+            // One more code point would not have fitted.
+            let longer =
+                crate::text::code_point_prefix(&body.text, crate::text::code_point_len(kept) + 1);
+            assert!(filled.used + text::utf16_len(longer) - text::utf16_len(kept) > budget);
+        }
+        // An incomplete body always ends with the marker.
+        let partial = Instructions {
+            text: "Short.".into(),
+            complete: false,
+        };
+        let value = assert_honest(&fit(6000, &partial), 6000);
+        assert_eq!(
+            value["matches"][0]["instructions"],
+            format!("Short.{INSTRUCTIONS_MARKER}")
+        );
+        // No room for the marker: the plain answer; no match: nothing to fill.
+        let tight = plain(6000).used;
+        assert_eq!(fit(tight, &body), plain(tight));
+        let none = fit_payload(
+            "nothing here",
+            &[],
+            SHARED,
+            6000,
+            BudgetHint::State,
+            MatchUri::State,
+            Some(&body),
+        )
+        .unwrap();
+        assert!(!none.text.contains("instructions"));
+    }
+
     /// 05 §7.5.1: an answer that cannot hold one match names the smallest budget that does,
     /// and that budget admits the match while one unit less does not; `Omit` keeps the plain
     /// text, and an answer that holds a match has no hint.
@@ -546,10 +815,28 @@ mod tests {
     fn a_budget_that_holds_no_match_names_one_that_does() {
         let catalog = vec![plan_today()];
         let ranked = rank("plan my day", &catalog);
-        let plain = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::Omit).unwrap();
+        let plain = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            700,
+            BudgetHint::Omit,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert_eq!((plain.matches, plain.truncated), (0, true));
         assert!(!plain.text.contains("hint"));
-        let hinted = fit_payload("plan my day", &ranked, SHARED, 700, BudgetHint::State).unwrap();
+        let hinted = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            700,
+            BudgetHint::State,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         let value = assert_honest(&hinted, 700);
         assert_eq!((hinted.matches, hinted.truncated), (0, true));
         // This one-skill example is 740 units at limit 6000; at limit 740 it is one digit
@@ -558,10 +845,28 @@ mod tests {
             value["budget"]["hint"],
             "budget 700 cannot hold one match; call again with budget 739 or more"
         );
-        let enough = fit_payload("plan my day", &ranked, SHARED, 739, BudgetHint::State).unwrap();
+        let enough = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            739,
+            BudgetHint::State,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert_eq!(enough.matches, 1);
         assert!(!enough.text.contains("hint"));
-        let short = fit_payload("plan my day", &ranked, SHARED, 738, BudgetHint::State).unwrap();
+        let short = fit_payload(
+            "plan my day",
+            &ranked,
+            SHARED,
+            738,
+            BudgetHint::State,
+            MatchUri::Omit,
+            None,
+        )
+        .unwrap();
         assert_eq!(short.matches, 0);
         // Without matches offered there is nothing to hint at.
         let none = fit_items("plan my day", &[], SHARED, 700, BudgetHint::State).unwrap();
@@ -573,13 +878,23 @@ mod tests {
             SHARED,
             plain.used,
             BudgetHint::State,
+            MatchUri::Omit,
+            None,
         )
         .unwrap();
         assert_eq!(
             tight.text,
-            fit_payload("plan my day", &ranked, SHARED, plain.used, BudgetHint::Omit)
-                .unwrap()
-                .text
+            fit_payload(
+                "plan my day",
+                &ranked,
+                SHARED,
+                plain.used,
+                BudgetHint::Omit,
+                MatchUri::Omit,
+                None
+            )
+            .unwrap()
+            .text
         );
     }
 
@@ -601,7 +916,7 @@ mod tests {
             let query = format!("{intent} {}", words[0]);
             let ranked = rank(&query, &catalog);
             let offered = &ranked[..ranked.len().min(limit)];
-            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State) {
+            match fit_payload(&intent, offered, SHARED, budget, BudgetHint::State, MatchUri::Omit, None) {
                 Ok(payload) => {
                     prop_assert_eq!(payload.used, text::utf16_len(&payload.text));
                     prop_assert!(payload.used <= budget);

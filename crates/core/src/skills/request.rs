@@ -12,8 +12,8 @@ use std::path::Path;
 
 use dotaios_contained::{Ledger, Limits, Root};
 
-use super::catalog::{CatalogError, Skill, read_catalog};
-use super::payload::{BudgetHint, MemoryFields, SkillPayload, fit_payload};
+use super::catalog::{CatalogError, Instructions, Skill, read_catalog, read_instructions};
+use super::payload::{BudgetHint, MatchUri, MemoryFields, SkillPayload, fit_payload};
 use super::resolve::{Ranked, rank};
 use crate::error::{
     PROJECT_AMBIGUOUS_MESSAGE, PROJECT_UNREGISTERED_MESSAGE, PayloadError, PublicError,
@@ -56,8 +56,15 @@ impl Resolution<'_> {
 
     /// The bounded `resolve_skill` payload of [`Self::matches`] within `budget` UTF-16 units
     /// (contract 04 §6.5; 05 §7.5, §7.6 for the Off envelope), with `budget.hint` when `hint`
-    /// asks for it (05 §7.5.1).
-    pub fn payload(&self, budget: Budget, hint: BudgetHint) -> Result<SkillPayload, SkillError> {
+    /// asks for it (05 §7.5.1), each match's resource `uri` when `uri` asks for it, and the
+    /// start of the best match's `instructions` in what the budget leaves (05 §7.7).
+    pub fn payload(
+        &self,
+        budget: Budget,
+        hint: BudgetHint,
+        uri: MatchUri,
+        instructions: Option<&Instructions>,
+    ) -> Result<SkillPayload, SkillError> {
         let memory = MemoryFields::of(self.request.memory);
         fit_payload(
             self.request.intent,
@@ -65,8 +72,20 @@ impl Resolution<'_> {
             memory,
             budget.units(),
             hint,
+            uri,
+            instructions,
         )
         .map_err(SkillError::from)
+    }
+
+    /// The start of the best match's instructions, as much as a `budget`-unit answer could
+    /// show (at most 3 bytes of UTF-8 per UTF-16 unit), read from the AIOS folder at `folder`
+    /// (contract 05 §7.7). `None` in Off mode (nothing is read), without a match, and when the
+    /// read fails: the answer then goes without it, and `resources/read` reports the failure.
+    pub fn instructions(&self, folder: &Path, budget: Budget) -> Option<Instructions> {
+        let best = self.matches().into_iter().next()?;
+        let root = open_root(folder).ok()?;
+        read_instructions(&root, &best.skill.dir, 3 * budget.units() as u64).ok()
     }
 }
 
@@ -106,7 +125,7 @@ pub fn read_catalog_at(folder: &Path) -> Result<Vec<Skill>, CatalogError> {
 
 /// The folder passed its check a moment ago; a root that cannot be opened now is a read
 /// failure like any other and names no path.
-fn open_root(folder: &Path) -> Result<Root, CatalogError> {
+pub(super) fn open_root(folder: &Path) -> Result<Root, CatalogError> {
     Root::open(folder).map_err(|_| CatalogError::ReadFailed)
 }
 
@@ -201,7 +220,7 @@ mod tests {
         let matches = resolution.matches();
         assert_eq!(matches[0].skill.name, "plan-today");
         let payload = resolution
-            .payload(Budget::DEFAULT, BudgetHint::Omit)
+            .payload(Budget::DEFAULT, BudgetHint::Omit, MatchUri::Omit, None)
             .unwrap();
         assert_eq!(payload.matches, 1);
         assert!(payload.text.contains("\"memory\": \"shared\""));
@@ -214,7 +233,7 @@ mod tests {
         let resolution = resolve_skill(missing, &request(MemoryMode::Off, None)).unwrap();
         assert!(resolution.catalog.is_empty() && resolution.matches().is_empty());
         let payload = resolution
-            .payload(Budget::DEFAULT, BudgetHint::Omit)
+            .payload(Budget::DEFAULT, BudgetHint::Omit, MatchUri::Omit, None)
             .unwrap();
         assert!(payload.text.contains("\"memory\": \"off\""));
         assert_eq!(
@@ -248,7 +267,7 @@ mod tests {
         };
         let resolution = resolve_skill(Path::new("/nonexistent"), &off).unwrap();
         let error = resolution
-            .payload(Budget::whole(256), BudgetHint::Omit)
+            .payload(Budget::whole(256), BudgetHint::Omit, MatchUri::Omit, None)
             .unwrap_err();
         assert_eq!(
             error,

@@ -195,7 +195,7 @@ pub(crate) fn structured_tools() -> Value {
         structured_tool(
             Tool::ResolveSkill.name(),
             "Resolve Workflow",
-            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then read the file named in resource of the best match and follow it. If matches is empty and budget.truncated is true, raise budget (budget.hint names enough). Read-only.",
+            "Find the installed workflow (skill) that fits a request before doing the work by hand. Describe the task in plain words, then follow the best match's instructions: its instructions member holds their start, the MCP resource at its uri (resources/read) all of them. If matches is empty and budget.truncated is true, raise budget (budget.hint names enough). Read-only.",
             input_schema(
                 json!({
                     "memory": structured_memory(),
@@ -438,7 +438,8 @@ fn search_output() -> Value {
     )
 }
 
-/// Every `resolve_skill` payload (§7.5, §7.6); `confidence` and `ambiguous` are optional.
+/// Every `resolve_skill` payload (§7.5, §7.6); `confidence`, `ambiguous`, `uri` and
+/// `instructions` (§7.7) are optional.
 fn skill_output() -> Value {
     let item = closed(
         json!({
@@ -448,6 +449,8 @@ fn skill_output() -> Value {
             "score": {"type": "number"},
             "reason": string(),
             "resource": string(),
+            "uri": string(),
+            "instructions": string(),
             "confidence": {"type": "number"},
             "ambiguous": boolean(),
         }),
