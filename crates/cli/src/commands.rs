@@ -29,6 +29,11 @@ mod mcp_install;
 mod mcp_status;
 mod migrate;
 mod search;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "compares the running executable with the one PATH finds, never the AIOS folder"
+)]
+mod setup;
 mod skills;
 
 use crate::args::{CommandSpec, did_you_mean, value_hint};
