@@ -191,7 +191,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         } else {
             render(&query, scope_name, &outcome, &request)
         };
-        out(&format!("{}\n{body}", policy.receipt()))?;
+        let receipt = if grouped {
+            super::explained_receipt(policy.mode)
+        } else {
+            policy.receipt().to_owned()
+        };
+        out(&format!("{receipt}\n{body}"))?;
     }
     // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
     // other omission by its scope.
