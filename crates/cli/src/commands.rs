@@ -181,6 +181,18 @@ pub(crate) fn memory_policy(inputs: PolicyInputs<'_>) -> Result<MemoryPolicy, Cl
     })
 }
 
+/// The memory receipt a person reads at a terminal (contract 06 §1.9): the receipt of contract
+/// 01 §7 followed by what the mode covers and the option that changes it, said once at the top
+/// of `brief --compact` and of search's grouped form. Scripts and agents get the bare receipt.
+pub(crate) fn explained_receipt(mode: MemoryMode) -> String {
+    let explanation = match mode {
+        MemoryMode::Shared => "all of this AIOS folder; --memory project or off narrows it",
+        MemoryMode::Project => "this project's memory only; --memory shared widens it",
+        MemoryMode::Off => return mode.receipt().to_owned(),
+    };
+    format!("{} ({explanation})", mode.receipt())
+}
+
 /// The AIOS folder a command works on (contract 01 §1): `--path`, else `~/aios`, made absolute
 /// against the working directory. `DOTAIOS_PATH` is never consulted here; only the adapter
 /// reads it.

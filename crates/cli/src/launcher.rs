@@ -23,7 +23,7 @@ use crate::sys::Os;
 use crate::{CliError, Env};
 
 /// The adapter's file name (contract 06 §2.1: `dotaios-mcp.exe` on Windows).
-const ADAPTER_NAME: &str = if cfg!(windows) {
+pub(crate) const ADAPTER_NAME: &str = if cfg!(windows) {
     "dotaios-mcp.exe"
 } else {
     "dotaios-mcp"
@@ -37,7 +37,7 @@ pub(crate) const PUBLISHED_INSTALL_COMMAND: &str = "cargo install --locked dotai
 /// A clone's `crates/cli/Cargo.toml` is far smaller; a larger file is not ours.
 const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
 /// The CLI's file name, looked up in `PATH` (`dotaios.exe` on Windows).
-const CLI_NAME: &str = if cfg!(windows) {
+pub(crate) const CLI_NAME: &str = if cfg!(windows) {
     "dotaios.exe"
 } else {
     "dotaios"

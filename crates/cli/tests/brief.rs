@@ -715,3 +715,55 @@ fn odd_project_directory_names_never_stop_the_working_context() {
         assert_eq!(fingerprint(&fixture.aios()), before);
     }
 }
+
+/// At a terminal the digest is the people form (contract 06 §1.9): the receipt says once what
+/// the memory mode covers, and the identity file's own `# Identity` does not repeat its
+/// `### Identity` section heading (issue 39 item 12). Piped, every other test sees the digest of
+/// contract 02 §14.1 unchanged.
+#[cfg(unix)]
+#[test]
+fn at_a_terminal_the_brief_explains_the_receipt_and_drops_repeated_titles() {
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+    rustix::io::fcntl_setfd(&master, rustix::io::FdFlags::CLOEXEC).unwrap();
+    grantpt(&master).unwrap();
+    unlockpt(&master).unwrap();
+    let name = ptsname(&master, Vec::new()).unwrap();
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().unwrap())
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = dotaios(home.path())
+        .env("TZ", "UTC")
+        .args(["brief", "--compact", "--path"])
+        .arg(examples_aios())
+        .stdout(std::process::Stdio::from(terminal))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read while the child writes: the terminal's buffer is smaller than the digest.
+    let reader = std::thread::spawn(move || {
+        let mut master = std::fs::File::from(master);
+        let mut bytes = Vec::new();
+        let mut chunk = [0u8; 4096];
+        // The read fails with EIO once the child has closed its end.
+        while let Ok(read @ 1..) = std::io::Read::read(&mut master, &mut chunk) {
+            bytes.extend_from_slice(&chunk[..read]);
+        }
+        bytes
+    });
+    assert!(child.wait().unwrap().success());
+    let shown = String::from_utf8(reader.join().unwrap())
+        .unwrap()
+        .replace("\r\n", "\n");
+    assert!(
+        shown.starts_with(
+            "Memory: Shared (all of this AIOS folder; --memory project or off narrows it)\n\n## Active Context · "
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("\n### Identity\n## Basics\n"), "{shown}");
+    assert!(!shown.contains("# Identity\n# Identity"), "{shown}");
+}

@@ -134,6 +134,39 @@ impl Fixture {
         fs::write(&file, text).unwrap();
     }
 
+    /// `mcp status --json`'s `clients`: every agent's file below this home with `states`.
+    fn client_states(&self, states: &[&str; 7]) -> Value {
+        let files = [
+            ".claude.json",
+            ".codex/config.toml",
+            ".cursor/mcp.json",
+            ".gemini/settings.json",
+            ".gemini/config/mcp_config.json",
+            ".kimi-code/mcp.json",
+            ".config/opencode/opencode.json",
+        ];
+        let agents = [
+            "claude",
+            "codex",
+            "cursor",
+            "gemini",
+            "antigravity",
+            "kimi",
+            "opencode",
+        ];
+        Value::Array(
+            (0..7)
+                .map(|index| {
+                    json!({
+                        "agent": agents[index],
+                        "file": support::below(&self.home(), files[index]).to_str().unwrap(),
+                        "state": states[index],
+                    })
+                })
+                .collect(),
+        )
+    }
+
     #[cfg(unix)]
     fn script(&self, name: &str, body: &str) -> PathBuf {
         let path = self.root().join(name);
@@ -931,6 +964,7 @@ fn c29_status_json_against_the_real_adapter() {
             "launcher",
             "adapter",
             "tools",
+            "clients",
             "ok"
         ]
     );
@@ -949,10 +983,60 @@ fn c29_status_json_against_the_real_adapter() {
                 "error": null,
             },
             "tools": TOOLS,
+            "clients": fixture.client_states(&["missing"; 7]),
             "ok": true,
         })
     );
     assert!(stdout.starts_with("{\n  \"aios_path\": ") && stdout.ends_with("}\n"));
+}
+
+/// `mcp status` reads (never writes) each client's configuration file, the files `mcp install`
+/// suggests, and says which already hold the `dotaios` server (issue 39 item 9): the `[next]`
+/// step becomes using it; a file it cannot parse is a warning, never a guess.
+#[test]
+fn status_knows_which_clients_are_configured() {
+    let fixture = Fixture::new();
+    let home = fixture.home();
+    fs::write(
+        home.join(".claude.json"),
+        r#"{"projects":{},"mcpServers":{"dotaios":{"command":"/x/dotaios-mcp","args":["--path","/x"]}}}"#,
+    )
+    .unwrap();
+    fs::create_dir_all(home.join(".codex")).unwrap();
+    fs::write(
+        home.join(".codex/config.toml"),
+        "[mcp_servers.other]\ncommand = \"x\"\n",
+    )
+    .unwrap();
+    fs::create_dir_all(home.join(".cursor")).unwrap();
+    fs::write(home.join(".cursor/mcp.json"), "{\"mcpServers\": {,}}").unwrap();
+    let before = fingerprint(fixture.root());
+    let output = fixture.run_with_adapter(&["mcp", "status"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(code(&output), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with(&format!(
+            "[ok] Read-only tools: read_working_context, search_aios, resolve_skill\n[ok] Client config: claude has the dotaios server ({})\n[warn] Client config: cursor could not be read ({})\n[next] Start a new claude session to use the dotaios tools.\n",
+            home.join(".claude.json").display(),
+            support::below(&home, ".cursor/mcp.json").display(),
+        )),
+        "{stdout}"
+    );
+    let json_output = fixture.run_with_adapter(&["mcp", "status", "--json"]);
+    let report: Value = serde_json::from_str(&texts(&json_output).0).unwrap();
+    assert_eq!(
+        report["clients"],
+        fixture.client_states(&[
+            "configured",
+            "not_configured",
+            "unreadable",
+            "missing",
+            "missing",
+            "missing",
+            "missing"
+        ])
+    );
+    assert_eq!(before, fingerprint(fixture.root()));
 }
 
 /// Runs `mcp status` with `launcher`, in text and JSON form; returns both outputs.

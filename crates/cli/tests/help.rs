@@ -404,3 +404,28 @@ fn search_help_documents_colour_and_the_output_forms() {
         );
     }
 }
+
+/// `search --help` says what `--limit` counts as the engine does (contract 03 §9.4): one list
+/// ranked over all scopes, `--limit` its length, never "per scope" (issue 39).
+#[test]
+fn search_help_says_the_ranking_and_the_limit_span_every_scope() {
+    let temp = tempfile::tempdir().unwrap();
+    let output = dotaios(temp.path())
+        .args(["search", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    // Lines are wrapped: compare the words.
+    let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "Results are one list ranked over all scopes together, --limit bounding its length"
+        ),
+        "{help}"
+    );
+    assert!(
+        words.contains("--limit <n> Most results, over all scopes"),
+        "{help}"
+    );
+    assert!(!words.contains("ranked per scope"), "{help}");
+}

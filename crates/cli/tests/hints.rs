@@ -236,3 +236,92 @@ fn demo_names_the_install_that_works_in_its_working_directory() {
     );
     assert_eq!(installed, "Next: create your AIOS folder: dotaios init");
 }
+
+/// A home with `~/aios` (an AIOS folder) and, when `claude` is set, Claude Code's user
+/// configuration holding the `dotaios` server.
+fn home_with(root: &Path, folder: bool, claude: bool) -> PathBuf {
+    let home = root.join("home");
+    fs::create_dir_all(&home).unwrap();
+    if folder {
+        fs::create_dir_all(home.join("aios")).unwrap();
+        fs::write(home.join("aios/aios.json"), "{}\n").unwrap();
+    }
+    if claude {
+        fs::write(
+            home.join(".claude.json"),
+            r#"{"numStartups":3,"mcpServers":{"dotaios":{"command":"/x/dotaios-mcp","args":["--path","/x/aios"]}}}"#,
+        )
+        .unwrap();
+    }
+    home
+}
+
+/// `cargo run -- demo` (the build runs) while `PATH` finds an installed pair: the install is
+/// done, so the next step is the one after it (issue 39 item 9).
+#[test]
+#[cfg_attr(windows, ignore = "PATH lists are joined with `:` here")]
+fn a_build_run_while_an_installed_pair_is_on_path_skips_the_install_step() {
+    let temp = tempfile::tempdir().unwrap();
+    let home = home_with(temp.path(), false, false);
+    let bin = temp.path().join("cargo/bin");
+    install_binaries(&bin);
+    let built = Path::new(env!("CARGO_BIN_EXE_dotaios"));
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    assert_eq!(
+        demo_last_line(built, &home, temp.path(), &path),
+        "Next: create your AIOS folder: dotaios init"
+    );
+    // Only `dotaios` on PATH, without its adapter: not an installed pair.
+    fs::remove_file(bin.join(support::exe("dotaios-mcp"))).unwrap();
+    assert_eq!(
+        demo_last_line(built, &home, temp.path(), &path),
+        "Next: install dotaios and dotaios-mcp: cargo install --locked dotaios"
+    );
+}
+
+/// An installed pair that `PATH` does not find: the printed `dotaios …` commands would not run,
+/// so the next step is to put its directory on `PATH`.
+#[test]
+#[cfg_attr(windows, ignore = "PATH lists are joined with `:` here")]
+fn an_installed_pair_off_path_is_named_with_its_directory() {
+    let temp = tempfile::tempdir().unwrap();
+    let home = home_with(temp.path(), true, false);
+    let bin = temp.path().join("cargo/bin");
+    install_binaries(&bin);
+    assert_eq!(
+        demo_last_line(
+            &bin.join(support::exe("dotaios")),
+            &home,
+            temp.path(),
+            "/usr/bin:/bin"
+        ),
+        format!(
+            "Next: add {} to PATH: dotaios and dotaios-mcp are installed there",
+            bin.display()
+        )
+    );
+}
+
+/// Installed, with a folder: connect a client until a client's configuration holds the server,
+/// then use it from that client. Nothing of the home is written.
+#[test]
+#[cfg_attr(windows, ignore = "PATH lists are joined with `:` here")]
+fn demo_knows_whether_a_client_is_configured() {
+    let temp = tempfile::tempdir().unwrap();
+    let bin = temp.path().join("cargo/bin");
+    install_binaries(&bin);
+    let exe = bin.join(support::exe("dotaios"));
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let home = home_with(temp.path(), true, false);
+    assert_eq!(
+        demo_last_line(&exe, &home, temp.path(), &path),
+        "Next: connect a client: dotaios mcp install --dry-run --agent claude"
+    );
+    let home = home_with(temp.path(), true, true);
+    let before = dotaios_testkit::fingerprint(&home);
+    assert_eq!(
+        demo_last_line(&exe, &home, temp.path(), &path),
+        "Next: use dotaios from a new claude session; check it: dotaios mcp status"
+    );
+    assert_eq!(before, dotaios_testkit::fingerprint(&home));
+}

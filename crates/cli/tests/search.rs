@@ -831,7 +831,7 @@ fn color_always_groups_merges_and_colours() {
     assert_eq!(
         stdout,
         format!(
-            "Memory: Shared\n\
+            "Memory: Shared (all of this AIOS folder; --memory project or off narrows it)\n\
              Searching for \"Harbour\" in all...\n\
              \n\
              Project corpus omitted because no --project selector was supplied.\n\
@@ -1032,7 +1032,7 @@ fn the_grouped_form_names_a_memory_stream_once() {
     assert_eq!(code(&output), 0);
     assert_eq!(
         texts(&output).0,
-        "Memory: Shared\n\
+        "Memory: Shared (all of this AIOS folder; --memory project or off narrows it)\n\
          Searching for \"ferry\" in memory...\n\
          \n\
          ── memory/ (2 matches) ──\n\

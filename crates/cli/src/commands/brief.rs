@@ -19,6 +19,7 @@ use crate::args::{
     CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unexpected, unhandled,
 };
 use crate::output::out;
+use crate::terminal::Stdout;
 use crate::{CliError, Env};
 
 /// `dotaios brief`: its options, help and completions.
@@ -139,6 +140,11 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     .check(jiff::Timestamp::now(), &time_zone)?;
     let context = read_working_context(&root, &request)?;
     out(&match options.output {
+        // Contract 06 §1.9: a person at a terminal reads the people form; a pipe gets the
+        // digest of contract 02 §14.1 byte for byte.
+        OutputForm::Markdown if Stdout::of_process(env).is_terminal => {
+            for_people(&context.cli_plain(), policy.mode)
+        }
         OutputForm::Markdown => context.cli_plain(),
         OutputForm::Envelope => {
             // The metadata bound (contract 02 §14.4) is a read failure like any other.
@@ -150,6 +156,43 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         OutputForm::HookJson => context.cli_hook_json(policy.project_selector.as_deref()),
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The digest as a person reads it at a terminal (contract 06 §1.9): the receipt line explained
+/// once ([`super::explained_receipt`]), and a source's own leading `# Title` dropped where it
+/// only repeats the `### Title` of its section (with the blank line after it), so a heading is
+/// not nested directly under its own name. One pass over the lines; nothing else changes.
+fn for_people(digest: &str, mode: MemoryMode) -> String {
+    let receipt = mode.receipt();
+    let mut text = String::with_capacity(digest.len() + 80);
+    let mut receipt_seen = false;
+    let mut section: Option<&str> = None;
+    let mut skip_blank = false;
+    for line in digest.split_inclusive('\n') {
+        let bare = line.strip_suffix('\n').unwrap_or(line);
+        if skip_blank {
+            skip_blank = false;
+            if bare.is_empty() {
+                continue;
+            }
+        }
+        if let Some(title) = section.take()
+            && let Some(own) = bare.strip_prefix("# ")
+            && own.trim().eq_ignore_ascii_case(title.trim())
+        {
+            skip_blank = true;
+            continue;
+        }
+        if !receipt_seen && bare == receipt {
+            receipt_seen = true;
+            text.push_str(&super::explained_receipt(mode));
+            text.push_str(&line[bare.len()..]);
+            continue;
+        }
+        section = bare.strip_prefix("### ");
+        text.push_str(line);
+    }
+    text
 }
 
 /// A policy input from an optional option value.
@@ -202,6 +245,20 @@ mod tests {
     use super::*;
     use crate::args::os_args as os;
     use dotaios_core::request::{Budget, Limit};
+
+    #[test]
+    fn the_people_form_explains_the_receipt_and_drops_repeated_titles() {
+        let digest = "Memory: Shared\n\n## Active Context · 2026-12-06\n\n### Identity\n# Identity\n\n## Basics\n- Name: Ada\n\n### Priorities\n# This quarter\n\n### Current Work\n# current work \nMemory: Shared\n";
+        assert_eq!(
+            for_people(digest, MemoryMode::Shared),
+            "Memory: Shared (all of this AIOS folder; --memory project or off narrows it)\n\n## Active Context · 2026-12-06\n\n### Identity\n## Basics\n- Name: Ada\n\n### Priorities\n# This quarter\n\n### Current Work\nMemory: Shared\n"
+        );
+        // A notice before the receipt stays; the project receipt says what it covers.
+        assert_eq!(
+            for_people("> note\n\nMemory: This project\n", MemoryMode::Project),
+            "> note\n\nMemory: This project (this project's memory only; --memory shared widens it)\n"
+        );
+    }
 
     /// The help states the defaults `ContextInputs::check` applies.
     #[test]

@@ -20,11 +20,12 @@ use dotaios_mcp::client::Client;
 use jiff::civil::Date;
 use serde_json::json;
 
+use super::mcp::options::Agent;
+use super::mcp::setup::{self, Install};
 use super::{configured_folder, require_aios_json};
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
 use crate::output::out;
-use crate::package_install;
 use crate::{CliError, Env};
 
 /// `dotaios demo`: its help and completions (it takes no options).
@@ -327,31 +328,53 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The one step that works next on this machine: install the binaries side by side (only when
-/// this `dotaios` was built rather than installed, with the install command that works in the
-/// working directory), then create `~/aios`, then connect a client.
+/// The one step that works next on this machine (contract 06 §1.8), from facts read, never
+/// written: install the binaries when no installed pair exists (not when this `dotaios` is a
+/// `cargo run` build and `PATH` finds an installed one), put an installed pair on `PATH` when
+/// `PATH` misses it, create `~/aios`, connect a client, and once a client's configuration
+/// holds the server, use it.
 fn next_step(env: &Env) -> String {
     let facts = ProcessFacts::capture(env);
-    let package = facts.current_exe.as_deref().and_then(|exe| {
-        package_install::detect(exe, env!("CARGO_PKG_VERSION"), crate::sys::Os::HOST)
-    });
-    let installed = package.is_some()
-        || launcher::resolve(None, &facts)
-            .is_ok_and(|found| !launcher::is_build_output(&found.path));
-    let install = (!installed).then(|| launcher::install_command(&env.cwd));
+    let install = Install::detect(&facts);
     let has_folder = require_aios_json(&configured_folder(None, env)).is_ok();
-    next_step_text(install.as_deref(), has_folder)
+    let configs = setup::client_configs(&env.home_or_root(), true, env);
+    let step = match install {
+        Install::Missing => Step::Install(launcher::install_command(&env.cwd)),
+        Install::OffPath { dir } => Step::AddToPath(dir),
+        Install::Package | Install::OnPath { .. } if !has_folder => Step::Init,
+        Install::Package | Install::OnPath { .. } => Step::Connect(setup::configured(&configs)),
+    };
+    next_step_text(&step)
 }
 
-/// `install` is the install command when this `dotaios` is not installed.
-fn next_step_text(install: Option<&str>, has_folder: bool) -> String {
-    if let Some(install) = install {
-        return format!("Next: install dotaios and dotaios-mcp: {install}");
+/// What comes next, in the order of contract 06 §1.8.
+#[derive(Debug)]
+enum Step {
+    /// The install command that works in the working directory (§1.7).
+    Install(String),
+    /// The directory where `dotaios` and `dotaios-mcp` are installed but `PATH` does not look.
+    AddToPath(std::path::PathBuf),
+    Init,
+    /// The clients whose configuration already holds the `dotaios` server (none: connect one).
+    Connect(Vec<Agent>),
+}
+
+fn next_step_text(step: &Step) -> String {
+    match step {
+        Step::Install(install) => format!("Next: install dotaios and dotaios-mcp: {install}"),
+        Step::AddToPath(dir) => format!(
+            "Next: add {} to PATH: dotaios and dotaios-mcp are installed there",
+            crate::output::shell_quote(dir)
+        ),
+        Step::Init => "Next: create your AIOS folder: dotaios init".to_owned(),
+        Step::Connect(agents) if agents.is_empty() => {
+            "Next: connect a client: dotaios mcp install --dry-run --agent claude".to_owned()
+        }
+        Step::Connect(agents) => format!(
+            "Next: use dotaios from a new {} session; check it: dotaios mcp status",
+            setup::agent_list(agents)
+        ),
     }
-    if !has_folder {
-        return "Next: create your AIOS folder: dotaios init".to_owned();
-    }
-    "Next: connect a client: dotaios mcp install --dry-run --agent claude".to_owned()
 }
 
 fn demo_failed() -> CliError {
@@ -698,16 +721,28 @@ mod tests {
     #[test]
     fn the_next_step_follows_what_exists() {
         assert_eq!(
-            next_step_text(Some("cargo install --locked dotaios"), true),
+            next_step_text(&Step::Install("cargo install --locked dotaios".to_owned())),
             "Next: install dotaios and dotaios-mcp: cargo install --locked dotaios"
         );
         assert_eq!(
-            next_step_text(None, false),
+            next_step_text(&Step::AddToPath("/opt/my bin".into())),
+            "Next: add '/opt/my bin' to PATH: dotaios and dotaios-mcp are installed there"
+        );
+        assert_eq!(
+            next_step_text(&Step::Init),
             "Next: create your AIOS folder: dotaios init"
         );
         assert_eq!(
-            next_step_text(None, true),
+            next_step_text(&Step::Connect(Vec::new())),
             "Next: connect a client: dotaios mcp install --dry-run --agent claude"
+        );
+        assert_eq!(
+            next_step_text(&Step::Connect(vec![
+                Agent::Claude,
+                Agent::Codex,
+                Agent::Kimi
+            ])),
+            "Next: use dotaios from a new claude, codex or kimi session; check it: dotaios mcp status"
         );
     }
 

@@ -15,7 +15,12 @@ use options::Subcommand;
 
 mod evidence;
 mod install;
-mod options;
+pub(super) mod options;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "compares the running executable with the one PATH finds, never the AIOS folder"
+)]
+pub(super) mod setup;
 mod status;
 
 /// `--path <dir>`, for every `mcp` subcommand.
@@ -75,8 +80,10 @@ Usage:
   dotaios mcp status [options]
 
 Start the dotaios-mcp adapter that client configuration would launch, speak MCP to it, and
-report the folder, the launcher, the protocol version and the three tools. Nothing is
-written. The last line names the next step for --agent (default claude).
+report the folder, the launcher, the protocol version and the three tools, then which
+clients' configuration files (below --home, else your home) already hold the dotaios server.
+Nothing is written. The last line names the next step: using a configured client, else
+printing the config for claude.
 ",
     options: &[PATH, AGENT, HOME, LAUNCHER, JSON],
     words: &[],

@@ -41,8 +41,9 @@ pub(crate) static SPEC: CommandSpec = CommandSpec {
 Usage: dotaios search <query> [options]
 
 Search the AIOS folder's content: sessions, context, memory, vault, decisions, skills,
-references and plugins (and one project's files with --project). Results are ranked per
-scope; anything that could not be searched whole is reported on stderr. Nothing is written.
+references and plugins (and one project's files with --project). Results are one list ranked
+over all scopes together, --limit bounding its length; anything that could not be searched
+whole is reported on stderr. Nothing is written.
 Words after -- are query words even when they start with -.
 
 Output: on a terminal (or with --color always or --heading), results are grouped: one
@@ -191,7 +192,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         } else {
             render(&query, scope_name, &outcome, &request)
         };
-        out(&format!("{}\n{body}", policy.receipt()))?;
+        let receipt = if grouped {
+            super::explained_receipt(policy.mode)
+        } else {
+            policy.receipt().to_owned()
+        };
+        out(&format!("{receipt}\n{body}"))?;
     }
     // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
     // other omission by its scope.

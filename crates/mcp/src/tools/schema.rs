@@ -185,7 +185,7 @@ pub(crate) fn structured_tools() -> Value {
                         "description": "Where to search; all covers everything but projects.",
                     },
                     "project": described(project_schema(SELECTOR_PATTERN, ""), "Project slug or id: search its sessions, memory and files. Needed for scope projects."),
-                    "limit": described(bounded(Limit::SEARCH_TOOL), "Most results per scope."),
+                    "limit": described(bounded(Limit::SEARCH_TOOL), "Most results over all scopes."),
                     "budget": described(bounded(Budget::SEARCH_TOOL), "Most characters of the whole answer."),
                 }),
                 &["query"],

@@ -140,7 +140,7 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
 /// `kimi_code_home/mcp.json` (`$KIMI_CODE_HOME`, absolute), the file Kimi Code reads, and
 /// OpenCode's follows `XDG_CONFIG_HOME`, so that it names the file `connect opencode` writes
 /// (see `docs/decisions.md`).
-fn target_path(
+pub(crate) fn target_path(
     agent: Agent,
     home: &Path,
     home_is_default: bool,

@@ -1,8 +1,9 @@
 //! `dotaios mcp status [--json]` (contract 06 §4): resolves the launcher, really starts the
 //! adapter, speaks MCP to it over stdio through `dotaios_mcp::client` (`initialize`,
-//! `notifications/initialized`, `tools/list`) and reports what answered.
+//! `notifications/initialized`, `tools/list`) and reports what answered, and which clients'
+//! configuration files already hold the `dotaios` server (`super::setup`, read only).
 //!
-//! What it must never do: read or write a client configuration, call a tool, touch the AIOS
+//! What it must never do: write a client configuration, call a tool, touch the AIOS
 //! folder beyond the `aios.json` existence check already done by the parser, show the
 //! adapter's stderr, or wait on the child without a deadline.
 
@@ -15,6 +16,7 @@ use dotaios_mcp::client::{Client, ClientError};
 use serde_json::{Value, json};
 
 use super::options::{Agent, McpOptions, install_line};
+use super::setup::{self, ClientConfig, ConfigState};
 use crate::launcher::{self, Launcher, LauncherError, ProcessFacts, Source};
 use crate::output::out;
 use crate::{CliError, Env};
@@ -120,14 +122,23 @@ pub(crate) fn run(options: &McpOptions, env: &Env) -> Result<ExitCode, CliError>
         None => Probe::failed(Failure::LauncherNotFound),
     };
     let ok = probe.failure.is_none();
+    // `--home` names another home: its files, without this user's variables (§5.2).
+    let home = options.home.clone().unwrap_or_else(|| env.home_or_root());
+    let clients = setup::client_configs(&home, options.home.is_none(), env);
     if options.json {
-        out(&render_json(&options.folder, launcher.as_ref(), &probe))?;
+        out(&render_json(
+            &options.folder,
+            launcher.as_ref(),
+            &probe,
+            &clients,
+        ))?;
     } else {
-        let next = next_step(options, launcher.as_ref());
+        let next = next_step(options, launcher.as_ref(), &setup::configured(&clients));
         out(&render_text(
             &options.folder,
             launcher.as_ref(),
             &probe,
+            &clients,
             &next,
             &launcher::install_command(&env.cwd),
         ))?;
@@ -210,10 +221,17 @@ fn check(initialize: Value, tools: Value) -> Probe {
     probe
 }
 
-/// The `[next]` line (contract 06 §4.2): always `--agent claude`, and the `--path` and launcher
-/// that were used, so the printed command works where it is printed. A default
+/// The `[next]` line (contract 06 §4.2): once a client's configuration holds the server, using
+/// it from that client; before, the `install` line, always `--agent claude`, with the `--path`
+/// and launcher that were used, so the printed command works where it is printed. A default
 /// launcher inside a build directory would be refused by `install`, so it is named too.
-fn next_step(options: &McpOptions, launcher: Option<&Launcher>) -> String {
+fn next_step(options: &McpOptions, launcher: Option<&Launcher>, configured: &[Agent]) -> String {
+    if !configured.is_empty() {
+        return format!(
+            "[next] Start a new {} session to use the dotaios tools.",
+            setup::agent_list(configured)
+        );
+    }
     let launcher = launcher
         .filter(|launcher| launcher.source == Source::Flag || launcher.disposable)
         .map(|launcher| launcher.path.as_path());
@@ -225,6 +243,7 @@ fn render_text(
     folder: &Path,
     launcher: Option<&Launcher>,
     probe: &Probe,
+    clients: &[ClientConfig],
     next: &str,
     install: &str,
 ) -> String {
@@ -248,6 +267,7 @@ fn render_text(
                 lines.push(version_warning(probe));
             }
             lines.push(format!("[ok] Read-only tools: {}", TOOLS.join(", ")));
+            client_lines(clients, &mut lines);
             lines.push(next.to_owned());
         }
         Some(failure) => {
@@ -260,11 +280,33 @@ fn render_text(
                 };
                 lines.push(format!("[fail] Read-only tools: {listed}"));
             }
+            // A configured client starts this same adapter: worth knowing while it fails.
+            client_lines(clients, &mut lines);
         }
     }
     let mut text = lines.join("\n");
     text.push('\n');
     text
+}
+
+/// One line per client whose configuration holds the server, or could not be read; nothing
+/// for a missing file or one without the server.
+fn client_lines(clients: &[ClientConfig], lines: &mut Vec<String>) {
+    for client in clients {
+        match client.state {
+            ConfigState::Configured => lines.push(format!(
+                "[ok] Client config: {} has the dotaios server ({})",
+                client.agent.as_str(),
+                client.file.display()
+            )),
+            ConfigState::Unreadable => lines.push(format!(
+                "[warn] Client config: {} could not be read ({})",
+                client.agent.as_str(),
+                client.file.display()
+            )),
+            ConfigState::Missing | ConfigState::NotConfigured => {}
+        }
+    }
 }
 
 fn adapter_ok_line(probe: &Probe) -> String {
@@ -282,7 +324,22 @@ fn version_warning(probe: &Probe) -> String {
     )
 }
 
-fn render_json(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> String {
+fn render_json(
+    folder: &Path,
+    launcher: Option<&Launcher>,
+    probe: &Probe,
+    clients: &[ClientConfig],
+) -> String {
+    let clients: Vec<Value> = clients
+        .iter()
+        .map(|client| {
+            json!({
+                "agent": client.agent.as_str(),
+                "file": client.file.to_string_lossy(),
+                "state": client.state.code(),
+            })
+        })
+        .collect();
     let report = json!({
         "aios_path": folder.to_string_lossy(),
         "transport": "stdio",
@@ -300,6 +357,7 @@ fn render_json(folder: &Path, launcher: Option<&Launcher>, probe: &Probe) -> Str
             "error": probe.failure.map(Failure::code),
         },
         "tools": probe.tools,
+        "clients": clients,
         "ok": probe.failure.is_none(),
     });
     let mut text = to_json_pretty(&report);
@@ -385,6 +443,7 @@ mod tests {
             Path::new("/a"),
             Some(&launcher),
             &probe,
+            &[],
             "[next]",
             "cargo install --locked dotaios",
         );
@@ -396,6 +455,7 @@ mod tests {
             Path::new("/a"),
             None,
             &Probe::failed(Failure::LauncherNotFound),
+            &[],
             "[next]",
             "cargo install --locked dotaios",
         );
@@ -422,7 +482,7 @@ mod tests {
             disposable: false,
         };
         assert_eq!(
-            next_step(&options, Some(&launcher)),
+            next_step(&options, Some(&launcher), &[]),
             "[next] Run `dotaios mcp install --dry-run --agent claude` to print client config."
         );
         options.path_given = true;
@@ -431,7 +491,7 @@ mod tests {
             ..launcher
         };
         assert_eq!(
-            next_step(&options, Some(&explicit)),
+            next_step(&options, Some(&explicit), &[]),
             "[next] Run `dotaios mcp install --dry-run --agent claude --path '/srv/my aios' --launcher /opt/bin/dotaios-mcp` to print client config."
         );
         let built = Launcher {
@@ -440,7 +500,7 @@ mod tests {
             disposable: true,
         };
         assert!(
-            next_step(&options, Some(&built))
+            next_step(&options, Some(&built), &[])
                 .contains(" --launcher /src/target/debug/dotaios-mcp`")
         );
     }
@@ -456,6 +516,7 @@ mod tests {
             Path::new("/a"),
             None,
             &probe,
+            &[],
             "[next]",
             "cargo install --locked dotaios",
         );
