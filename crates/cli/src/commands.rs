@@ -3,14 +3,7 @@
 //! [`crate::args::Scanner`].
 
 use std::ffi::{OsStr, OsString};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-use dotaios_core::folder::check::is_aios_folder;
-use dotaios_core::folder::location::{LocationInputs, resolve_folder};
-use dotaios_core::folder::memory::{
-    MemoryMode, MemoryPolicy, MemoryPolicyError, PolicyArg, PolicyInputs, resolve_memory_policy,
-};
 
 mod brief;
 mod completions;
@@ -21,13 +14,15 @@ mod connect;
 )]
 mod demo;
 mod doctor;
+mod folder;
 mod init;
 mod mcp;
+mod memory;
 mod migrate;
 mod search;
 mod skills;
 
-use crate::args::{CommandSpec, did_you_mean, value_hint};
+use crate::args::{CommandSpec, did_you_mean};
 use crate::output::out;
 use crate::{CliError, Env};
 
@@ -166,66 +161,6 @@ fn or_see_help(hint: String) -> String {
         ". Run dotaios --help to see the commands.".to_owned()
     } else {
         hint
-    }
-}
-
-/// The memory policy of `--memory`, `--project` and `--first-message` (contract 01 §7.1), its
-/// refusal of a `--memory` that names no mode continued by the closest mode (contract 06 §1.2).
-pub(crate) fn memory_policy(inputs: PolicyInputs<'_>) -> Result<MemoryPolicy, CliError> {
-    let mode = inputs.mode;
-    resolve_memory_policy(inputs).map_err(|error| match (error, mode) {
-        (MemoryPolicyError::InvalidMode, PolicyArg::Text(given)) => CliError::InvalidMemoryMode {
-            hint: value_hint(given, MemoryMode::ALL.map(MemoryMode::as_str)),
-        },
-        (error, _) => error.into(),
-    })
-}
-
-/// The memory receipt a person reads at a terminal (contract 06 §1.9): the receipt of contract
-/// 01 §7 followed by what the mode covers and the option that changes it, said once at the top
-/// of `brief --compact` and of search's grouped form. Scripts and agents get the bare receipt.
-pub(crate) fn explained_receipt(mode: MemoryMode) -> String {
-    let explanation = match mode {
-        MemoryMode::Shared => "all of this AIOS folder; --memory project or off narrows it",
-        MemoryMode::Project => "this project's memory only; --memory shared widens it",
-        MemoryMode::Off => return mode.receipt().to_owned(),
-    };
-    format!("{} ({explanation})", mode.receipt())
-}
-
-/// The AIOS folder a command works on (contract 01 §1): `--path`, else `~/aios`, made absolute
-/// against the working directory. `DOTAIOS_PATH` is never consulted here; only the adapter
-/// reads it.
-pub(crate) fn configured_folder(path_flag: Option<&OsStr>, env: &Env) -> PathBuf {
-    resolve_folder(LocationInputs {
-        path_flag,
-        env_path: None,
-        home: &env.home_or_root(),
-        cwd: &env.cwd,
-    })
-}
-
-/// [`configured_folder`] after the folder check of contract 01 §1.3.
-pub(crate) fn checked_folder(path_flag: Option<&OsStr>, env: &Env) -> Result<PathBuf, CliError> {
-    let folder = configured_folder(path_flag, env);
-    require_aios_json(&folder)?;
-    Ok(folder)
-}
-
-/// A path that goes into a client configuration (`mcp install`, `connect`) must be UTF-8 text
-/// (contract 06 §2.3).
-pub(crate) fn utf8_path(path: &Path) -> Result<&str, CliError> {
-    path.to_str()
-        .ok_or_else(|| CliError::NonUtf8Path(path.to_path_buf()))
-}
-
-/// The folder check of contract 01 §1.3 ([`is_aios_folder`], shared with the adapter), refused
-/// with the CLI's message, which names the folder.
-pub(crate) fn require_aios_json(folder: &Path) -> Result<(), CliError> {
-    if is_aios_folder(folder) {
-        Ok(())
-    } else {
-        Err(CliError::NoFolder(folder.to_path_buf()))
     }
 }
 

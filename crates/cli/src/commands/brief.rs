@@ -14,7 +14,8 @@ use dotaios_core::context::{
 };
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs};
 
-use super::{checked_folder, memory_policy};
+use super::folder::checked_folder;
+use super::memory::memory_policy;
 use crate::args::{
     CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unexpected, unhandled,
 };
@@ -185,7 +186,7 @@ fn for_people(digest: &str, mode: MemoryMode) -> String {
         }
         if !receipt_seen && bare == receipt {
             receipt_seen = true;
-            text.push_str(&super::explained_receipt(mode));
+            text.push_str(&super::memory::explained_receipt(mode));
             text.push_str(&line[bare.len()..]);
             continue;
         }

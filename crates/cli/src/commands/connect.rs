@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use dotaios_core::folder::location::absolutize;
 
-use super::checked_folder;
-use super::utf8_path;
+use super::folder::checked_folder;
+use super::folder::utf8_path;
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, did_you_mean, unhandled};
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{lines_text, out, shell_quote};

@@ -20,9 +20,9 @@ use dotaios_mcp::client::Client;
 use jiff::civil::Date;
 use serde_json::json;
 
+use super::folder::{configured_folder, require_aios_json};
 use super::mcp::options::Agent;
 use super::mcp::setup::{self, Install};
-use super::{configured_folder, require_aios_json};
 use crate::args::{CommandSpec, Item, OptionSpec, Scanner, unhandled};
 use crate::launcher::{self, ProcessFacts};
 use crate::output::out;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use dotaios_core::folder::plan::{PROTECTED_SHELVES, Plan};
 
-use super::{configured_folder, require_aios_json};
+use super::folder::{configured_folder, require_aios_json};
 use crate::args::{
     CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, Takes, text, unexpected, unhandled,
 };

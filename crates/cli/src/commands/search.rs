@@ -22,7 +22,8 @@ use dotaios_core::text::{
 };
 use serde_json::{Map, Value};
 
-use super::{checked_folder, memory_policy};
+use super::folder::checked_folder;
+use super::memory::memory_policy;
 use crate::args::{
     CommandSpec, Item, MEMORY_OPTION, OptionSpec, PATH_OPTION, Scanner, text, unhandled, value_hint,
 };
@@ -193,7 +194,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
             render(&query, scope_name, &outcome, &request)
         };
         let receipt = if grouped {
-            super::explained_receipt(policy.mode)
+            super::memory::explained_receipt(policy.mode)
         } else {
             policy.receipt().to_owned()
         };

@@ -21,7 +21,7 @@ use dotaios_core::skills::{
 };
 use dotaios_core::text::{self, JsonLayout, JsonWriter};
 
-use super::checked_folder;
+use super::folder::checked_folder;
 use crate::args::{
     CommandSpec, Item, OptionSpec, PATH_OPTION, Scanner, did_you_mean, first_positional, text,
     unhandled,

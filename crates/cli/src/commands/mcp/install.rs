@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::evidence;
 use super::options::{Agent, McpOptions, install_line};
-use crate::commands::utf8_path;
+use crate::commands::folder::utf8_path;
 use crate::launcher::{self, ProcessFacts};
 use crate::output::{below, lines_text, out, shell_words};
 use crate::package_install;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use dotaios_core::folder::location::{absolutize, expand_tilde};
 
 use crate::args::{Item, Scanner, did_you_mean, unhandled, value_hint};
-use crate::commands::checked_folder;
+use crate::commands::folder::checked_folder;
 use crate::output::shell_quote;
 use crate::{CliError, Env};
 
