@@ -1,9 +1,9 @@
 //! The request ledger: aggregate bounds shared by every read of one request.
 
-/// Aggregate limits of one request. A reservation is admitted when `used + n ≤ limit`.
-/// Also the counts in the same three dimensions that search's allocation works with.
+/// An amount in the ledger's three dimensions: a ceiling ([`Limits`]), what a ledger has
+/// reserved ([`Ledger::used`]), or what a scope observed (search's allocation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Limits {
+pub struct Counts {
     /// Files opened for reading.
     pub files: u64,
     /// Bytes reserved (the file size at open, whatever part is actually read).
@@ -11,6 +11,10 @@ pub struct Limits {
     /// Directory entries enumerated, plus whatever else the caller charges (JSONL lines).
     pub entries: u64,
 }
+
+/// Aggregate limits of one request: [`Counts`] read as ceilings. A reservation is admitted when
+/// `used + n ≤ limit`.
+pub type Limits = Counts;
 
 /// Which ledger dimension refused a reservation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,9 +52,9 @@ impl Ledger {
         self.limits
     }
 
-    /// What has been reserved so far, as `Limits`-shaped usage.
-    pub fn used(&self) -> Limits {
-        Limits {
+    /// What has been reserved so far.
+    pub fn used(&self) -> Counts {
+        Counts {
             files: self.files,
             bytes: self.bytes,
             entries: self.entries,

@@ -107,7 +107,7 @@ mod sys;
 pub use crate::dir::{Dir, ReadOptions};
 pub use crate::error::{ReadError, RootError, UnsafeKind};
 pub use crate::identity::{EntryKind, Identity};
-pub use crate::ledger::{BudgetDimension, Ledger, Limits};
+pub use crate::ledger::{BudgetDimension, Counts, Ledger, Limits};
 pub use crate::open::Strategy;
 pub use crate::relpath::{InvalidRelPath, RelPath};
 pub use crate::root::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe, Root};

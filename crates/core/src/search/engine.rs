@@ -31,7 +31,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use dotaios_contained::{Dir, Identity, Ledger, Limits, RelPath, Root, RootError, Strategy};
+use dotaios_contained::{Dir, Identity, Ledger, RelPath, Root, RootError, Strategy};
 
 use crate::folder::memory::MemoryMode;
 use crate::folder::projects::{IdentityError, resolve_portable_identity};
@@ -434,7 +434,7 @@ impl<'r> Engine<'r> {
         })
     }
 
-    fn book(&mut self, used: Limits) {
+    fn book(&mut self, used: Counts) {
         self.ledger.used = self.ledger.used.add(used);
     }
 

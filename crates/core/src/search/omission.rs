@@ -99,9 +99,9 @@ impl OmissionReason {
 }
 
 /// Counts in the three ledger dimensions: files, bytes and entries (directory entries plus
-/// non-blank JSONL lines). The same type as the contained reader's ledger limits, so a count
-/// and a ledger bound never need converting.
-pub type Counts = dotaios_contained::Limits;
+/// non-blank JSONL lines). The contained reader's own amount type, which its ledger limits are
+/// too, so a count and a ledger bound never need converting.
+pub use dotaios_contained::Counts;
 
 /// The file or folder that made a scope go over a per-file or per-directory ceiling, as the CLI
 /// names it (contract 03 §17.4): relative to the AIOS folder (an external vault's as `vault/…`),
