@@ -170,8 +170,7 @@ impl Fixture {
     #[cfg(unix)]
     fn script(&self, name: &str, body: &str) -> PathBuf {
         let path = self.root().join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        support::write_executable(&path, &format!("#!/bin/sh\n{body}"));
         path
     }
 }
@@ -557,7 +556,7 @@ fn install_with_copied_pair(fixture: &Fixture, dir: &Path) -> Output {
     fs::create_dir_all(dir).unwrap();
     for name in ["dotaios", "dotaios-mcp"] {
         let from = Path::new(env!("CARGO_BIN_EXE_dotaios")).with_file_name(support::exe(name));
-        fs::copy(&from, dir.join(support::exe(name))).unwrap();
+        support::copy_executable(&from, &dir.join(support::exe(name)));
     }
     Command::new(dir.join(support::exe("dotaios")))
         .env("HOME", fixture.home())
@@ -732,12 +731,10 @@ fn claude_mcp_add_line_runs_as_printed() {
     let bin = fixture.root().join("fake-bin");
     std::fs::create_dir_all(&bin).unwrap();
     let fake = bin.join("claude");
-    std::fs::write(
+    support::write_executable(
         &fake,
         "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    );
     let ran = std::process::Command::new("sh")
         .arg("-c")
         .arg(format!("claude mcp add {line}"))
@@ -1217,11 +1214,10 @@ fn status_without_any_adapter_reports_launcher_not_found() {
     // `dotaios` alone, away from the adapter and from PATH.
     let bin = fixture.root().join("lonely");
     fs::create_dir(&bin).unwrap();
-    fs::copy(
-        env!("CARGO_BIN_EXE_dotaios"),
-        bin.join(support::exe("dotaios")),
-    )
-    .unwrap();
+    support::copy_executable(
+        Path::new(env!("CARGO_BIN_EXE_dotaios")),
+        &bin.join(support::exe("dotaios")),
+    );
     let run = |json: bool| {
         let mut command = Command::new(bin.join(support::exe("dotaios")));
         command

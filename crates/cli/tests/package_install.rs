@@ -29,12 +29,11 @@ fn aios() -> PathBuf {
 fn install_binaries(bin: &Path) -> PathBuf {
     fs::create_dir_all(bin).unwrap();
     let cli = Path::new(env!("CARGO_BIN_EXE_dotaios"));
-    fs::copy(cli, bin.join(support::exe("dotaios"))).unwrap();
-    fs::copy(
-        cli.with_file_name(support::exe("dotaios-mcp")),
-        bin.join(support::exe("dotaios-mcp")),
-    )
-    .unwrap();
+    support::copy_executable(cli, &bin.join(support::exe("dotaios")));
+    support::copy_executable(
+        &cli.with_file_name(support::exe("dotaios-mcp")),
+        &bin.join(support::exe("dotaios-mcp")),
+    );
     bin.join(support::exe("dotaios"))
 }
 

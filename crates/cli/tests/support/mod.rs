@@ -113,13 +113,39 @@ pub fn wheel_venv(root: &Path, python: &str) -> std::path::PathBuf {
 /// An executable `uvx` in `dir` that does nothing: the `uvx` launcher is printed only where
 /// `uvx` is found on `PATH` (contract 06 §2.4).
 pub fn fake_uvx(dir: &Path) -> std::path::PathBuf {
-    #[cfg(unix)]
-    use std::os::unix::fs::PermissionsExt;
     fs::create_dir_all(dir).unwrap();
     let uvx = dir.join("uvx");
-    fs::write(&uvx, "#!/bin/sh\nexit 0\n").unwrap();
-    fs::set_permissions(&uvx, fs::Permissions::from_mode(0o755)).unwrap();
+    write_executable(&uvx, "#!/bin/sh\nexit 0\n");
     uvx
+}
+
+/// Copies the executable `from` to `to`, to be run.
+///
+/// On Unix the copy is made by a `cp` child, never through a file this test process opens for
+/// writing: a process that another test thread forks at that moment inherits such a descriptor
+/// until it execs, and running the copy meanwhile fails with `ETXTBSY` ("could not start the
+/// adapter", once under load).
+pub fn copy_executable(from: &Path, to: &Path) {
+    #[cfg(unix)]
+    {
+        let status = Command::new("cp").arg(from).arg(to).status().unwrap();
+        assert!(status.success(), "cp {} {}", from.display(), to.display());
+    }
+    #[cfg(not(unix))]
+    {
+        fs::copy(from, to).unwrap();
+    }
+}
+
+/// Writes the script `text` to `path`, executable, by way of [`copy_executable`] (see there).
+#[cfg(unix)]
+pub fn write_executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let draft = path.with_extension("draft");
+    fs::write(&draft, text).unwrap();
+    copy_executable(&draft, path);
+    fs::remove_file(&draft).unwrap();
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// The sample folder `examples/aios` of this checkout, as an absolute path (read, never written).
