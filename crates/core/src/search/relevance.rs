@@ -112,6 +112,10 @@ pub(crate) fn is_stop_word(token: &str) -> bool {
 /// and emoji prose) is returned as it is; otherwise the unchanged runs between the characters
 /// that fold are copied whole.
 pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
+    // The whole-text check is word-at-a-time; most notes are ASCII.
+    if lower.is_ascii() {
+        return Cow::Borrowed(lower);
+    }
     let bytes = lower.as_bytes();
     let mut out: Option<String> = None;
     // The start of the run of unchanged text not yet copied into `out`.
@@ -119,7 +123,11 @@ pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
     let mut at = 0;
     while at < bytes.len() {
         if bytes[at].is_ascii() {
-            at += 1;
+            // Skip the whole ASCII run at once.
+            at += bytes[at..]
+                .iter()
+                .position(|byte| !byte.is_ascii())
+                .unwrap_or(bytes.len() - at);
             continue;
         }
         let c = lower[at..].chars().next().unwrap_or('\0');
