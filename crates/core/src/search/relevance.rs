@@ -15,8 +15,10 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 use crate::search::unicode::folds_to_itself;
 
+mod stop_words;
 mod token_cache;
 
+pub(crate) use stop_words::is_stop_word;
 use token_cache::{TokenAnalysis, TokenCache};
 
 /// At most this many distinct terms of a query take part in relevance (a 500-code-point query
@@ -87,22 +89,6 @@ impl Quality {
             Quality::Prefix => 0.4,
         }
     }
-}
-
-/// Common English and Italian function words (§5.1): ignored unless the query has nothing else.
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
-    "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in",
-    "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the",
-    "their", "them", "then", "there", "these", "this", "to", "was", "we", "were", "what", "when",
-    "where", "which", "who", "why", "will", "with", "would", "you", "your", "il", "lo", "la", "le",
-    "gli", "un", "una", "uno", "di", "da", "del", "della", "dei", "delle", "che", "e", "ed", "per",
-    "con", "su", "come", "non", "si", "sono", "nel", "nella", "al", "alla",
-];
-
-/// Whether `token` (folded) is a stop word.
-pub(crate) fn is_stop_word(token: &str) -> bool {
-    STOP_WORDS.contains(&token)
 }
 
 /// Accent and compatibility folding of already lowercased text (§5.1): canonical decomposition
