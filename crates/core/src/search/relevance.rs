@@ -15,6 +15,7 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 use crate::search::unicode::folds_to_itself;
 
+mod short;
 mod stop_words;
 mod token_cache;
 
@@ -262,7 +263,7 @@ impl std::fmt::Debug for Stemmers {
 #[derive(Debug)]
 struct QueryTerm {
     text: String,
-    /// Short terms (one or two characters) match whole tokens or token prefixes only (§6.1).
+    /// Short terms (one or two characters) match whole tokens only (`short.rs`, §6.1).
     short: bool,
     english: String,
     italian: String,
@@ -577,9 +578,6 @@ impl Relevance {
                 continue;
             }
             if term.short {
-                if token.starts_with(term.text.as_str()) {
-                    each(index, Quality::Prefix);
-                }
                 continue;
             }
             if !token.starts_with(term.gate.as_str()) {
@@ -718,7 +716,7 @@ impl QueryTerm {
         }
         let text = word.pop().unwrap_or_default();
         let text = text.as_str();
-        let short = text.chars().count() <= 2;
+        let short = short::is_short(text);
         let english = stemmers.english.stem(text).into_owned();
         let italian = stemmers.italian.stem(text).into_owned();
         let gate = if short {
