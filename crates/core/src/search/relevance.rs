@@ -15,6 +15,7 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 use crate::search::unicode::folds_to_itself;
 
+mod joined;
 mod short;
 mod stop_words;
 mod token_cache;
@@ -265,6 +266,9 @@ struct QueryTerm {
     text: String,
     /// Short terms (one or two characters) match whole tokens only (`short.rs`, §6.1).
     short: bool,
+    /// What the term weighs in the score: 1 for a query term, [`joined::PART_WEIGHT`] for a
+    /// part term of a joined word (§5.1).
+    weight: f64,
     english: String,
     italian: String,
     /// Every token whose stem can equal one of the term's stems starts with this.
@@ -278,7 +282,10 @@ struct QueryTerm {
 /// and the automaton that rules a document out in one scan.
 #[derive(Debug)]
 pub(crate) struct Relevance {
+    /// The query terms, then the part terms of its joined words (§5.1).
     terms: Vec<QueryTerm>,
+    /// How many of `terms` are query terms; the rest are part terms.
+    query_terms: usize,
     /// The query's terms in order (distinct indices, consecutive repeats collapsed).
     sequence: Vec<usize>,
     /// The gates of all terms, to rule out a document without tokenising it.
@@ -450,6 +457,19 @@ impl Relevance {
                 sequence.push(index);
             }
         }
+        // Each joined word's meaningful parts are terms of their own, after every query term
+        // and within the same bound (`joined.rs`, §5.1); they take no part in phrases.
+        let query_terms = terms.len();
+        for joined in 0..query_terms {
+            let parts = terms[joined].parts.clone();
+            for part in joined::part_terms(&parts) {
+                if terms.len() < MAX_TERMS && !terms.iter().any(|term| term.text == part) {
+                    let mut term = QueryTerm::new(vec![part.to_owned()], &stemmers);
+                    term.weight = joined::PART_WEIGHT;
+                    terms.push(term);
+                }
+            }
+        }
         let gates = if terms.is_empty() {
             None
         } else {
@@ -497,6 +517,7 @@ impl Relevance {
         }
         Relevance {
             terms,
+            query_terms,
             sequence,
             gates,
             stemmers,
@@ -509,9 +530,15 @@ impl Relevance {
         }
     }
 
-    /// The number of distinct terms.
+    /// The number of distinct query terms (part terms not counted): what a piece's kind
+    /// (§6.1) and a skill's coverage (contract 04 §3) count.
     pub(crate) fn term_count(&self) -> usize {
-        self.terms.len()
+        self.query_terms
+    }
+
+    /// Empty request statistics for this query's terms, part terms included (§9.2).
+    pub(crate) fn stats(&self) -> Stats {
+        Stats::new(self.terms.len())
     }
 
     /// Whether folded text can hold a match at all: a matching token contains its term's gate.
@@ -621,10 +648,13 @@ impl Relevance {
 
     /// Calls `each(term, weight)` for every term `token` (one folded token of
     /// [`for_each_token`]) matches, with the weight of how it matched (§6.1: exact 1, same stem
-    /// 0.85, prefix 0.4). The one matching rule skill routing shares with search (contract 04
-    /// §2): a skill's words meet an intent's exactly as a document's meet a query's.
+    /// 0.85, prefix 0.4) times the term's own (a part term's is lower, §5.1). The one matching
+    /// rule skill routing shares with search (contract 04 §2): a skill's words meet an
+    /// intent's exactly as a document's meet a query's.
     pub(crate) fn match_weights(&self, token: &str, mut each: impl FnMut(usize, f64)) {
-        self.match_token(token, |term, quality| each(term, quality.weight()));
+        self.match_token(token, |term, quality| {
+            each(term, quality.weight() * self.terms[term].weight)
+        });
     }
 
     /// The match facts of one piece of folded text, without feeding a document.
@@ -648,7 +678,11 @@ impl Relevance {
         let mut idf_total = 0.0;
         for (term, fields) in features.tf.iter().enumerate() {
             let idf = stats.idf(term);
-            idf_total += idf;
+            // The bonuses below are for the query's own terms; a part term only adds its
+            // weighted share of evidence (§5.1).
+            if term < self.query_terms {
+                idf_total += idf;
+            }
             let mut tf = 0.0;
             for (field, &value) in fields.iter().enumerate() {
                 let weighted = value * FIELD_WEIGHTS[field];
@@ -659,14 +693,14 @@ impl Relevance {
                 };
             }
             if tf > 0.0 {
-                score += idf * tf * (K1 + 1.0) / (tf + K1);
+                score += self.terms[term].weight * idf * tf * (K1 + 1.0) / (tf + K1);
             }
         }
         if score == 0.0 {
             return 0.0;
         }
         // Phrase, then proximity, then the title holding every term (§9.1).
-        let terms = self.terms.len();
+        let terms = self.query_terms;
         if terms >= 2 {
             if features.phrase {
                 score += 0.6 * idf_total;
@@ -708,6 +742,7 @@ impl QueryTerm {
             return QueryTerm {
                 text: word.join(" "),
                 short: false,
+                weight: 1.0,
                 english: String::new(),
                 italian: String::new(),
                 gate: word[0].clone(),
@@ -735,6 +770,7 @@ impl QueryTerm {
         QueryTerm {
             text: text.to_owned(),
             short,
+            weight: 1.0,
             english,
             italian,
             gate,

@@ -21,7 +21,7 @@ fn kind(query: &str, text: &str) -> Option<MatchKind> {
 /// Scores documents given as `(title, body)` in one corpus, all the same age.
 fn scores(query: &str, documents: &[(&str, &str)]) -> Vec<f64> {
     let model = Relevance::new(query);
-    let mut stats = Stats::new(model.term_count());
+    let mut stats = model.stats();
     let features: Vec<Features> = documents
         .iter()
         .map(|(title, body)| {
@@ -166,18 +166,45 @@ fn tokens_split_on_punctuation_and_keep_ideographs_apart() {
 }
 
 #[test]
-fn joined_words_match_only_as_a_whole() {
+fn joined_words_match_whole_and_by_their_parts() {
+    // Term 0 is the joined word; terms 1 to 4 its parts (`joined.rs`).
     let query = "controlled-peregrine-benchmark-needle";
-    assert_eq!(terms_in(query, "common-benchmark-marker-needle"), 0);
+    assert_eq!(terms_in(query, "common-benchmark-marker-needle"), 0b11000);
     assert_eq!(
         terms_in(query, "x controlled-peregrine-benchmark-needle y"),
-        0b1
+        0b11111
     );
     assert_eq!(
         terms_in(query, "controlled peregrine benchmark needle"),
-        0b1
+        0b11111
     );
     assert_eq!(terms_in("会議", "会 and 議"), 0);
+    // A note that says "invasive" gets credit for `non-invasive`, by stem too.
+    assert_eq!(terms_in("non-invasive", "an invasive procedure"), 0b10);
+    assert_eq!(terms_in("non-invasive", "less invasiveness"), 0b10);
+    assert_eq!(
+        kind("non-invasive", "a non-invasive test"),
+        Some(MatchKind::Phrase)
+    );
+    assert_eq!(kind("non-invasive", "invasive"), Some(MatchKind::Partial));
+}
+
+#[test]
+fn a_joined_identifier_ranks_its_exact_form_first() {
+    let ranked = scores(
+        "il-10 levels",
+        &[
+            ("a", "il 6 rose while 10 samples showed levels"),
+            ("b", "il-10 levels rose"),
+            ("c", "nothing here"),
+        ],
+    );
+    assert!(ranked[1] > ranked[0] && ranked[0] > 0.0, "{ranked:?}");
+    let ranked = scores(
+        "non-invasive",
+        &[("a", "an invasive test"), ("b", "the other test")],
+    );
+    assert!(ranked[0] > 0.0 && ranked[1] == 0.0, "{ranked:?}");
 }
 
 #[test]
@@ -197,7 +224,7 @@ fn ideograph_runs_match_as_neighbouring_pairs() {
     assert!(scores[1] > scores[0] && scores[0] > 0.0, "{scores:?}");
     // Two ideographs stay one joined term; a mixed word stays joined too.
     assert_eq!(terms_in("会議", "会 and 議"), 0);
-    assert_eq!(terms_in("iphone用", "iphone 用"), 0b1);
+    assert_eq!(terms_in("iphone用", "iphone 用"), 0b11);
 }
 
 #[test]
@@ -222,7 +249,7 @@ fn entry_tags_weigh_as_headings() {
 fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
     // Two memory entries of the same length; only the first carries the query as its tag.
     let model = Relevance::new("on-call handbook");
-    let mut stats = Stats::new(model.term_count());
+    let mut stats = model.stats();
     let entry = |tag: &str, summary: &str| {
         let mut collector = model.collector();
         collector.piece(&fold_accents(summary), Field::Description);
