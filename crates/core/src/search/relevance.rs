@@ -269,6 +269,9 @@ struct QueryTerm {
     /// What the term weighs in the score: 1 for a query term, [`joined::PART_WEIGHT`] for a
     /// part term of a joined word (§5.1).
     weight: f64,
+    /// For a part term, bit `j` for each joined query term `j` it is a part of: a document
+    /// that holds one of them earns the word whole, not through this part (`joined.rs`).
+    owners: u64,
     english: String,
     italian: String,
     /// Every token whose stem can equal one of the term's stems starts with this.
@@ -463,10 +466,16 @@ impl Relevance {
         for joined in 0..query_terms {
             let parts = terms[joined].parts.clone();
             for part in joined::part_terms(&parts) {
-                if terms.len() < MAX_TERMS && !terms.iter().any(|term| term.text == part) {
-                    let mut term = QueryTerm::new(vec![part.to_owned()], &stemmers);
-                    term.weight = joined::PART_WEIGHT;
-                    terms.push(term);
+                match terms.iter().position(|term| term.text == part) {
+                    Some(known) if known >= query_terms => terms[known].owners |= 1 << joined,
+                    Some(_) => {}
+                    None if terms.len() < MAX_TERMS => {
+                        let mut term = QueryTerm::new(vec![part.to_owned()], &stemmers);
+                        term.weight = joined::PART_WEIGHT;
+                        term.owners = 1 << joined;
+                        terms.push(term);
+                    }
+                    None => {}
                 }
             }
         }
@@ -528,6 +537,16 @@ impl Relevance {
             joined,
             steps,
         }
+    }
+
+    /// `facts` with the part terms' bits cleared: a part term is evidence for its joined word,
+    /// never a match of its own (§5.1), so what a piece matched, and whether a document or entry
+    /// is a result at all, is decided by the query terms alone.
+    fn query_facts(&self, mut facts: LineFacts) -> LineFacts {
+        let query = all_bits(self.query_terms);
+        facts.terms &= query;
+        facts.exact &= query;
+        facts
     }
 
     /// The number of distinct query terms (part terms not counted): what a piece's kind
@@ -676,7 +695,20 @@ impl Relevance {
         let norm = 1.0 - B + B * (length_class(features.length) / average.max(1.0));
         let mut score = 0.0;
         let mut idf_total = 0.0;
+        let mut matched = false;
+        // The query terms the document holds: a part term earns nothing where its joined word
+        // itself occurs (`joined.rs`).
+        let held = features
+            .tf
+            .iter()
+            .take(self.query_terms)
+            .enumerate()
+            .filter(|(_, fields)| fields.iter().any(|&tf| tf > 0.0))
+            .fold(0_u64, |held, (term, _)| held | 1 << term);
         for (term, fields) in features.tf.iter().enumerate() {
+            if self.terms[term].owners & held != 0 {
+                continue;
+            }
             let idf = stats.idf(term);
             // The bonuses below are for the query's own terms; a part term only adds its
             // weighted share of evidence (§5.1).
@@ -694,9 +726,11 @@ impl Relevance {
             }
             if tf > 0.0 {
                 score += self.terms[term].weight * idf * tf * (K1 + 1.0) / (tf + K1);
+                matched |= term < self.query_terms;
             }
         }
-        if score == 0.0 {
+        // Part terms alone are no match (§5.1).
+        if !matched || score == 0.0 {
             return 0.0;
         }
         // Phrase, then proximity, then the title holding every term (§9.1).
@@ -743,6 +777,7 @@ impl QueryTerm {
                 text: word.join(" "),
                 short: false,
                 weight: 1.0,
+                owners: 0,
                 english: String::new(),
                 italian: String::new(),
                 gate: word[0].clone(),
@@ -771,6 +806,7 @@ impl QueryTerm {
             text: text.to_owned(),
             short,
             weight: 1.0,
+            owners: 0,
             english,
             italian,
             gate,
@@ -890,7 +926,7 @@ impl Collector<'_> {
                 }
             }
         });
-        facts
+        model.query_facts(facts)
     }
 
     /// Counts the terms a memory entry's label (a `tags` item, §9.1) matched towards the title
@@ -906,8 +942,9 @@ impl Collector<'_> {
 
     /// The document's features.
     pub(crate) fn finish(mut self) -> Features {
-        let all = all_bits(self.model.terms.len());
-        self.features.title_covers = !self.model.terms.is_empty() && self.title_terms & all == all;
+        // Every query term; part terms are no match of their own (§5.1).
+        let all = all_bits(self.model.query_terms);
+        self.features.title_covers = self.model.query_terms > 0 && self.title_terms & all == all;
         self.features
     }
 }

@@ -2,14 +2,19 @@
 //! (`non-invasive`, `follow-up`, `IL-10`, `ISO-8601`) is one joined term that matches where
 //! all its tokens occur exactly and consecutively, and each of its parts that carries meaning
 //! is also a **part term** of its own, matched like any one-token term (exact, stem, prefix)
-//! but weighing [`PART_WEIGHT`] of a query term. It owns only which parts become terms and
-//! their weight; it never adds a part beyond the query's [`MAX_TERMS`](super::MAX_TERMS).
+//! but weighing [`PART_WEIGHT`] of a query term. A part term is the word's fallback, never a
+//! match of its own: a document earns the word either whole (the joined term) or, lacking it,
+//! through its parts, never both; and a piece or document that holds only part terms is no
+//! match (`Relevance::query_facts`, `Relevance::score`). It owns only which parts become terms
+//! and their weight; it never adds a part beyond the query's [`MAX_TERMS`](super::MAX_TERMS).
 //!
 //! Why: as an all-or-nothing term, `non-invasive` gave nothing to a note that says
 //! "invasive", and `state-of-the-art` nothing to one that says "state of the art" with other
 //! words between (issue 36). The joined term still ranks the note holding the exact form
 //! first, so identifiers keep their protection: `IL-10` ranks "IL-10" above a note with `il`
-//! and `10` apart.
+//! and `10` apart, and `EPIPE-4712` alone never returns a note that only says `epipe`. Among
+//! notes that hold the joined form, extra mentions of a part change nothing (the benchmark's
+//! controlled identifiers keep their order, contract 07 §2).
 
 use super::stop_words::is_stop_word;
 
