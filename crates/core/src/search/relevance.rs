@@ -291,7 +291,7 @@ pub(crate) struct Relevance {
     query_terms: usize,
     /// The query's terms in order (distinct indices, consecutive repeats collapsed).
     sequence: Vec<usize>,
-    /// The gates of all terms, to rule out a document without tokenising it.
+    /// The gates of the query terms, to rule out a document without tokenising it.
     gates: Option<AhoCorasick>,
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
@@ -482,7 +482,9 @@ impl Relevance {
         let gates = if terms.is_empty() {
             None
         } else {
-            AhoCorasick::new(terms.iter().map(|term| term.gate.as_str())).ok()
+            // Query terms only: a document that holds none is no result, whatever parts it
+            // holds (§5.1), so it is never tokenised for them.
+            AhoCorasick::new(terms[..query_terms].iter().map(|term| term.gate.as_str())).ok()
         };
         let stem_reach = terms
             .iter()
@@ -560,7 +562,8 @@ impl Relevance {
         Stats::new(self.terms.len())
     }
 
-    /// Whether folded text can hold a match at all: a matching token contains its term's gate.
+    /// Whether folded text can hold a match at all: a matching token contains its query
+    /// term's gate, and part terms alone are no match (§5.1).
     pub(crate) fn may_match(&self, folded: &str) -> bool {
         self.gates
             .as_ref()

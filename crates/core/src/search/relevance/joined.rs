@@ -53,6 +53,16 @@ mod tests {
     }
 
     #[test]
+    fn a_text_holding_only_parts_is_never_read_for_them() {
+        use super::super::Relevance;
+        // The gate sees query terms only: the controlled benchmark's low-hit identifier must
+        // not tokenise every note that shares a part with it (contract 07 §2).
+        let model = Relevance::new("controlled-peregrine-benchmark-needle");
+        assert!(!model.may_match("category: benchmark"));
+        assert!(model.may_match("controlled-peregrine-benchmark-needle"));
+    }
+
+    #[test]
     fn part_terms_stay_within_the_term_bound() {
         use super::super::{MAX_TERMS, Relevance};
         let words: Vec<String> = (0..40).map(|n| format!("alpha{n}-beta{n}")).collect();
