@@ -9,7 +9,6 @@ use crate::search::clock::Clock;
 use crate::search::jsonl::{self, Family, Generation, Source, Suppression};
 use crate::search::markdown::analyze;
 use crate::search::matcher::Query;
-use crate::search::relevance::Stats;
 
 /// The snippets of one Markdown `text` for `query` (§8.2); `lower` is the caller's lowercase
 /// buffer, as each engine worker keeps one. Returns how many snippets the file yields.
@@ -41,7 +40,7 @@ pub fn memory_kept_in(events: String, signals: Vec<String>, query: &str, limit: 
         })
         .collect();
     let suppression = Suppression::new(&sources);
-    let mut stats = Stats::new(query.relevance.term_count());
+    let mut stats = query.relevance.stats();
     jsonl::count(&sources, &suppression, &query, None, &mut stats);
     let clock = Clock {
         now_ms: 0.0,

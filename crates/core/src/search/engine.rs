@@ -44,7 +44,6 @@ use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
 use crate::search::markdown::FileAnalysis;
 use crate::search::matcher::Query;
 use crate::search::omission::{Counts, Omission, OmissionCause, OmissionReason, cap_omissions};
-use crate::search::relevance::Stats;
 use crate::search::sessions::UnsafeSessionPath;
 use crate::search::{
     Group, REQUEST_LIMITS, Scope, ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
@@ -486,7 +485,7 @@ impl<'r> Engine<'r> {
 
         // 5. Execution, in declared order, then the one relevance order over every scope.
         let mut groups = Vec::new();
-        let mut stats = Stats::new(self.query.relevance.term_count());
+        let mut stats = self.query.relevance.stats();
         let mut pending = Vec::new();
         for (index, work) in admitted.into_iter().enumerate() {
             groups.push(Group {

@@ -795,7 +795,7 @@ mod tests {
     /// Both passes over `sources`, every candidate kept.
     fn streamed(sources: &[Source], query: &Query) -> Vec<EntryCandidate> {
         let suppression = Suppression::new(sources);
-        let mut stats = Stats::new(query.relevance.term_count());
+        let mut stats = query.relevance.stats();
         count(sources, &suppression, query, None, &mut stats);
         best(
             sources,

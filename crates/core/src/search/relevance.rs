@@ -15,8 +15,12 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 use crate::search::unicode::folds_to_itself;
 
+mod joined;
+mod short;
+mod stop_words;
 mod token_cache;
 
+pub(crate) use stop_words::is_stop_word;
 use token_cache::{TokenAnalysis, TokenCache};
 
 /// At most this many distinct terms of a query take part in relevance (a 500-code-point query
@@ -87,22 +91,6 @@ impl Quality {
             Quality::Prefix => 0.4,
         }
     }
-}
-
-/// Common English and Italian function words (§5.1): ignored unless the query has nothing else.
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
-    "could", "did", "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in",
-    "into", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the",
-    "their", "them", "then", "there", "these", "this", "to", "was", "we", "were", "what", "when",
-    "where", "which", "who", "why", "will", "with", "would", "you", "your", "il", "lo", "la", "le",
-    "gli", "un", "una", "uno", "di", "da", "del", "della", "dei", "delle", "che", "e", "ed", "per",
-    "con", "su", "come", "non", "si", "sono", "nel", "nella", "al", "alla",
-];
-
-/// Whether `token` (folded) is a stop word.
-pub(crate) fn is_stop_word(token: &str) -> bool {
-    STOP_WORDS.contains(&token)
 }
 
 /// Accent and compatibility folding of already lowercased text (§5.1): canonical decomposition
@@ -284,8 +272,14 @@ impl std::fmt::Debug for Stemmers {
 #[derive(Debug)]
 struct QueryTerm {
     text: String,
-    /// Short terms (one or two characters) match whole tokens or token prefixes only (§6.1).
+    /// Short terms (one or two characters) match whole tokens only (`short.rs`, §6.1).
     short: bool,
+    /// What the term weighs in the score: 1 for a query term, [`joined::PART_WEIGHT`] for a
+    /// part term of a joined word (§5.1).
+    weight: f64,
+    /// For a part term, bit `j` for each joined query term `j` it is a part of: a document
+    /// that holds one of them earns the word whole, not through this part (`joined.rs`).
+    owners: u64,
     english: String,
     italian: String,
     /// Every token whose stem can equal one of the term's stems starts with this.
@@ -299,10 +293,13 @@ struct QueryTerm {
 /// and the automaton that rules a document out in one scan.
 #[derive(Debug)]
 pub(crate) struct Relevance {
+    /// The query terms, then the part terms of its joined words (§5.1).
     terms: Vec<QueryTerm>,
+    /// How many of `terms` are query terms; the rest are part terms.
+    query_terms: usize,
     /// The query's terms in order (distinct indices, consecutive repeats collapsed).
     sequence: Vec<usize>,
-    /// The gates of all terms, to rule out a document without tokenising it.
+    /// The gates of the query terms, to rule out a document without tokenising it.
     gates: Option<AhoCorasick>,
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
@@ -471,10 +468,31 @@ impl Relevance {
                 sequence.push(index);
             }
         }
+        // Each joined word's meaningful parts are terms of their own, after every query term
+        // and within the same bound (`joined.rs`, §5.1); they take no part in phrases.
+        let query_terms = terms.len();
+        for joined in 0..query_terms {
+            let parts = terms[joined].parts.clone();
+            for part in joined::part_terms(&parts) {
+                match terms.iter().position(|term| term.text == part) {
+                    Some(known) if known >= query_terms => terms[known].owners |= 1 << joined,
+                    Some(_) => {}
+                    None if terms.len() < MAX_TERMS => {
+                        let mut term = QueryTerm::new(vec![part.to_owned()], &stemmers);
+                        term.weight = joined::PART_WEIGHT;
+                        term.owners = 1 << joined;
+                        terms.push(term);
+                    }
+                    None => {}
+                }
+            }
+        }
         let gates = if terms.is_empty() {
             None
         } else {
-            AhoCorasick::new(terms.iter().map(|term| term.gate.as_str())).ok()
+            // Query terms only: a document that holds none is no result, whatever parts it
+            // holds (§5.1), so it is never tokenised for them.
+            AhoCorasick::new(terms[..query_terms].iter().map(|term| term.gate.as_str())).ok()
         };
         let stem_reach = terms
             .iter()
@@ -518,6 +536,7 @@ impl Relevance {
         }
         Relevance {
             terms,
+            query_terms,
             sequence,
             gates,
             stemmers,
@@ -530,12 +549,29 @@ impl Relevance {
         }
     }
 
-    /// The number of distinct terms.
-    pub(crate) fn term_count(&self) -> usize {
-        self.terms.len()
+    /// `facts` with the part terms' bits cleared: a part term is evidence for its joined word,
+    /// never a match of its own (§5.1), so what a piece matched, and whether a document or entry
+    /// is a result at all, is decided by the query terms alone.
+    fn query_facts(&self, mut facts: LineFacts) -> LineFacts {
+        let query = all_bits(self.query_terms);
+        facts.terms &= query;
+        facts.exact &= query;
+        facts
     }
 
-    /// Whether folded text can hold a match at all: a matching token contains its term's gate.
+    /// The number of distinct query terms (part terms not counted): what a piece's kind
+    /// (§6.1) and a skill's coverage (contract 04 §3) count.
+    pub(crate) fn term_count(&self) -> usize {
+        self.query_terms
+    }
+
+    /// Empty request statistics for this query's terms, part terms included (§9.2).
+    pub(crate) fn stats(&self) -> Stats {
+        Stats::new(self.terms.len())
+    }
+
+    /// Whether folded text can hold a match at all: a matching token contains its query
+    /// term's gate, and part terms alone are no match (§5.1).
     pub(crate) fn may_match(&self, folded: &str) -> bool {
         self.gates
             .as_ref()
@@ -599,9 +635,6 @@ impl Relevance {
                 continue;
             }
             if term.short {
-                if token.starts_with(term.text.as_str()) {
-                    each(index, Quality::Prefix);
-                }
                 continue;
             }
             if !token.starts_with(term.gate.as_str()) {
@@ -645,10 +678,13 @@ impl Relevance {
 
     /// Calls `each(term, weight)` for every term `token` (one folded token of
     /// [`for_each_token`]) matches, with the weight of how it matched (§6.1: exact 1, same stem
-    /// 0.85, prefix 0.4). The one matching rule skill routing shares with search (contract 04
-    /// §2): a skill's words meet an intent's exactly as a document's meet a query's.
+    /// 0.85, prefix 0.4) times the term's own (a part term's is lower, §5.1). The one matching
+    /// rule skill routing shares with search (contract 04 §2): a skill's words meet an
+    /// intent's exactly as a document's meet a query's.
     pub(crate) fn match_weights(&self, token: &str, mut each: impl FnMut(usize, f64)) {
-        self.match_token(token, |term, quality| each(term, quality.weight()));
+        self.match_token(token, |term, quality| {
+            each(term, quality.weight() * self.terms[term].weight)
+        });
     }
 
     /// The match facts of one piece of folded text, without feeding a document.
@@ -670,9 +706,26 @@ impl Relevance {
         let norm = 1.0 - B + B * (length_class(features.length) / average.max(1.0));
         let mut score = 0.0;
         let mut idf_total = 0.0;
+        let mut matched = false;
+        // The query terms the document holds: a part term earns nothing where its joined word
+        // itself occurs (`joined.rs`).
+        let held = features
+            .tf
+            .iter()
+            .take(self.query_terms)
+            .enumerate()
+            .filter(|(_, fields)| fields.iter().any(|&tf| tf > 0.0))
+            .fold(0_u64, |held, (term, _)| held | 1 << term);
         for (term, fields) in features.tf.iter().enumerate() {
+            if self.terms[term].owners & held != 0 {
+                continue;
+            }
             let idf = stats.idf(term);
-            idf_total += idf;
+            // The bonuses below are for the query's own terms; a part term only adds its
+            // weighted share of evidence (§5.1).
+            if term < self.query_terms {
+                idf_total += idf;
+            }
             let mut tf = 0.0;
             for (field, &value) in fields.iter().enumerate() {
                 let weighted = value * FIELD_WEIGHTS[field];
@@ -683,14 +736,16 @@ impl Relevance {
                 };
             }
             if tf > 0.0 {
-                score += idf * tf * (K1 + 1.0) / (tf + K1);
+                score += self.terms[term].weight * idf * tf * (K1 + 1.0) / (tf + K1);
+                matched |= term < self.query_terms;
             }
         }
-        if score == 0.0 {
+        // Part terms alone are no match (§5.1).
+        if !matched || score == 0.0 {
             return 0.0;
         }
         // Phrase, then proximity, then the title holding every term (§9.1).
-        let terms = self.terms.len();
+        let terms = self.query_terms;
         if terms >= 2 {
             if features.phrase {
                 score += 0.6 * idf_total;
@@ -732,6 +787,8 @@ impl QueryTerm {
             return QueryTerm {
                 text: word.join(" "),
                 short: false,
+                weight: 1.0,
+                owners: 0,
                 english: String::new(),
                 italian: String::new(),
                 gate: word[0].clone(),
@@ -740,7 +797,7 @@ impl QueryTerm {
         }
         let text = word.pop().unwrap_or_default();
         let text = text.as_str();
-        let short = text.chars().count() <= 2;
+        let short = short::is_short(text);
         let english = stemmers.english.stem(text).into_owned();
         let italian = stemmers.italian.stem(text).into_owned();
         let gate = if short {
@@ -759,6 +816,8 @@ impl QueryTerm {
         QueryTerm {
             text: text.to_owned(),
             short,
+            weight: 1.0,
+            owners: 0,
             english,
             italian,
             gate,
@@ -878,7 +937,7 @@ impl Collector<'_> {
                 }
             }
         });
-        facts
+        model.query_facts(facts)
     }
 
     /// Counts the terms a memory entry's label (a `tags` item, §9.1) matched towards the title
@@ -894,8 +953,9 @@ impl Collector<'_> {
 
     /// The document's features.
     pub(crate) fn finish(mut self) -> Features {
-        let all = all_bits(self.model.terms.len());
-        self.features.title_covers = !self.model.terms.is_empty() && self.title_terms & all == all;
+        // Every query term; part terms are no match of their own (§5.1).
+        let all = all_bits(self.model.query_terms);
+        self.features.title_covers = self.model.query_terms > 0 && self.title_terms & all == all;
         self.features
     }
 }

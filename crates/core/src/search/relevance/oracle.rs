@@ -85,9 +85,12 @@ pub(super) fn collect(
                 }
             }
         });
+        let query = all_bits(model.query_terms);
+        facts.terms &= query;
+        facts.exact &= query;
         all_facts.push(facts);
     }
-    let all = all_bits(model.terms.len());
-    features.title_covers = !model.terms.is_empty() && title_terms & all == all;
+    let all = all_bits(model.query_terms);
+    features.title_covers = model.query_terms > 0 && title_terms & all == all;
     (all_facts, features)
 }
