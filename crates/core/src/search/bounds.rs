@@ -40,7 +40,7 @@ pub fn memory_kept_in(events: String, signals: Vec<String>, query: &str, limit: 
         })
         .collect();
     let suppression = Suppression::new(&sources);
-    let mut stats = query.relevance.stats();
+    let mut stats = query.analysed.stats();
     jsonl::count(&sources, &suppression, &query, None, &mut stats);
     let clock = Clock {
         now_ms: 0.0,
@@ -53,7 +53,7 @@ pub fn memory_kept_in(events: String, signals: Vec<String>, query: &str, limit: 
         &clock,
         None,
         limit,
-        |features, age| query.relevance.score(features, &stats, 1, age),
+        |features, age| query.analysed.score(features, &stats, 1, age),
     )
     .len()
 }

@@ -485,7 +485,7 @@ impl<'r> Engine<'r> {
 
         // 5. Execution, in declared order, then the one relevance order over every scope.
         let mut groups = Vec::new();
-        let mut stats = self.query.relevance.stats();
+        let mut stats = self.query.analysed.stats();
         let mut pending = Vec::new();
         for (index, work) in admitted.into_iter().enumerate() {
             groups.push(Group {

@@ -291,7 +291,7 @@ struct Measured {
 }
 
 fn measure(entry: &Entry, query: &Query) -> Measured {
-    let model = &query.relevance;
+    let model = &query.analysed;
     let terms = model.term_count();
     let fields = flatten(&entry.object);
     let length: usize = fields.iter().map(|(_, value)| value.len()).sum();
@@ -339,7 +339,7 @@ fn candidate_of(
     query: &Query,
     clock: &Clock<'_>,
 ) -> EntryCandidate {
-    let terms = query.relevance.term_count();
+    let terms = query.analysed.term_count();
     let (index, facts) = chosen;
     // The field shown is §10.3's: the first with the highest §6 score; when no field
     // matches literally, the first with the most normalised terms (exact hits double).
@@ -795,7 +795,7 @@ mod tests {
     /// Both passes over `sources`, every candidate kept.
     fn streamed(sources: &[Source], query: &Query) -> Vec<EntryCandidate> {
         let suppression = Suppression::new(sources);
-        let mut stats = query.relevance.stats();
+        let mut stats = query.analysed.stats();
         count(sources, &suppression, query, None, &mut stats);
         best(
             sources,
@@ -804,7 +804,7 @@ mod tests {
             &clock(),
             None,
             usize::MAX,
-            |features, age| query.relevance.score(features, &stats, 1, age),
+            |features, age| query.analysed.score(features, &stats, 1, age),
         )
     }
 

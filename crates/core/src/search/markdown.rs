@@ -10,7 +10,7 @@
 
 use crate::search::hit::{Area, MarkdownHit, Snippet};
 use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
-use crate::search::relevance::{Features, Field, Relevance, fold_accents, kind_of};
+use crate::search::relevance::{AnalysedQuery, Features, Field, fold_accents, kind_of};
 use crate::search::window::{self, SnippetForm, Span};
 use crate::text::{NameOutput, escape_name, is_js_space, js_trim};
 
@@ -63,7 +63,7 @@ pub(crate) fn analyze_lowered(
 ) -> FileAnalysis {
     let _ = profile;
     let length = text.len() as u64;
-    let model = &query.relevance;
+    let model = &query.analysed;
     let folded = fold_accents(lower);
     if model.term_count() == 0 || !model.may_match(&folded) {
         // No token of this file can match a term (each matching token holds its gate).
@@ -316,7 +316,7 @@ impl Best {
         text: &str,
         folded: &str,
         lines: usize,
-        model: &Relevance,
+        model: &AnalysedQuery,
         description_line: Option<usize>,
     ) -> Vec<Snippet> {
         let kept = self.kept(lines);
@@ -710,7 +710,7 @@ mod tests {
         let mut best = Best::default();
         let mut peak = 0;
         for (index, line) in text.split('\n').enumerate() {
-            if query.relevance.facts(line).terms != 0 {
+            if query.analysed.facts(line).terms != 0 {
                 best.offer(Pick {
                     kind: MatchKind::Phrase,
                     area: Area::Body,
@@ -905,7 +905,7 @@ mod tests {
     /// §8.2 written out the plain way: every matching line's window built in full, all of them
     /// kept, sorted, deduplicated and cut to 5. The bounded collector must agree with it.
     fn oracle_snippets(text: &str, query: &Query) -> Vec<Snippet> {
-        let model = &query.relevance;
+        let model = &query.analysed;
         let terms = model.term_count();
         let kind = |line: &str| kind_of(&model.facts(&fold_accents(&lowercase(line))), terms);
         let lines: Vec<&str> = text.split('\n').collect();

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, Input, MatchKind as AcMatchKind};
 use memchr::memmem::Finder;
 
-use crate::search::relevance::Relevance;
+use crate::search::relevance::AnalysedQuery;
 use crate::search::unicode::{is_caseless, is_letter, is_letter_or_number};
 use crate::search::window::SnippetForm;
 use crate::text::{is_js_space, js_trim, utf16_len};
@@ -370,7 +370,7 @@ pub(crate) struct Query {
     pub(crate) terms: Vec<Term>,
     distinct: Distinct,
     /// The normalised terms of the relevance model (§5.1), which decide candidates and order.
-    pub(crate) relevance: Relevance,
+    pub(crate) analysed: AnalysedQuery,
     /// How Markdown snippets are shown (§8.2); the request's, lines unless it asks for windows.
     pub(crate) snippets: SnippetForm,
 }
@@ -387,7 +387,7 @@ impl Query {
             .map(|distinct| Term { distinct })
             .collect();
         Query {
-            relevance: Relevance::new(&phrase),
+            analysed: AnalysedQuery::new(&phrase),
             phrase_finder: Finder::new(phrase.as_bytes()).into_owned(),
             phrase_bytes: ByteSet::of(phrase.as_bytes()),
             phrase,

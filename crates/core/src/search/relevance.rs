@@ -292,7 +292,7 @@ struct QueryTerm {
 /// The query side of the model: distinct normalised terms, their order for phrase detection,
 /// and the automaton that rules a document out in one scan.
 #[derive(Debug)]
-pub(crate) struct Relevance {
+pub(crate) struct AnalysedQuery {
     /// The query terms, then the part terms of its joined words (§5.1).
     terms: Vec<QueryTerm>,
     /// How many of `terms` are query terms; the rest are part terms.
@@ -395,7 +395,7 @@ impl Features {
 /// Collects [`Features`] over the pieces of one document, in document order.
 #[derive(Debug)]
 pub(crate) struct Collector<'a> {
-    model: &'a Relevance,
+    model: &'a AnalysedQuery,
     features: Features,
     position: u32,
     last_seen: Vec<Option<u32>>,
@@ -422,9 +422,9 @@ struct PieceScratch {
     progress: Vec<usize>,
 }
 
-impl Relevance {
+impl AnalysedQuery {
     /// Normalises the phrase of §5 (already trimmed, lowercased, whitespace-collapsed).
-    pub(crate) fn new(phrase: &str) -> Relevance {
+    pub(crate) fn new(phrase: &str) -> AnalysedQuery {
         let stemmers = Stemmers::new();
         // Each space-separated query word gives one term: its token, or, when it joins several
         // tokens, all of them as one compound term (§5.1).
@@ -534,7 +534,7 @@ impl Relevance {
         for (step, &term) in sequence.iter().enumerate() {
             steps[term].push(step);
         }
-        Relevance {
+        AnalysedQuery {
             terms,
             query_terms,
             sequence,
@@ -599,7 +599,7 @@ impl Relevance {
         }
     }
 
-    /// What `token` (folded, non-empty) matches: [`Relevance::match_token`]'s hits and which
+    /// What `token` (folded, non-empty) matches: [`AnalysedQuery::match_token`]'s hits and which
     /// joined-term part it is. The one definition the token cache remembers.
     fn analyse_token(&self, token: &str) -> TokenAnalysis {
         let mut analysis = TokenAnalysis::NONE;
@@ -844,7 +844,7 @@ impl Collector<'_> {
             scratch: PieceScratch { chain, progress },
             cache,
         } = self;
-        let model: &Relevance = model;
+        let model: &AnalysedQuery = model;
         // Chains and joined terms start afresh in every piece.
         let piece_start = *position;
         if std::mem::take(advancing) {
@@ -1058,7 +1058,7 @@ mod stem_margin_tests {
         }
         // Past the reach a token is not stemmed but still matches as a prefix; below it, it
         // matches by stem.
-        let model = Relevance::new("national");
+        let model = AnalysedQuery::new("national");
         let long = format!("national{}", "x".repeat(STEM_MARGIN + 1));
         assert!(long.chars().count() > model.stem_reach);
         assert_eq!(model.facts(&long).terms, 1);

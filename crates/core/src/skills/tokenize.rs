@@ -9,7 +9,7 @@
 //! relevance`). Pure string work on its arguments only, so the same intent ranks the same on
 //! every machine; each text yields at most [`MAX_FIELD_WORDS`] words.
 
-use crate::search::relevance::{Relevance, fold_accents, for_each_token, is_stop_word};
+use crate::search::relevance::{AnalysedQuery, fold_accents, for_each_token, is_stop_word};
 
 /// Words that never route, beyond search's stop words (contract 04 §2): the request words of
 /// the reference's stopword list (`help`, `please`, `want`…) and common function words
@@ -64,7 +64,7 @@ fn is_routing_stop(word: &str) -> bool {
 /// An intent's terms: its distinct routing words (at most the search model's 32), matched the
 /// way search matches a query's terms.
 pub(crate) struct Query {
-    relevance: Relevance,
+    analysed: AnalysedQuery,
 }
 
 impl Query {
@@ -80,18 +80,18 @@ impl Query {
         if phrase.is_empty() {
             return None;
         }
-        let relevance = Relevance::new(&phrase);
-        (relevance.term_count() > 0).then_some(Query { relevance })
+        let analysed = AnalysedQuery::new(&phrase);
+        (analysed.term_count() > 0).then_some(Query { analysed })
     }
 
     /// The number of distinct terms, at most 32.
     pub(crate) fn len(&self) -> usize {
-        self.relevance.term_count()
+        self.analysed.term_count()
     }
 
     /// Calls `each(term, weight)` for every term `word` (from [`for_each_word`]) meets.
     pub(crate) fn meet(&self, word: &str, each: impl FnMut(usize, f64)) {
-        self.relevance.match_weights(word, each);
+        self.analysed.match_weights(word, each);
     }
 }
 

@@ -49,7 +49,7 @@ impl Engine<'_> {
     ) -> Result<(), SearchError> {
         match work.scope {
             Scope::Sessions => {
-                let model = &self.query.relevance;
+                let model = &self.query.analysed;
                 for hit in work.session_results {
                     let SearchHit::Session(session) = &hit else {
                         continue;
@@ -224,7 +224,7 @@ impl Engine<'_> {
     ) -> Vec<(usize, SearchHit)> {
         let limit = self.request.limit.get();
         if let Some(memory) = self.memory.take() {
-            let model = &self.query.relevance;
+            let model = &self.query.analysed;
             let found = jsonl::best(
                 &memory.sources,
                 &memory.suppression,
@@ -267,7 +267,7 @@ fn take(pending: Vec<Pending>, chosen: Vec<usize>) -> Vec<(usize, SearchHit)> {
 /// that order. The streamed memory collection hands over only entries this dedupe keeps; the
 /// oracle (tests) hands over every candidate, so the rule is applied here as it is defined.
 pub(super) fn merge(pending: &[Pending], query: &Query, stats: &Stats, limit: usize) -> Vec<usize> {
-    let model = &query.relevance;
+    let model = &query.analysed;
     let mut scored: Vec<(f64, usize)> = pending
         .iter()
         .enumerate()

@@ -103,7 +103,7 @@ pub(crate) fn candidates(
 ) -> Vec<EntryCandidate> {
     let held: Vec<Held> = sources.iter().map(Held::of).collect();
     let suppressed = suppressed(&held);
-    let model = &query.relevance;
+    let model = &query.analysed;
     let terms = model.term_count();
     let mut found = Vec::new();
     for ((source, held), flags) in sources.iter().zip(&held).zip(&suppressed) {

@@ -5,7 +5,7 @@
 //! but weighing [`PART_WEIGHT`] of a query term. A part term is the word's fallback, never a
 //! match of its own: a document earns the word either whole (the joined term) or, lacking it,
 //! through its parts, never both; and a piece or document that holds only part terms is no
-//! match (`Relevance::query_facts`, `Relevance::score`). It owns only which parts become terms
+//! match (`AnalysedQuery::query_facts`, `AnalysedQuery::score`). It owns only which parts become terms
 //! and their weight; it never adds a part beyond the query's [`MAX_TERMS`](super::MAX_TERMS).
 //!
 //! Why: as an all-or-nothing term, `non-invasive` gave nothing to a note that says
@@ -54,23 +54,23 @@ mod tests {
 
     #[test]
     fn a_text_holding_only_parts_is_never_read_for_them() {
-        use super::super::Relevance;
+        use super::super::AnalysedQuery;
         // The gate sees query terms only: the controlled benchmark's low-hit identifier must
         // not tokenise every note that shares a part with it (contract 07 §2).
-        let model = Relevance::new("controlled-peregrine-benchmark-needle");
+        let model = AnalysedQuery::new("controlled-peregrine-benchmark-needle");
         assert!(!model.may_match("category: benchmark"));
         assert!(model.may_match("controlled-peregrine-benchmark-needle"));
     }
 
     #[test]
     fn part_terms_stay_within_the_term_bound() {
-        use super::super::{MAX_TERMS, Relevance};
+        use super::super::{AnalysedQuery, MAX_TERMS};
         let words: Vec<String> = (0..40).map(|n| format!("alpha{n}-beta{n}")).collect();
-        let model = Relevance::new(&words.join(" "));
+        let model = AnalysedQuery::new(&words.join(" "));
         assert_eq!(model.term_count(), MAX_TERMS);
         assert_eq!(model.terms.len(), MAX_TERMS);
         // Fewer words leave room for their parts, after every query term.
-        let model = Relevance::new("alpha-beta gamma");
+        let model = AnalysedQuery::new("alpha-beta gamma");
         assert_eq!(model.term_count(), 2);
         let texts: Vec<&str> = model.terms.iter().map(|term| term.text.as_str()).collect();
         assert_eq!(texts, ["alpha beta", "gamma", "alpha", "beta"]);

@@ -1,5 +1,5 @@
 //! The per-token collector that the token cache replaced, kept only as a test oracle: every
-//! token is matched against every term afresh ([`Relevance::match_token`], no cache, no
+//! token is matched against every term afresh ([`AnalysedQuery::match_token`], no cache, no
 //! first-byte rejection), joined terms compare part strings, and every hit walks the whole
 //! query sequence. It defines what [`Collector::piece`] must compute (contract 03 §6.1, §9.1);
 //! it never runs outside tests.
@@ -8,7 +8,7 @@ use super::*;
 
 /// Features and per-piece facts of one document fed as `pieces`, computed the plain way.
 pub(super) fn collect(
-    model: &Relevance,
+    model: &AnalysedQuery,
     pieces: &[(&str, Field)],
     length: usize,
 ) -> (Vec<LineFacts>, Features) {

@@ -1,7 +1,7 @@
 //! The short-term rule of contract 03 §6.1: a query term of one or two characters (`d` in
 //! `vitamin D`, `2` in `type 2`, `c`, `ai`) matches only the same whole token, never as a
 //! prefix and never by stem. It owns only that decision; how a token matches a longer term is
-//! [`Relevance::match_token`](super::Relevance)'s.
+//! [`AnalysedQuery::match_token`](super::AnalysedQuery)'s.
 //!
 //! Why: as a prefix, `d` matches `data`, `does`, `deploy` and `2` matches `2026`, so the
 //! term's document frequency covers nearly every note and its idf collapses to about 0.01
@@ -14,12 +14,12 @@ pub(super) fn is_short(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Relevance;
+    use super::super::AnalysedQuery;
     use super::is_short;
 
     fn matches(query: &str, token: &str) -> bool {
         let mut hit = false;
-        Relevance::new(query).match_weights(token, |_, _| hit = true);
+        AnalysedQuery::new(query).match_weights(token, |_, _| hit = true);
         hit
     }
 

@@ -63,11 +63,11 @@ mod tests {
 
     #[test]
     fn a_query_keeps_the_tokens_and_drops_the_function_words() {
-        use super::super::Relevance;
-        assert_eq!(Relevance::new("e coli").term_count(), 2);
-        assert_eq!(Relevance::new("cd4 lo cells").term_count(), 3);
+        use super::super::AnalysedQuery;
+        assert_eq!(AnalysedQuery::new("e coli").term_count(), 2);
+        assert_eq!(AnalysedQuery::new("cd4 lo cells").term_count(), 3);
         assert_eq!(
-            Relevance::new("why is it not such a problem").term_count(),
+            AnalysedQuery::new("why is it not such a problem").term_count(),
             1
         );
     }

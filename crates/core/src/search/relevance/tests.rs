@@ -6,12 +6,12 @@ use proptest::prelude::*;
 
 /// Which terms (by bit) the folded form of `text` holds for `query`.
 fn terms_in(query: &str, text: &str) -> u64 {
-    let model = Relevance::new(&query.to_lowercase());
+    let model = AnalysedQuery::new(&query.to_lowercase());
     model.facts(&fold_accents(&text.to_lowercase())).terms
 }
 
 fn kind(query: &str, text: &str) -> Option<MatchKind> {
-    let model = Relevance::new(&query.to_lowercase());
+    let model = AnalysedQuery::new(&query.to_lowercase());
     kind_of(
         &model.facts(&fold_accents(&text.to_lowercase())),
         model.term_count(),
@@ -20,7 +20,7 @@ fn kind(query: &str, text: &str) -> Option<MatchKind> {
 
 /// Scores documents given as `(title, body)` in one corpus, all the same age.
 fn scores(query: &str, documents: &[(&str, &str)]) -> Vec<f64> {
-    let model = Relevance::new(query);
+    let model = AnalysedQuery::new(query);
     let mut stats = model.stats();
     let features: Vec<Features> = documents
         .iter()
@@ -60,10 +60,10 @@ fn snowball_stems_in_english_and_italian() {
 
 #[test]
 fn stop_words_are_ignored_unless_alone() {
-    let model = Relevance::new("how do i rotate the api keys");
+    let model = AnalysedQuery::new("how do i rotate the api keys");
     assert_eq!(model.term_count(), 3);
     // Only stop words: they are the query.
-    assert_eq!(Relevance::new("the of").term_count(), 2);
+    assert_eq!(AnalysedQuery::new("the of").term_count(), 2);
     assert_eq!(terms_in("remodeling the kitchen", "kitchen remodel"), 0b11);
 }
 
@@ -184,7 +184,7 @@ fn joined_words_match_whole_and_by_their_parts() {
         Some(MatchKind::Phrase)
     );
     // Its parts are terms of their own (`joined.rs`), matched like any term, by stem too…
-    let model = Relevance::new("non-invasive");
+    let model = AnalysedQuery::new("non-invasive");
     let mut parts = Vec::new();
     for token in ["invasive", "invasiveness", "non", "evasive"] {
         model.match_weights(token, |term, weight| parts.push((token, term, weight)));
@@ -269,7 +269,7 @@ fn entry_tags_weigh_as_headings() {
 #[test]
 fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
     // Two memory entries of the same length; only the first carries the query as its tag.
-    let model = Relevance::new("on-call handbook");
+    let model = AnalysedQuery::new("on-call handbook");
     let mut stats = model.stats();
     let entry = |tag: &str, summary: &str| {
         let mut collector = model.collector();
@@ -293,7 +293,7 @@ fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
 /// The cached collector against the plain one of `oracle.rs`: every piece's facts and the
 /// document's features (term frequencies to the bit, phrase, span, title cover) must be equal.
 fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
-    let model = Relevance::new(query);
+    let model = AnalysedQuery::new(query);
     let mut collector = model.collector();
     let mut facts = Vec::new();
     let mut length = 0;
@@ -488,7 +488,7 @@ proptest! {
         query in prose_query(),
         text in prose_text(),
     ) {
-        let model = Relevance::new(&fold_accents(&query.to_lowercase()));
+        let model = AnalysedQuery::new(&fold_accents(&query.to_lowercase()));
         let folded = fold_accents(&text.to_lowercase()).into_owned();
         let mut cache = token_cache::TokenCache::default();
         for _ in 0..3 {
@@ -505,7 +505,7 @@ proptest! {
 fn a_full_memo_analyses_the_rest_directly() {
     let words: Vec<String> = (0..6000).map(|index| format!("run{index}")).collect();
     let text = words.join(" ");
-    let model = Relevance::new("run runs 4712");
+    let model = AnalysedQuery::new("run runs 4712");
     let mut cache = token_cache::TokenCache::default();
     for_each_token(&text, |_, token| {
         assert_eq!(cache.analyse(&model, token), model.analyse_token(token));
@@ -521,7 +521,7 @@ fn a_full_memo_analyses_the_rest_directly() {
 /// not a phrase, though the chain's slots are not cleared between pieces.
 #[test]
 fn phrases_never_continue_into_the_next_piece() {
-    let model = Relevance::new("run connect");
+    let model = AnalysedQuery::new("run connect");
     let mut collector = model.collector();
     let first = collector.piece("we run", Field::Body);
     let second = collector.piece("connect later", Field::Body);

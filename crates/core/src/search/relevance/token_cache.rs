@@ -4,7 +4,7 @@
 //! far more than hashing it.
 //!
 //! It owns only the memo and the first-byte rejection in front of it; what a token matches is
-//! [`Relevance::analyse_token`]'s alone, and the memo must never answer differently from it
+//! [`AnalysedQuery::analyse_token`]'s alone, and the memo must never answer differently from it
 //! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
 //! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
 //! [`WARM_UP`] tokens of a document (a memory entry of a few words is not worth a table).
@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::Relevance;
+use super::AnalysedQuery;
 
 /// Distinct tokens remembered per document (about 100 bytes each with their keys).
 const CAPACITY: usize = 4096;
@@ -33,7 +33,7 @@ pub(super) struct TokenAnalysis {
     pub(super) exact: u32,
     pub(super) stem: u32,
     pub(super) prefix: u32,
-    /// The index of the token among [`Relevance`]'s distinct joined-term parts, or
+    /// The index of the token among [`AnalysedQuery`]'s distinct joined-term parts, or
     /// [`TokenAnalysis::NO_PART`].
     pub(super) part: u32,
 }
@@ -70,8 +70,8 @@ pub(super) struct TokenCache {
 }
 
 impl TokenCache {
-    /// The analysis of `token` (folded, non-empty), as [`Relevance::analyse_token`] gives it.
-    pub(super) fn analyse(&mut self, model: &Relevance, token: &str) -> TokenAnalysis {
+    /// The analysis of `token` (folded, non-empty), as [`AnalysedQuery::analyse_token`] gives it.
+    pub(super) fn analyse(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
         // A token whose first byte starts no term, gate or part matches nothing (§6.1: exact,
         // stem and prefix matches all start with the term or its gate) and is no part.
         let Some(&first) = token.as_bytes().first() else {
@@ -101,7 +101,7 @@ impl TokenCache {
     /// The analysis of the one-character `token`, `c`, through the direct-mapped table: a
     /// slot holding another character is overwritten (`'\0'` never starts a token, so an
     /// empty slot never answers).
-    fn single_char(&mut self, model: &Relevance, token: &str, c: char) -> TokenAnalysis {
+    fn single_char(&mut self, model: &AnalysedQuery, token: &str, c: char) -> TokenAnalysis {
         let table = self
             .single
             .get_or_insert_with(|| Box::new([('\0', TokenAnalysis::NONE); SINGLE_SLOTS]));
