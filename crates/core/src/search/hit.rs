@@ -6,8 +6,42 @@
 
 use serde_json::{Map, Value};
 
-use crate::search::matcher::MatchKind;
 use crate::text::apply_js_key_order;
+
+/// The kind (tier) of a match, in the order of contract 03 §6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MatchKind {
+    /// The whole normalised phrase occurs.
+    Phrase,
+    /// Every term occurs (two or more terms).
+    Terms,
+    /// Some but not all terms occur (two or more terms).
+    Partial,
+    /// No term occurs literally, but every term's inflection stem starts a word.
+    Inflected,
+}
+
+impl MatchKind {
+    /// The wire name: `phrase`, `terms`, `partial` or `inflected`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Phrase => "phrase",
+            MatchKind::Terms => "terms",
+            MatchKind::Partial => "partial",
+            MatchKind::Inflected => "inflected",
+        }
+    }
+
+    /// The snippet sort weight of §8.2 (open point: `inflected` weighs 0).
+    pub(crate) fn snippet_weight(self) -> u8 {
+        match self {
+            MatchKind::Phrase => 3,
+            MatchKind::Terms => 2,
+            MatchKind::Partial => 1,
+            MatchKind::Inflected => 0,
+        }
+    }
+}
 
 /// Where a Markdown snippet was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

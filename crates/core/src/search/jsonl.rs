@@ -12,8 +12,9 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::search::clock::{Clock, parse_ts};
+use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Match, MatchKind, Query, lowercase};
+use crate::search::matcher::{Match, Query, lowercase};
 use crate::search::relevance::{Features, Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{
     JsonLayout, JsonWriter, LoneSurrogates, apply_js_key_order, collate, js_number_of,
@@ -735,7 +736,7 @@ pub(crate) fn compare_ts_descending(a: Option<&str>, b: Option<&str>) -> Orderin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::matcher::MatchKind;
+    use crate::search::hit::MatchKind;
 
     static UTC: jiff::tz::TimeZone = jiff::tz::TimeZone::UTC;
 

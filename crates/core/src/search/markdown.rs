@@ -8,8 +8,9 @@
 //!
 //! Pure: the caller reads the file and passes its text.
 
+use crate::search::hit::MatchKind;
 use crate::search::hit::{Area, MarkdownHit, Snippet};
-use crate::search::matcher::{ByteSet, MatchKind, Query, lowercase, lowercase_into};
+use crate::search::matcher::{ByteSet, Query, lowercase, lowercase_into};
 use crate::search::relevance::{AnalysedQuery, Features, Field, fold_accents, kind_of};
 use crate::search::window::{self, SnippetForm, Span};
 use crate::text::{NameOutput, escape_name, is_js_space, js_trim};

@@ -13,45 +13,11 @@ use std::collections::HashMap;
 use aho_corasick::{AhoCorasick, Input, MatchKind as AcMatchKind};
 use memchr::memmem::Finder;
 
+use crate::search::hit::MatchKind;
 use crate::search::relevance::AnalysedQuery;
 use crate::search::unicode::{is_caseless, is_letter, is_letter_or_number};
 use crate::search::window::SnippetForm;
 use crate::text::{is_js_space, js_trim, utf16_len};
-
-/// The kind (tier) of a match, in the order of contract 03 §6.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MatchKind {
-    /// The whole normalised phrase occurs.
-    Phrase,
-    /// Every term occurs (two or more terms).
-    Terms,
-    /// Some but not all terms occur (two or more terms).
-    Partial,
-    /// No term occurs literally, but every term's inflection stem starts a word.
-    Inflected,
-}
-
-impl MatchKind {
-    /// The wire name: `phrase`, `terms`, `partial` or `inflected`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchKind::Phrase => "phrase",
-            MatchKind::Terms => "terms",
-            MatchKind::Partial => "partial",
-            MatchKind::Inflected => "inflected",
-        }
-    }
-
-    /// The snippet sort weight of §8.2 (open point: `inflected` weighs 0).
-    pub(crate) fn snippet_weight(self) -> u8 {
-        match self {
-            MatchKind::Phrase => 3,
-            MatchKind::Terms => 2,
-            MatchKind::Partial => 1,
-            MatchKind::Inflected => 0,
-        }
-    }
-}
 
 /// The outcome of `match(text, query)` when it matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

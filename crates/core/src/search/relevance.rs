@@ -341,8 +341,8 @@ pub(crate) struct LineFacts {
 pub(crate) fn kind_of(
     facts: &LineFacts,
     term_count: usize,
-) -> Option<crate::search::matcher::MatchKind> {
-    use crate::search::matcher::MatchKind;
+) -> Option<crate::search::hit::MatchKind> {
+    use crate::search::hit::MatchKind;
     if facts.terms == 0 {
         return None;
     }

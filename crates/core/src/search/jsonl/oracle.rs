@@ -11,8 +11,9 @@ use super::{
     parse, truncate,
 };
 use crate::search::clock::{Clock, parse_ts};
+use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Match, MatchKind, Query, lowercase};
+use crate::search::matcher::{Match, Query, lowercase};
 use crate::search::relevance::{Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{NameOutput, escape_name};
 

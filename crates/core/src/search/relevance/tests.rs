@@ -1,7 +1,7 @@
 //! One test per normalisation and ranking rule of contract 03 §5.1, §6.1 and §9.1.
 
 use super::*;
-use crate::search::matcher::MatchKind;
+use crate::search::hit::MatchKind;
 use proptest::prelude::*;
 
 /// Which terms (by bit) the folded form of `text` holds for `query`.
