@@ -53,7 +53,14 @@ pub fn memory_kept_in(events: String, signals: Vec<String>, query: &str, limit: 
         &clock,
         None,
         limit,
-        |features, age| query.analysed.score(features, &stats, 1, age),
+        |features, age| {
+            query.analysed.score(
+                features,
+                &stats,
+                crate::search::relevance::DocClass::MemoryEntry,
+                age,
+            )
+        },
     )
     .len()
 }

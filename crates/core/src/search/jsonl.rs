@@ -15,7 +15,9 @@ use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, Query, lowercase};
-use crate::search::relevance::{Features, Field, LineFacts, Stats, fold_accents, kind_of};
+use crate::search::relevance::{
+    DocClass, Features, Field, LineFacts, Stats, fold_accents, kind_of,
+};
 use crate::text::{
     JsonLayout, JsonWriter, LoneSurrogates, apply_js_key_order, collate, js_number_of,
     js_number_to_string, js_object_entries, js_trim, serde_read_line, utf16_len, utf16_prefix,
@@ -435,7 +437,7 @@ pub(crate) fn count(
     walk(sources, suppression, project, |_, entry| {
         let measured = measure(&entry, query);
         stats.add(
-            1,
+            DocClass::MemoryEntry,
             measured.length as u64,
             measured.matched.as_ref().map(|(features, _)| features),
         );
@@ -805,7 +807,11 @@ mod tests {
             &clock(),
             None,
             usize::MAX,
-            |features, age| query.analysed.score(features, &stats, 1, age),
+            |features, age| {
+                query
+                    .analysed
+                    .score(features, &stats, DocClass::MemoryEntry, age)
+            },
         )
     }
 

@@ -30,7 +30,7 @@ pub(crate) const MAX_TERMS: usize = 32;
 // A token's analysis keeps one bit per term in a `u32` (`token_cache.rs`).
 const _: () = assert!(MAX_TERMS <= 32);
 
-/// The document fields of §9.1, in the order of [`FIELD_WEIGHTS`].
+/// The document fields of §9.1, in the order of [`Bm25fParams::field_weights`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Field {
     Title = 0,
@@ -64,12 +64,66 @@ fn is_tag_item(name: &str) -> bool {
         .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// How much one occurrence in each field weighs against one in the body (contract 03 §9.1).
-const FIELD_WEIGHTS: [f64; FIELDS] = [3.0, 1.5, 2.0, 2.0, 1.0];
+/// Every constant of the BM25F score of contract 03 §9.1–§9.3, named, with why it has its value.
+/// One home: the score reads them from [`PARAMS`] and nowhere else.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bm25fParams {
+    /// Term-frequency saturation: the Lucene/Okapi default, under which the fifth occurrence of
+    /// a term adds little; the own corpus and the reference collections were measured with it
+    /// (docs/benchmark.md, issue 22).
+    pub(crate) k1: f64,
+    /// Body-length normalisation strength, the Okapi default: a long note's body occurrence
+    /// weighs less than a short note's. Titles, headings, paths and descriptions are short and
+    /// are not length-normalised.
+    pub(crate) b: f64,
+    /// How much one occurrence in each field weighs against one in the body, in [`Field`]
+    /// order (title, heading, path, description, body): the words an author chose to name a
+    /// note outweigh a passing mention.
+    pub(crate) field_weights: [f64; FIELDS],
+    /// Added, times the query terms' summed idf, when the terms occur in order next to each
+    /// other (one gap allowed): a phrase match is stronger evidence than scattered terms.
+    pub(crate) phrase_bonus: f64,
+    /// Added, times the summed idf, when every term occurs within a window of fewer than
+    /// `proximity_span × terms` tokens but not as a phrase.
+    pub(crate) proximity_bonus: f64,
+    /// The window of the proximity bonus, in tokens per query term.
+    pub(crate) proximity_span: usize,
+    /// Added, times the summed idf, when the title holds every query term exactly or by stem.
+    pub(crate) title_cover_bonus: f64,
+    /// The recency prior (§9.3): at most this fraction more for a document of today, so it
+    /// only reorders near-equal matches.
+    pub(crate) recency_boost: f64,
+    /// The recency prior's half-life, in days.
+    pub(crate) recency_half_life_days: f64,
+}
 
-/// BM25 saturation and body-length normalisation.
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
+/// The one parameter set of the score (contract 03 §9.1–§9.3).
+pub(crate) const PARAMS: Bm25fParams = Bm25fParams {
+    k1: 1.2,
+    b: 0.75,
+    field_weights: [3.0, 1.5, 2.0, 2.0, 1.0],
+    phrase_bonus: 0.6,
+    proximity_bonus: 0.3,
+    proximity_span: 3,
+    title_cover_bonus: 0.5,
+    recency_boost: 0.08,
+    recency_half_life_days: 60.0,
+};
+
+/// The kinds of document whose lengths are averaged apart for length normalisation (§9.2):
+/// a memory entry of a few words and a note of pages are not held to one average.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DocClass {
+    /// A Markdown file (a note, a context file, a skill, a project file).
+    Markdown = 0,
+    /// One JSONL memory entry (an event or a signal).
+    MemoryEntry = 1,
+    /// One saved session (its index entry and body).
+    Session = 2,
+}
+
+/// How many [`DocClass`]es there are.
+const CLASSES: usize = 3;
 
 /// How a document token matched a query term (§6.1), with its weight in the term frequency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -699,11 +753,12 @@ impl AnalysedQuery {
         &self,
         features: &Features,
         stats: &Stats,
-        class: usize,
+        class: DocClass,
         age_ms: f64,
     ) -> f64 {
+        let p = PARAMS;
         let average = stats.average_length(class);
-        let norm = 1.0 - B + B * (length_class(features.length) / average.max(1.0));
+        let norm = 1.0 - p.b + p.b * (length_class(features.length) / average.max(1.0));
         let mut score = 0.0;
         let mut idf_total = 0.0;
         let mut matched = false;
@@ -728,7 +783,7 @@ impl AnalysedQuery {
             }
             let mut tf = 0.0;
             for (field, &value) in fields.iter().enumerate() {
-                let weighted = value * FIELD_WEIGHTS[field];
+                let weighted = value * p.field_weights[field];
                 tf += if field == Field::Body as usize {
                     weighted / norm
                 } else {
@@ -736,7 +791,7 @@ impl AnalysedQuery {
                 };
             }
             if tf > 0.0 {
-                score += self.terms[term].weight * idf * tf * (K1 + 1.0) / (tf + K1);
+                score += self.terms[term].weight * idf * tf * (p.k1 + 1.0) / (tf + p.k1);
                 matched |= term < self.query_terms;
             }
         }
@@ -748,15 +803,15 @@ impl AnalysedQuery {
         let terms = self.query_terms;
         if terms >= 2 {
             if features.phrase {
-                score += 0.6 * idf_total;
+                score += p.phrase_bonus * idf_total;
             } else if let Some(span) = features.span
-                && (span as usize) < 3 * terms
+                && (span as usize) < p.proximity_span * terms
             {
-                score += 0.3 * idf_total;
+                score += p.proximity_bonus * idf_total;
             }
         }
         if features.title_covers {
-            score += 0.5 * idf_total;
+            score += p.title_cover_bonus * idf_total;
         }
         score * recency(age_ms)
     }
@@ -778,7 +833,7 @@ pub(crate) fn recency(age_ms: f64) -> f64 {
         return 1.0;
     }
     let days = (age_ms / 86_400_000.0).max(0.0).floor();
-    1.0 + 0.08 * 2f64.powf(-days / 60.0)
+    1.0 + PARAMS.recency_boost * 2f64.powf(-days / PARAMS.recency_half_life_days)
 }
 
 impl QueryTerm {
@@ -970,9 +1025,6 @@ pub(crate) struct Stats {
     lengths: [(u64, u64); CLASSES],
 }
 
-/// Document classes for length normalisation: Markdown files, memory entries, sessions.
-pub(crate) const CLASSES: usize = 3;
-
 impl Stats {
     pub(crate) fn new(terms: usize) -> Stats {
         Stats {
@@ -983,10 +1035,10 @@ impl Stats {
     }
 
     /// Counts one document of `class` with `length` bytes; `features` when it matched.
-    pub(crate) fn add(&mut self, class: usize, length: u64, features: Option<&Features>) {
+    pub(crate) fn add(&mut self, class: DocClass, length: u64, features: Option<&Features>) {
         self.documents += 1;
-        self.lengths[class].0 += 1;
-        self.lengths[class].1 += length;
+        self.lengths[class as usize].0 += 1;
+        self.lengths[class as usize].1 += length;
         if let Some(features) = features {
             for (term, count) in self.frequency.iter_mut().enumerate() {
                 if features.holds(term) {
@@ -1002,8 +1054,8 @@ impl Stats {
         (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
     }
 
-    fn average_length(&self, class: usize) -> f64 {
-        let (count, total) = self.lengths[class];
+    fn average_length(&self, class: DocClass) -> f64 {
+        let (count, total) = self.lengths[class as usize];
         if count == 0 {
             1.0
         } else {

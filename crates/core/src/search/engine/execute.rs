@@ -16,7 +16,7 @@ use crate::search::jsonl::{Family, ProjectIdentity};
 use crate::search::markdown::{FileAnalysis, analyze};
 use crate::search::matcher::{Query, lowercase};
 use crate::search::omission::{Counts, OmissionReason};
-use crate::search::relevance::{Features, Field, Stats, fold_accents};
+use crate::search::relevance::{DocClass, Features, Field, Stats, fold_accents};
 use crate::search::{MAX_FILE_BYTES, Scope, jsonl};
 use crate::text::collate;
 
@@ -30,7 +30,7 @@ pub(super) struct Pending {
     pub(super) hit: SearchHit,
     pub(super) features: Features,
     /// The statistics class of §9.2 (Markdown file, memory entry, session).
-    pub(super) class: usize,
+    pub(super) class: DocClass,
     pub(super) age_ms: f64,
     /// The cross-family dedupe of memory entries (§10.6 step 4).
     pub(super) family: Option<(Family, String)>,
@@ -67,12 +67,12 @@ impl Engine<'_> {
                     }
                     collector.add_length(length);
                     let features = collector.finish();
-                    stats.add(2, length as u64, Some(&features));
+                    stats.add(DocClass::Session, length as u64, Some(&features));
                     pending.push(Pending {
                         group,
                         hit,
                         features,
-                        class: 2,
+                        class: DocClass::Session,
                         age_ms: f64::NAN,
                         family: None,
                     });
@@ -92,7 +92,7 @@ impl Engine<'_> {
                         group,
                         hit: SearchHit::Memory(entry.hit),
                         features: entry.features,
-                        class: 1,
+                        class: DocClass::MemoryEntry,
                         age_ms: entry.age_ms,
                         family: entry.record_id.map(|id| (entry.family, id)),
                     });
@@ -164,7 +164,7 @@ impl Engine<'_> {
             charged.files += 1;
             charged.bytes += file.identity.size;
             stats.add(
-                0,
+                DocClass::Markdown,
                 analysis.length,
                 analysis
                     .candidate
@@ -193,7 +193,7 @@ impl Engine<'_> {
                 group,
                 hit: SearchHit::Markdown(candidate.hit),
                 features: candidate.features,
-                class: 0,
+                class: DocClass::Markdown,
                 age_ms: now - candidate.mtime_ms,
                 family: None,
             });
@@ -232,13 +232,13 @@ impl Engine<'_> {
                 &self.request.clock,
                 memory.project.as_ref(),
                 limit,
-                |features, age| model.score(features, stats, 1, age),
+                |features, age| model.score(features, stats, DocClass::MemoryEntry, age),
             );
             let items = found.into_iter().map(|entry| Pending {
                 group: memory.group,
                 hit: SearchHit::Memory(entry.hit),
                 features: entry.features,
-                class: 1,
+                class: DocClass::MemoryEntry,
                 age_ms: entry.age_ms,
                 family: entry.record_id.map(|id| (entry.family, id)),
             });

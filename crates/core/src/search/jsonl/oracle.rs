@@ -14,7 +14,7 @@ use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
 use crate::search::matcher::{Match, Query, lowercase};
-use crate::search::relevance::{Field, LineFacts, Stats, fold_accents, kind_of};
+use crate::search::relevance::{DocClass, Field, LineFacts, Stats, fold_accents, kind_of};
 use crate::text::{NameOutput, escape_name};
 
 /// A source with all its entries parsed.
@@ -121,7 +121,7 @@ pub(crate) fn candidates(
                 .map(|(_, value)| fold_accents(&lowercase(value)).into_owned())
                 .collect();
             if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
-                stats.add(1, length as u64, None);
+                stats.add(DocClass::MemoryEntry, length as u64, None);
                 continue;
             }
             let mut collector = model.collector();
@@ -140,7 +140,7 @@ pub(crate) fn candidates(
                 }
             }
             let features = collector.finish();
-            stats.add(1, length as u64, Some(&features));
+            stats.add(DocClass::MemoryEntry, length as u64, Some(&features));
             let Some((index, _, facts)) = best else {
                 continue;
             };

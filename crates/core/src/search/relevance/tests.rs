@@ -30,13 +30,17 @@ fn scores(query: &str, documents: &[(&str, &str)]) -> Vec<f64> {
             collector.piece(&fold_accents(&body.to_lowercase()), Field::Body);
             collector.add_length(title.len() + body.len());
             let features = collector.finish();
-            stats.add(0, (title.len() + body.len()) as u64, Some(&features));
+            stats.add(
+                DocClass::Markdown,
+                (title.len() + body.len()) as u64,
+                Some(&features),
+            );
             features
         })
         .collect();
     features
         .iter()
-        .map(|features| model.score(features, &stats, 0, f64::NAN))
+        .map(|features| model.score(features, &stats, DocClass::Markdown, f64::NAN))
         .collect()
 }
 
@@ -282,11 +286,11 @@ fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
     let tagged = entry("on-call handbook", "pages are acknowledged in five minutes");
     let mentioned = entry("groceries", "the on-call handbook sits next to the milk");
     for features in [&tagged, &mentioned] {
-        stats.add(1, 40, Some(features));
+        stats.add(DocClass::MemoryEntry, 40, Some(features));
     }
     assert!(tagged.title_covers && !mentioned.title_covers);
-    let tagged = model.score(&tagged, &stats, 1, f64::NAN);
-    let mentioned = model.score(&mentioned, &stats, 1, f64::NAN);
+    let tagged = model.score(&tagged, &stats, DocClass::MemoryEntry, f64::NAN);
+    let mentioned = model.score(&mentioned, &stats, DocClass::MemoryEntry, f64::NAN);
     assert!(tagged > mentioned, "{tagged} {mentioned}");
 }
 
