@@ -1,7 +1,7 @@
 //! The AIOS folder a command works on (contract 01 §1): where it is, the folder check every
 //! reading command makes first, and the one rule for a path written into client configuration.
-//! A leaf: it uses core and the CLI's error type, no command; it never reads the folder's
-//! contents.
+//! A leaf: it uses core and the CLI's error type, no command; of the folder it reads only what
+//! the check of contract 01 §1.3 looks at.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
