@@ -328,7 +328,11 @@ fn write_worst_case(folder: &Path) -> Result<(), String> {
     std::fs::create_dir(folder).map_err(fail)?;
     std::fs::write(folder.join("aios.json"), crate::corpus::AIOS_JSON).map_err(fail)?;
     std::fs::create_dir(folder.join("vault")).map_err(fail)?;
-    let note = vec![b'a'; WORST_CASE_NOTE_BYTES];
+    // A first line `a`, then one token of `a`s: a one- or two-character term matches whole
+    // tokens only (contract 03 §6.1), so the 250 repeated `a` terms still find every note,
+    // and the long token still stresses every term of the 30 overlapping ones.
+    let mut note = vec![b'a'; WORST_CASE_NOTE_BYTES];
+    note[1] = b'\n';
     for index in 0..WORST_CASE_NOTES {
         std::fs::write(folder.join("vault").join(format!("note-{index}.md")), &note)
             .map_err(fail)?;
