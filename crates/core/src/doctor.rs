@@ -21,11 +21,11 @@ use crate::context::sources::{
     DECISIONS_CAP, LEDGER_LIMITS, MARKDOWN_CAP, SIGNAL_DIRECTORY_ENTRIES, TIMELINE_CAP,
 };
 use crate::context::{ContextError, ContextRequest, ContextScope, project_working_context};
-use crate::folder::config::{
-    CONFIG_CAP, SUPPORTED_SCHEMA_VERSION, check_config_identity, read_config,
-};
+use crate::folder::config::{CONFIG_CAP, SUPPORTED_SCHEMA_VERSION, check_config_identity};
 use crate::folder::frontmatter::split_frontmatter;
-use crate::folder::inspection::{Inspection, InspectionCode, MigrationStatus, inspect_migrations};
+use crate::folder::inspection::{
+    Inspection, InspectionCode, MigrationStatus, inspect_migrations, read_config,
+};
 use crate::folder::plan::{IGNORE_CAP, plan_for_root};
 use crate::folder::projects::{Oversized, read_catalog_with};
 use crate::request::{Budget, Limit};

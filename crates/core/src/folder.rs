@@ -19,7 +19,7 @@
 //! [`projects::IdentityResolution`] (`{id, slug}` plus the observed identities to revalidate) or
 //! an [`projects::IdentityError`]. Migration state: [`inspection::inspect_migrations`]`(&Root)`
 //! → [`inspection::Inspection`] (never an error; `operational_json()` is §8.2's object in key
-//! order); [`config::read_config`] and [`config::check_config_identity`] serve `doctor`.
+//! order); [`inspection::read_config`] and [`config::check_config_identity`] serve `doctor`.
 //! Frontmatter, for READMEs and `SKILL.md`: [`frontmatter::split_frontmatter`] (and
 //! `split_frontmatter_prefix` for bounded prefixes) and [`frontmatter::parse_mapping`] →
 //! an ordered [`frontmatter::YamlMapping`] of [`frontmatter::YamlValue`]s (YAML 1.2 core

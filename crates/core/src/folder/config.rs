@@ -1,18 +1,17 @@
 //! `aios.json` (contract 01 §3.1): the JSON object, its schema version and support status
 //! (§8.1–§8.2), and the strict identity check that `doctor` uses to grade the file.
 //!
-//! Pure parsing over text the caller read through the contained reader ([`read_config`] is the
-//! one bounded read, shared by migration inspection and `doctor`). Problems name a field, never
+//! Pure parsing over text the caller read through the contained reader (the one bounded read
+//! is [`crate::folder::inspection::read_config`], shared by migration inspection, planning and
+//! `doctor`). Problems name a field, never
 //! a path or a value.
 
 use std::cmp::Ordering;
 use std::fmt;
 
-use dotaios_contained::{Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
-use crate::folder::inspection::InspectionCode;
 use crate::text::{LoneSurrogates, serde_read};
 
 /// The file's path below the root.
@@ -35,42 +34,6 @@ pub struct AiosConfig {
     /// The top-level object, with JavaScript's `JSON.parse` semantics for repeated keys (the
     /// last value wins, at the first key's position).
     pub object: Map<String, Value>,
-}
-
-/// Reads `aios.json` through the contained reader (at most 1 MiB) and parses it as a JSON
-/// object, mapping every failure to its migration-inspection code (contract 01 §8.1 step 1):
-/// `CONFIG_TOO_LARGE`, `CONFIG_CHANGED`, `UNSAFE_FILE` (a link or special file),
-/// `MISSING_FILE`, `INVALID_CONFIG_ENCODING`, `INVALID_CONFIG` (not JSON, or not an object).
-/// Other operating-system failures are `INSPECTION_FAILED`.
-pub fn read_config(root: &Root) -> Result<AiosConfig, InspectionCode> {
-    // Inspection and doctor have no request ledger of their own; this one only admits the file.
-    let mut ledger = Ledger::new(Limits {
-        files: 1,
-        bytes: CONFIG_CAP,
-        entries: 0,
-    });
-    let path = RelPath::new(CONFIG_PATH).map_err(|_| InspectionCode::InspectionFailed)?;
-    let bytes = match root.read_bytes(&path, CONFIG_CAP, &mut ledger) {
-        Ok(Some(file)) => file.bytes,
-        Ok(None) => return Err(InspectionCode::MissingFile),
-        Err(error) => return Err(config_read_code(error)),
-    };
-    let text = String::from_utf8(bytes).map_err(|_| InspectionCode::InvalidConfigEncoding)?;
-    let object = parse_config_object(&text).ok_or(InspectionCode::InvalidConfig)?;
-    Ok(AiosConfig { text, object })
-}
-
-fn config_read_code(error: ReadError) -> InspectionCode {
-    match error {
-        ReadError::TooLarge => InspectionCode::ConfigTooLarge,
-        ReadError::Changed => InspectionCode::ConfigChanged,
-        ReadError::Unsafe(UnsafeKind::Symlink | UnsafeKind::Escape | UnsafeKind::NotDirectory)
-        | ReadError::NotRegular(_) => InspectionCode::UnsafeFile,
-        ReadError::InvalidUtf8 => InspectionCode::InvalidConfigEncoding,
-        ReadError::Budget(_) | ReadError::DirectoryLimit | ReadError::Io(_) => {
-            InspectionCode::InspectionFailed
-        }
-    }
 }
 
 /// Parses `text` as `JSON.parse` would and returns the top-level object, or `None` when the
@@ -448,49 +411,6 @@ mod tests {
   "vault_path": null
 }
 "#;
-
-    #[test]
-    fn reader_failures_map_to_inspection_codes() {
-        use dotaios_contained::{BudgetDimension, EntryKind};
-        let cases = [
-            (ReadError::TooLarge, InspectionCode::ConfigTooLarge),
-            // The file changed between the reader's two observations: not provokable from a
-            // filesystem test without a race, so the mapping is pinned here.
-            (ReadError::Changed, InspectionCode::ConfigChanged),
-            (
-                ReadError::Unsafe(UnsafeKind::Symlink),
-                InspectionCode::UnsafeFile,
-            ),
-            (
-                ReadError::Unsafe(UnsafeKind::Escape),
-                InspectionCode::UnsafeFile,
-            ),
-            (
-                ReadError::NotRegular(EntryKind::Fifo),
-                InspectionCode::UnsafeFile,
-            ),
-            (
-                ReadError::NotRegular(EntryKind::Directory),
-                InspectionCode::UnsafeFile,
-            ),
-            (
-                ReadError::InvalidUtf8,
-                InspectionCode::InvalidConfigEncoding,
-            ),
-            // An operating-system error (EACCES never reaches root in tests).
-            (
-                ReadError::Io(std::io::ErrorKind::PermissionDenied),
-                InspectionCode::InspectionFailed,
-            ),
-            (
-                ReadError::Budget(BudgetDimension::Bytes),
-                InspectionCode::InspectionFailed,
-            ),
-        ];
-        for (error, code) in cases {
-            assert_eq!(config_read_code(error), code, "{error:?}");
-        }
-    }
 
     #[test]
     fn parse_config_object_is_json_parse() {

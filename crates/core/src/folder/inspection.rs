@@ -5,10 +5,11 @@
 //! the bounds of §5.2. An inspection failure is a value ([`Inspection::Failed`]), never an error
 //! of the surrounding request: the working context and `doctor` only change what they report.
 
-use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root};
+use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
 
 use crate::folder::config::{
-    SUPPORTED_SCHEMA_VERSION, SchemaSupport, SchemaVersion, read_config, schema_support,
+    AiosConfig, CONFIG_CAP, CONFIG_PATH, SUPPORTED_SCHEMA_VERSION, SchemaSupport, SchemaVersion,
+    parse_config_object, schema_support,
 };
 use crate::text::utf16_cmp;
 
@@ -87,6 +88,42 @@ impl InspectionCode {
 impl std::fmt::Display for InspectionCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Reads `aios.json` through the contained reader (at most 1 MiB) and parses it as a JSON
+/// object, mapping every failure to its migration-inspection code (contract 01 §8.1 step 1):
+/// `CONFIG_TOO_LARGE`, `CONFIG_CHANGED`, `UNSAFE_FILE` (a link or special file),
+/// `MISSING_FILE`, `INVALID_CONFIG_ENCODING`, `INVALID_CONFIG` (not JSON, or not an object).
+/// Other operating-system failures are `INSPECTION_FAILED`.
+pub fn read_config(root: &Root) -> Result<AiosConfig, InspectionCode> {
+    // Inspection and doctor have no request ledger of their own; this one only admits the file.
+    let mut ledger = Ledger::new(Limits {
+        files: 1,
+        bytes: CONFIG_CAP,
+        entries: 0,
+    });
+    let path = RelPath::new(CONFIG_PATH).map_err(|_| InspectionCode::InspectionFailed)?;
+    let bytes = match root.read_bytes(&path, CONFIG_CAP, &mut ledger) {
+        Ok(Some(file)) => file.bytes,
+        Ok(None) => return Err(InspectionCode::MissingFile),
+        Err(error) => return Err(config_read_code(error)),
+    };
+    let text = String::from_utf8(bytes).map_err(|_| InspectionCode::InvalidConfigEncoding)?;
+    let object = parse_config_object(&text).ok_or(InspectionCode::InvalidConfig)?;
+    Ok(AiosConfig { text, object })
+}
+
+fn config_read_code(error: ReadError) -> InspectionCode {
+    match error {
+        ReadError::TooLarge => InspectionCode::ConfigTooLarge,
+        ReadError::Changed => InspectionCode::ConfigChanged,
+        ReadError::Unsafe(UnsafeKind::Symlink | UnsafeKind::Escape | UnsafeKind::NotDirectory)
+        | ReadError::NotRegular(_) => InspectionCode::UnsafeFile,
+        ReadError::InvalidUtf8 => InspectionCode::InvalidConfigEncoding,
+        ReadError::Budget(_) | ReadError::DirectoryLimit | ReadError::Io(_) => {
+            InspectionCode::InspectionFailed
+        }
     }
 }
 
@@ -403,6 +440,49 @@ impl Inspection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reader_failures_map_to_inspection_codes() {
+        use dotaios_contained::{BudgetDimension, EntryKind};
+        let cases = [
+            (ReadError::TooLarge, InspectionCode::ConfigTooLarge),
+            // The file changed between the reader's two observations: not provokable from a
+            // filesystem test without a race, so the mapping is pinned here.
+            (ReadError::Changed, InspectionCode::ConfigChanged),
+            (
+                ReadError::Unsafe(UnsafeKind::Symlink),
+                InspectionCode::UnsafeFile,
+            ),
+            (
+                ReadError::Unsafe(UnsafeKind::Escape),
+                InspectionCode::UnsafeFile,
+            ),
+            (
+                ReadError::NotRegular(EntryKind::Fifo),
+                InspectionCode::UnsafeFile,
+            ),
+            (
+                ReadError::NotRegular(EntryKind::Directory),
+                InspectionCode::UnsafeFile,
+            ),
+            (
+                ReadError::InvalidUtf8,
+                InspectionCode::InvalidConfigEncoding,
+            ),
+            // An operating-system error (EACCES never reaches root in tests).
+            (
+                ReadError::Io(std::io::ErrorKind::PermissionDenied),
+                InspectionCode::InspectionFailed,
+            ),
+            (
+                ReadError::Budget(BudgetDimension::Bytes),
+                InspectionCode::InspectionFailed,
+            ),
+        ];
+        for (error, code) in cases {
+            assert_eq!(config_read_code(error), code, "{error:?}");
+        }
+    }
 
     fn observation(text: &str, ids: &[&str]) -> Observation {
         Observation {

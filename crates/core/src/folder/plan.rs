@@ -18,9 +18,9 @@ use sha2::{Digest, Sha256};
 
 use crate::folder::config::{
     CONFIG_PATH, SUPPORTED_SCHEMA_VERSION, SchemaSupport, SchemaVersion, parse_config_object,
-    read_config, schema_support,
+    schema_support,
 };
-use crate::folder::inspection::InspectionCode;
+use crate::folder::inspection::{InspectionCode, read_config};
 use crate::text::{collate, js_string_of, js_trim, js_trim_start, to_json_canonical};
 
 /// The `schema` member of every plan body.

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
-use dotaios_core::folder::config::{SchemaSupport, SchemaVersion, read_config, schema_support};
+use dotaios_core::folder::config::{SchemaSupport, SchemaVersion, schema_support};
+use dotaios_core::folder::inspection::read_config;
 use dotaios_core::folder::inspection::{
     InspectionCode, MAX_TRANSACTIONS, OWNER_CAP, OWNER_MARKER, is_plan_id,
 };
