@@ -12,11 +12,11 @@
 use std::ffi::OsStr;
 
 use crate::error::{ReadError, UnsafeKind};
+use crate::found::{FileBytes, FilePrefix, FileText, Listing, Probe, decode};
 use crate::identity::{EntryKind, Identity};
 use crate::ledger::Ledger;
 use crate::open::{OpenFailure, Strategy};
 use crate::read::{AfterRead, Extent, read_bounded};
-use crate::root::{FileBytes, FilePrefix, FileText, Listing, Probe};
 use crate::sys::{self, Handle, HandleRef};
 
 /// A directory opened contained: the root itself ([`crate::Root::dir`]), a directory below it
@@ -234,17 +234,6 @@ fn checked(name: &OsStr) -> Result<&OsStr, ReadError> {
     } else {
         Err(ReadError::Unsafe(UnsafeKind::Escape))
     }
-}
-
-pub(crate) fn decode(file: Option<FileBytes>) -> Result<Option<FileText>, ReadError> {
-    let Some(file) = file else {
-        return Ok(None);
-    };
-    let text = String::from_utf8(file.bytes).map_err(|_| ReadError::InvalidUtf8)?;
-    Ok(Some(FileText {
-        text,
-        identity: file.identity,
-    }))
 }
 
 /// The operations on one child of a directory handle, by one already checked name.

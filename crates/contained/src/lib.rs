@@ -96,6 +96,7 @@ compile_error!("dotaios supports Linux, macOS, other Unix systems and Windows on
 
 mod dir;
 mod error;
+mod found;
 mod identity;
 mod ledger;
 mod open;
@@ -106,8 +107,9 @@ mod sys;
 
 pub use crate::dir::{Dir, ReadOptions};
 pub use crate::error::{ReadError, RootError, UnsafeKind};
+pub use crate::found::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe};
 pub use crate::identity::{EntryKind, Identity};
 pub use crate::ledger::{BudgetDimension, Counts, Ledger, Limits};
 pub use crate::open::Strategy;
 pub use crate::relpath::{InvalidRelPath, RelPath};
-pub use crate::root::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe, Root};
+pub use crate::root::Root;

@@ -20,10 +20,10 @@ use rustix::io::Errno;
 pub(crate) use self::resolve::open_directory;
 use self::resolve::{open_directory_component, stat_call};
 use crate::error::{ReadError, RootError};
+use crate::found::DirEntry;
 use crate::identity::{EntryKind, Identity};
 use crate::open::{OpenFailure, Strategy};
 use crate::relpath::{RelPath, is_single_component_bytes};
-use crate::root::DirEntry;
 
 /// An open handle: a file descriptor.
 pub(crate) type Handle = OwnedFd;

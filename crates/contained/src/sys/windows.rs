@@ -47,10 +47,10 @@ use windows_sys::Win32::Storage::FileSystem::{
 };
 
 use crate::error::{ReadError, RootError, UnsafeKind};
+use crate::found::DirEntry;
 use crate::identity::{EntryKind, Identity};
 use crate::open::{OpenFailure, Strategy};
 use crate::relpath::{RelPath, is_windows_name};
-use crate::root::DirEntry;
 
 /// An open handle: an NT handle.
 pub(crate) type Handle = OwnedHandle;
