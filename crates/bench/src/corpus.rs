@@ -107,19 +107,6 @@ impl Mulberry32 {
     }
 }
 
-/// The vault-relative path of file `index` (§1.2).
-pub(crate) fn note_path(layout: Layout, index: usize) -> String {
-    match layout {
-        Layout::Shallow => format!("bucket-{:02}/note-{index:05}.md", index % 2),
-        Layout::Nested => format!(
-            "branch-{:02}/branch-{:02}/branch-{:02}/note-{index:05}.md",
-            (index / 64) % 8,
-            (index / 8) % 8,
-            index % 8
-        ),
-    }
-}
-
 /// The content of file `index` (§1.4).
 pub(crate) fn note_content(layout: Layout, distribution: Distribution, index: usize) -> String {
     let seed_text = format!(
@@ -225,7 +212,7 @@ pub(crate) fn expected_inventory(fixture: &Fixture) -> Vec<InventoryEntry> {
         .map(|index| {
             let content = note_content(fixture.layout, fixture.distribution, index);
             InventoryEntry {
-                path: note_path(fixture.layout, index),
+                path: fixture.layout.note_path(index),
                 bytes: content.len() as u64,
                 sha256: hex(&Sha256::digest(content.as_bytes())),
             }
@@ -258,7 +245,7 @@ pub(crate) fn write_fixture(out: &Path, fixture: &Fixture) -> Result<(), String>
     write_file(&dir.join("aios").join("aios.json"), AIOS_JSON.as_bytes())?;
     let mut entries = Vec::with_capacity(fixture.count);
     for index in 0..fixture.count {
-        let path = note_path(fixture.layout, index);
+        let path = fixture.layout.note_path(index);
         let full = vault.join(&path);
         if let Some(parent) = full.parent() {
             make_dirs(&vault, parent)?;
@@ -526,10 +513,10 @@ mod tests {
     #[test]
     fn paths() {
         assert_eq!(
-            note_path(Layout::Nested, 307),
+            Layout::Nested.note_path(307),
             "branch-04/branch-06/branch-03/note-00307.md"
         );
-        assert_eq!(note_path(Layout::Shallow, 3), "bucket-01/note-00003.md");
+        assert_eq!(Layout::Shallow.note_path(3), "bucket-01/note-00003.md");
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! The six fixtures, the three controlled queries, their expected ordered hits and result
 //! digests (contract 07 §1.7, §1.9, §2), and the reference's published numbers (§6).
 
-use crate::corpus::note_path;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Layout {
     Shallow,
@@ -14,6 +12,19 @@ impl Layout {
         match self {
             Layout::Shallow => "shallow",
             Layout::Nested => "nested",
+        }
+    }
+
+    /// The vault-relative path of file `index` (§1.2).
+    pub(crate) fn note_path(self, index: usize) -> String {
+        match self {
+            Layout::Shallow => format!("bucket-{:02}/note-{index:05}.md", index % 2),
+            Layout::Nested => format!(
+                "branch-{:02}/branch-{:02}/branch-{:02}/note-{index:05}.md",
+                (index / 64) % 8,
+                (index / 8) % 8,
+                index % 8
+            ),
         }
     }
 }
@@ -139,7 +150,7 @@ pub(crate) const RESULT_LIMIT: usize = 20;
 pub(crate) fn expected_sources(fixture: &Fixture, query: &ControlledQuery) -> Vec<String> {
     let mut paths: Vec<String> = (0..fixture.count)
         .filter(|&index| query.applies_to(index))
-        .map(|index| note_path(fixture.layout, index))
+        .map(|index| fixture.layout.note_path(index))
         .collect();
     paths.sort();
     paths.truncate(RESULT_LIMIT);
