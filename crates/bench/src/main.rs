@@ -23,6 +23,7 @@ mod quality;
 mod report;
 mod skill_quality;
 mod spawner;
+mod syscalls;
 mod threads;
 mod timing;
 #[cfg(target_os = "linux")]
@@ -51,6 +52,9 @@ Usage:
                          the CLI and the BM25 / BM25 + Snowball / rg controls)
   dotaios-bench quality  --skills [--dotaios <PATH>] [--report <FILE>]
                          (skill routing against the gold set data/skill-intents.json)
+  dotaios-bench syscalls --fixtures <DIR> --report <FILE> [--fixture <id>]...
+                         [--dotaios <PATH>] [--dotaios-mcp <PATH>]
+                         (system calls per file of each measure, counted by strace -f -c)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
   dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
@@ -131,6 +135,27 @@ fn main() -> ExitCode {
         "generate" => generate(&options),
         "verify" => verify(&options),
         "run" => return measure::run(&options_for_run(&options)),
+        "syscalls" => {
+            let run = options_for_run(&options);
+            let fixtures_dir = options
+                .fixtures_dir
+                .as_deref()
+                .ok_or("syscalls requires --fixtures <DIR>");
+            let report = run
+                .report
+                .as_deref()
+                .ok_or("syscalls requires --report <FILE>");
+            match (fixtures_dir, report) {
+                (Ok(dir), Ok(report)) => syscalls::run(
+                    dir,
+                    &options.fixtures,
+                    &run.dotaios,
+                    &run.dotaios_mcp,
+                    report,
+                ),
+                (Err(message), _) | (_, Err(message)) => Err(message.to_owned()),
+            }
+        }
         "extra" => {
             let aios = options.aios.clone().unwrap_or_else(extra::default_aios);
             return extra::run(&options_for_run(&options), &aios);

@@ -21,6 +21,7 @@ mod sample;
 mod tests;
 
 pub(crate) use self::control::control;
+pub(crate) use self::sample::find_on_path;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -34,7 +35,7 @@ use crate::spawner::Spawner;
 
 use self::check::{Check, Expectation};
 use self::sample::{
-    McpServer, Sample, cli, core, find_on_path, raw_read, ripgrep_sample, safe_corpus, safe_walk,
+    McpServer, Sample, cli, core, raw_read, ripgrep_sample, safe_corpus, safe_walk,
 };
 
 pub(crate) fn run(options: &RunOptions) -> ExitCode {

@@ -195,7 +195,7 @@ pub(super) fn cli(
 // ----- ripgrep -----------------------------------------------------------------------------
 
 /// The first executable file called `name` in a directory of `PATH`.
-pub(super) fn find_on_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|directory| {
