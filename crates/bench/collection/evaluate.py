@@ -154,8 +154,8 @@ def evaluate(directory, report_path):
         system["p_ndcg10"] = paired_p(mine, theirs)
 
     lines = [
-        f"Cranfield: {len(topics)} queries ({len(judged)} with a relevant document), "
-        f"all questions; trec_eval at {DEPTH}; baseline: {best['name']}",
+        f"{meta['collection']}: {len(topics)} queries ({len(judged)} with a relevant "
+        f"document); trec_eval at {DEPTH}; baseline: {best['name']}",
         "",
         "| system | nDCG@10 | Δ nDCG@10 vs baseline (p) | MRR@10 | R@10 "
         "| results per answer (answers with 10) | answers cut by the budget |",
@@ -165,7 +165,7 @@ def evaluate(directory, report_path):
         delta = "—" if s is best else f"{s['delta_ndcg10']:+.3f} (p {s['p_ndcg10']:.3f})"
         lines.append(
             f"| {s['name']} | {s['ndcg10']:.3f} | {delta} | {s['mrr10']:.3f} | {s['r10']:.3f} "
-            f"| {s['results_mean']:.2f} ({s['answers_full']}/{len(topics)}) | {s['truncated']} |"
+            f"| {s['results_mean']:.3f} ({s['answers_full']}/{len(topics)}) | {s['truncated']} |"
         )
     print("\n".join(lines))
 
