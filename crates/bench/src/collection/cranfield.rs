@@ -64,7 +64,12 @@ pub(crate) fn parse(docs: &str, queries: &str, qrels: &str) -> Result<Cranfield,
         .zip(1u32..)
         .map(|(record, position)| CranQuery {
             position,
-            text: record.field('W'),
+            // One space between words: the topics file is tab-separated, one query a line.
+            text: record
+                .field('W')
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
         })
         .collect();
     let mut seen = std::collections::HashSet::new();
@@ -228,7 +233,7 @@ mod tests {
 
     const DOCS: &str = ".I 1\n.T\nwing in a\nslipstream .\n.A\nbrenckman,m.\n.B\nj. ae. 25\n.W\nwing in a slipstream .\n  an experimental study .\n.I 2\n.T\n.A\n.B\n.W\n";
     const QUERIES: &str =
-        ".I 001\n.W\nwhat similarity laws\nmust be obeyed .\n.I 004\n.W\nheat conduction .\n";
+        ".I 001\n.W\nwhat similarity laws\nmust be obeyed .\n.I 004\n.W\nheat\tconduction .\n";
 
     #[test]
     fn fields_join_their_lines_and_queries_take_their_position() {
