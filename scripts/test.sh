@@ -24,6 +24,7 @@ target_dir="$(cargo metadata --format-version 1 --no-deps |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 export DOTAIOS_BIN="$target_dir/debug/dotaios"
 export DOTAIOS_MCP_BIN="$target_dir/debug/dotaios-mcp"
+export DOTAIOS_BENCH_BIN="$target_dir/debug/dotaios-bench"
 
 # Skill routing quality (contract 07 §8): the table and the threshold sweep on the frozen gold
 # sets, printed on every run; it measures and never fails on a rate.

@@ -13,6 +13,7 @@
 #![deny(unsafe_code)]
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod collection;
 mod corpus;
 mod extra;
 mod fixtures;
@@ -50,6 +51,11 @@ Usage:
                          [--dotaios <PATH>] [--dotaios-mcp <PATH>] [--tiny]
                          (search quality on a seeded, gold-labelled folder: search_aios,
                          the CLI and the BM25 / BM25 + Snowball / rg controls)
+  dotaios-bench collection --cran <DIR> --out <DIR> [--dotaios <PATH>]
+                         [--dotaios-mcp <PATH>] [--convert-only]
+                         (a public test collection, Cranfield, as an AIOS folder with TREC
+                         topics and qrels, and TREC runs of search_aios, the CLI and the
+                         BM25 controls; crates/bench/collection/evaluate.py scores them)
   dotaios-bench quality  --skills [--dotaios <PATH>] [--report <FILE>]
                          (skill routing against the gold set data/skill-intents.json)
   dotaios-bench syscalls --fixtures <DIR> --report <FILE> [--fixture <id>]...
@@ -88,6 +94,9 @@ fn main() -> ExitCode {
     };
     if command == "control" {
         return measure::control(&args[1..]);
+    }
+    if command == "collection" {
+        return collection::run(&args[1..]);
     }
     if command == "quality" && args[1..].iter().any(|arg| arg == "--skills") {
         let rest: Vec<OsString> = args[1..]

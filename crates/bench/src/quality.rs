@@ -9,12 +9,12 @@
 //! It is not a test: `cargo test` checks the metrics, the generator and the gold, never a
 //! figure. Progress goes to stderr; only the tables go to stdout.
 
-mod controls;
+pub(crate) mod controls;
 mod corpus;
-mod metrics;
+pub(crate) mod metrics;
 mod prose;
 mod queries;
-mod systems;
+pub(crate) mod systems;
 mod topics;
 
 #[cfg(test)]

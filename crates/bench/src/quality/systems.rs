@@ -34,7 +34,7 @@ const ANSWER_DEADLINE: Duration = Duration::from_secs(60);
 /// The protocol version the harness's client negotiates: the newest handshake-era version, what
 /// a current client sends, whose answers carry snippet windows (contract 03 §8.2). The
 /// reference era (2025-06-18 and older) keeps the reference's whole-line snippets.
-const MCP_VERSION: &str = "2025-11-25";
+pub(crate) const MCP_VERSION: &str = "2025-11-25";
 const MAX_LINE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// One `dotaios-mcp` server for the whole run.
