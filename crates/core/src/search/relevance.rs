@@ -15,11 +15,13 @@ use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
 use crate::search::unicode::folds_to_itself;
 
+pub(crate) mod explain;
 mod joined;
 mod short;
 mod stop_words;
 mod token_cache;
 
+use explain::{Bonus, Explanation, Lengths, TermPart, Trace};
 pub(crate) use stop_words::is_stop_word;
 use token_cache::{TokenAnalysis, TokenCache};
 
@@ -72,10 +74,12 @@ pub(crate) struct Bm25fParams {
     /// a term adds little; the own corpus and the reference collections were measured with it
     /// (docs/benchmark.md, issue 22).
     pub(crate) k1: f64,
-    /// Body-length normalisation strength, the Okapi default: a long note's body occurrence
-    /// weighs less than a short note's. Titles, headings, paths and descriptions are short and
-    /// are not length-normalised.
-    pub(crate) b: f64,
+    /// Length-normalisation strength per field, in [`Field`] order. Body: the Okapi default
+    /// 0.75, so a long note's body occurrence weighs less than a short note's (length against
+    /// its class's average, §9.2). Title: against the average title length in tokens of the
+    /// class's matched documents (§9.1). Headings, paths and descriptions are short and are not
+    /// length-normalised (0).
+    pub(crate) b: [f64; FIELDS],
     /// How much one occurrence in each field weighs against one in the body, in [`Field`]
     /// order (title, heading, path, description, body): the words an author chose to name a
     /// note outweigh a passing mention.
@@ -100,7 +104,7 @@ pub(crate) struct Bm25fParams {
 /// The one parameter set of the score (contract 03 §9.1–§9.3).
 pub(crate) const PARAMS: Bm25fParams = Bm25fParams {
     k1: 1.2,
-    b: 0.75,
+    b: [0.0, 0.0, 0.0, 0.0, 0.75],
     field_weights: [3.0, 1.5, 2.0, 2.0, 1.0],
     phrase_bonus: 0.6,
     proximity_bonus: 0.3,
@@ -429,6 +433,8 @@ pub(crate) struct Features {
     tf: Vec<[f64; FIELDS]>,
     /// Bytes of the document's text, for length normalisation.
     pub(crate) length: u64,
+    /// Tokens of the document's title pieces, for the title's length normalisation.
+    title_length: u32,
     /// The terms occur in order, next to each other, somewhere.
     phrase: bool,
     /// The smallest window (in tokens) holding every term, when all occur.
@@ -756,9 +762,38 @@ impl AnalysedQuery {
         class: DocClass,
         age_ms: f64,
     ) -> f64 {
+        self.score_traced(features, stats, class, age_ms, &mut ())
+    }
+
+    /// Every part of [`AnalysedQuery::score`] for one document, which was ranked by `score`
+    /// (§9.5): the same computation, recorded.
+    pub(crate) fn explain(
+        &self,
+        features: &Features,
+        stats: &Stats,
+        class: DocClass,
+        age_ms: f64,
+        score: f64,
+    ) -> Explanation {
+        let mut explanation = Explanation::new(class);
+        self.score_traced(features, stats, class, age_ms, &mut explanation);
+        explanation.score = score;
+        explanation
+    }
+
+    /// The one score of §9.1, reporting each part to `trace` as it is added.
+    fn score_traced(
+        &self,
+        features: &Features,
+        stats: &Stats,
+        class: DocClass,
+        age_ms: f64,
+        trace: &mut impl Trace,
+    ) -> f64 {
         let p = PARAMS;
-        let average = stats.average_length(class);
-        let norm = 1.0 - p.b + p.b * (length_class(features.length) / average.max(1.0));
+        let lengths = self.lengths(features, stats, class);
+        trace.document(&lengths);
+        let norms = lengths.norms;
         let mut score = 0.0;
         let mut idf_total = 0.0;
         let mut matched = false;
@@ -772,48 +807,99 @@ impl AnalysedQuery {
             .filter(|(_, fields)| fields.iter().any(|&tf| tf > 0.0))
             .fold(0_u64, |held, (term, _)| held | 1 << term);
         for (term, fields) in features.tf.iter().enumerate() {
-            if self.terms[term].owners & held != 0 {
-                continue;
-            }
+            let skipped = self.terms[term].owners & held != 0;
             let idf = stats.idf(term);
-            // The bonuses below are for the query's own terms; a part term only adds its
-            // weighted share of evidence (§5.1).
-            if term < self.query_terms {
-                idf_total += idf;
-            }
             let mut tf = 0.0;
-            for (field, &value) in fields.iter().enumerate() {
-                let weighted = value * p.field_weights[field];
-                tf += if field == Field::Body as usize {
-                    weighted / norm
-                } else {
-                    weighted
-                };
+            let mut contribution = 0.0;
+            if !skipped {
+                // The bonuses below are for the query's own terms; a part term only adds its
+                // weighted share of evidence (§5.1).
+                if term < self.query_terms {
+                    idf_total += idf;
+                }
+                for (field, &value) in fields.iter().enumerate() {
+                    tf += value * p.field_weights[field] / norms[field];
+                }
+                if tf > 0.0 {
+                    contribution = self.terms[term].weight * idf * tf * (p.k1 + 1.0) / (tf + p.k1);
+                    score += contribution;
+                    matched |= term < self.query_terms;
+                }
             }
-            if tf > 0.0 {
-                score += self.terms[term].weight * idf * tf * (p.k1 + 1.0) / (tf + p.k1);
-                matched |= term < self.query_terms;
+            if tf > 0.0 || skipped {
+                trace.term(TermPart {
+                    text: &self.terms[term].text,
+                    part: term >= self.query_terms,
+                    skipped,
+                    weight: self.terms[term].weight,
+                    idf,
+                    df: stats.frequency.get(term).copied().unwrap_or(0),
+                    tf: *fields,
+                    weights: p.field_weights,
+                    norms,
+                    combined: tf,
+                    saturation: tf * (p.k1 + 1.0) / (tf + p.k1),
+                    contribution,
+                });
             }
         }
         // Part terms alone are no match (§5.1).
         if !matched || score == 0.0 {
+            trace.unmatched();
             return 0.0;
         }
         // Phrase, then proximity, then the title holding every term (§9.1).
         let terms = self.query_terms;
+        let mut bonus = |kind: Bonus, factor: f64| {
+            let amount = factor * idf_total;
+            trace.bonus(kind, factor, idf_total, amount);
+            score += amount;
+        };
         if terms >= 2 {
             if features.phrase {
-                score += p.phrase_bonus * idf_total;
+                bonus(Bonus::Phrase, p.phrase_bonus);
             } else if let Some(span) = features.span
                 && (span as usize) < p.proximity_span * terms
             {
-                score += p.proximity_bonus * idf_total;
+                bonus(Bonus::Proximity, p.proximity_bonus);
             }
         }
         if features.title_covers {
-            score += p.title_cover_bonus * idf_total;
+            bonus(Bonus::TitleCover, p.title_cover_bonus);
         }
-        score * recency(age_ms)
+        let (days, factor) = recency_of(age_ms);
+        trace.recency(days, factor);
+        score * factor
+    }
+
+    /// The lengths of one document and each field's normalisation `1 − b + b × len / avglen`
+    /// (§9.1); a field with `b` = 0 is divided by exactly 1.
+    fn lengths(&self, features: &Features, stats: &Stats, class: DocClass) -> Lengths {
+        let p = PARAMS;
+        let body_class = length_class(features.length);
+        let body_average = stats.average_length(class);
+        let title_average = stats.average_title_length(class);
+        let mut norms = [1.0; FIELDS];
+        for (field, norm) in norms.iter_mut().enumerate() {
+            let b = p.b[field];
+            if b == 0.0 {
+                continue;
+            }
+            let ratio = if field == Field::Title as usize {
+                features.title_length as f64 / title_average.max(1.0)
+            } else {
+                body_class / body_average.max(1.0)
+            };
+            *norm = 1.0 - b + b * ratio;
+        }
+        Lengths {
+            body: features.length,
+            body_class,
+            body_average,
+            title: u64::from(features.title_length),
+            title_average,
+            norms,
+        }
     }
 }
 
@@ -827,13 +913,15 @@ fn length_class(length: u64) -> f64 {
 }
 
 /// The recency prior of §9.3: at most +8 % for today, fading with a 60-day half-life; unknown
-/// or future ages get none. Bounded, so it only reorders near-equal matches.
-pub(crate) fn recency(age_ms: f64) -> f64 {
+/// or future ages get none. Bounded, so it only reorders near-equal matches. Returns the whole
+/// days of the age (none when unknown) and the factor.
+fn recency_of(age_ms: f64) -> (Option<f64>, f64) {
     if !age_ms.is_finite() {
-        return 1.0;
+        return (None, 1.0);
     }
     let days = (age_ms / 86_400_000.0).max(0.0).floor();
-    1.0 + PARAMS.recency_boost * 2f64.powf(-days / PARAMS.recency_half_life_days)
+    let factor = 1.0 + PARAMS.recency_boost * 2f64.powf(-days / PARAMS.recency_half_life_days);
+    (Some(days), factor)
 }
 
 impl QueryTerm {
@@ -992,6 +1080,11 @@ impl Collector<'_> {
                 }
             }
         });
+        if field == Field::Title {
+            features.title_length = features
+                .title_length
+                .saturating_add(*position - piece_start);
+        }
         model.query_facts(facts)
     }
 
@@ -1023,6 +1116,9 @@ pub(crate) struct Stats {
     documents: u64,
     frequency: Vec<u64>,
     lengths: [(u64, u64); CLASSES],
+    /// Per class, the matched documents and their summed title lengths in tokens: only a
+    /// matched document is tokenised, so only its title length is known.
+    titles: [(u64, u64); CLASSES],
 }
 
 impl Stats {
@@ -1031,6 +1127,7 @@ impl Stats {
             documents: 0,
             frequency: vec![0; terms],
             lengths: [(0, 0); CLASSES],
+            titles: [(0, 0); CLASSES],
         }
     }
 
@@ -1040,6 +1137,8 @@ impl Stats {
         self.lengths[class as usize].0 += 1;
         self.lengths[class as usize].1 += length;
         if let Some(features) = features {
+            self.titles[class as usize].0 += 1;
+            self.titles[class as usize].1 += u64::from(features.title_length);
             for (term, count) in self.frequency.iter_mut().enumerate() {
                 if features.holds(term) {
                     *count += 1;
@@ -1055,12 +1154,20 @@ impl Stats {
     }
 
     fn average_length(&self, class: DocClass) -> f64 {
-        let (count, total) = self.lengths[class as usize];
-        if count == 0 {
-            1.0
-        } else {
-            total as f64 / count as f64
-        }
+        average(self.lengths[class as usize])
+    }
+
+    fn average_title_length(&self, class: DocClass) -> f64 {
+        average(self.titles[class as usize])
+    }
+}
+
+/// `total / count` of a `(count, total)` pair; 1 when empty.
+fn average((count, total): (u64, u64)) -> f64 {
+    if count == 0 {
+        1.0
+    } else {
+        total as f64 / count as f64
     }
 }
 

@@ -127,10 +127,10 @@ fn exact_title_beats_a_passing_mention() {
 
 #[test]
 fn recency_is_bounded() {
-    assert_eq!(recency(f64::NAN), 1.0);
-    assert!((recency(0.0) - 1.08).abs() < 1e-12);
-    assert!(recency(-5.0) <= 1.08);
-    assert!(recency(3650.0 * 86_400_000.0) < 1.0001);
+    assert_eq!(recency_of(f64::NAN).1, 1.0);
+    assert!((recency_of(0.0).1 - 1.08).abs() < 1e-12);
+    assert!(recency_of(-5.0).1 <= 1.08);
+    assert!(recency_of(3650.0 * 86_400_000.0).1 < 1.0001);
 }
 
 #[test]
@@ -315,13 +315,15 @@ fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
             features.length,
             features.phrase,
             features.span,
-            features.title_covers
+            features.title_covers,
+            features.title_length
         ),
         (
             expected.length,
             expected.phrase,
             expected.span,
-            expected.title_covers
+            expected.title_covers,
+            expected.title_length
         ),
         "{query:?} over {pieces:?}"
     );
