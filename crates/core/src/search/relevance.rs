@@ -104,7 +104,7 @@ pub(crate) struct Bm25fParams {
 /// The one parameter set of the score (contract 03 §9.1–§9.3).
 pub(crate) const PARAMS: Bm25fParams = Bm25fParams {
     k1: 1.2,
-    b: [0.0, 0.0, 0.0, 0.0, 0.75],
+    b: [0.5, 0.0, 0.0, 0.0, 0.75],
     field_weights: [3.0, 1.5, 2.0, 2.0, 1.0],
     phrase_bonus: 0.6,
     proximity_bonus: 0.3,
@@ -817,8 +817,12 @@ impl AnalysedQuery {
                 if term < self.query_terms {
                     idf_total += idf;
                 }
+                // A field the term did not match adds nothing; skipping it also keeps a norm of
+                // 0 (b = 1 and an empty title) from making the sum NaN.
                 for (field, &value) in fields.iter().enumerate() {
-                    tf += value * p.field_weights[field] / norms[field];
+                    if value > 0.0 {
+                        tf += value * p.field_weights[field] / norms[field];
+                    }
                 }
                 if tf > 0.0 {
                     contribution = self.terms[term].weight * idf * tf * (p.k1 + 1.0) / (tf + p.k1);
