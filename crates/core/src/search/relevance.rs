@@ -1,7 +1,9 @@
 //! The lexical relevance model of contract 03 §9: how query and document text are normalised
 //! for matching (§5.1), which document tokens a query term matches (§6.1), the per-document
 //! features one tokenisation pass collects, the request-wide statistics, and the one BM25F
-//! score that orders Markdown files, memory entries and sessions on a single scale (§9.1).
+//! score that orders Markdown files, memory entries and sessions on a single scale (§9.1),
+//! which reports its parts to a trace as it adds them (`explain.rs`, §9.5), so an explanation
+//! and the ranking can never compute two different scores.
 //!
 //! Matching never changes what is displayed: the normalised forms live only inside this
 //! module. Pure and bounded: one pass per haystack, work linear in its length and in the number
