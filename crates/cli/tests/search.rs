@@ -1052,3 +1052,50 @@ fn the_grouped_form_names_a_memory_stream_once() {
         texts(&output).0
     );
 }
+
+/// `--explain` (contract 03 §9.5): the text form adds a block per result after the results,
+/// its total the score; `--json` adds an `explain` array whose totals equal the scores, in the
+/// merged order, and nothing else changes.
+#[test]
+fn explain_shows_each_score_part_by_part() {
+    let temp = folder();
+    write(
+        &temp,
+        "context/plan.md",
+        "# Deploy plan\nThe deploy rollback plan.\n",
+    );
+    write(&temp, "context/other.md", "# Other\nA deploy happened.\n");
+    let (status, plain, _) = outcome(&temp, &["deploy", "plan", "--no-heading"]);
+    let (explained_status, explained, _) =
+        outcome(&temp, &["deploy", "plan", "--no-heading", "--explain"]);
+    assert_eq!((status, explained_status), (0, 0));
+    let (results, block) = explained.split_at(plain.len());
+    assert_eq!(results, plain, "the results are unchanged");
+    assert!(
+        block.starts_with("\nWhy each result ranked where it did:\n\n#1 plan.md (context) score ")
+    );
+    assert!(block.contains("  term \"deploy\": title tf 1.0000 × w 3.0000 ÷ norm "));
+    assert!(block.contains("  + phrase bonus 0.6000 × Σidf "));
+    assert!(block.contains("  + title cover bonus 0.5000 × Σidf "));
+    assert!(block.contains("\n#2 other.md (context) score "));
+
+    let json = |args: &[&str]| -> Value {
+        let (status, stdout, _) = outcome(&temp, args);
+        assert_eq!(status, 0);
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let mut with = json(&["deploy", "plan", "--json", "--explain"]);
+    let without = json(&["deploy", "plan", "--json"]);
+    let explain = with.as_object_mut().unwrap().remove("explain").unwrap();
+    assert_eq!(with, without, "--explain only adds its member");
+    let items = explain.as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    for (rank, item) in items.iter().enumerate() {
+        assert_eq!(item["rank"], rank + 1);
+        assert_eq!(item["total"], item["score"]);
+        assert!(item["score"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(items[0]["result"], "plan.md");
+    assert_eq!(items[0]["terms"][0]["term"], "deploy");
+    assert_eq!(items[0]["terms"][0]["fields"][0]["field"], "title");
+}

@@ -66,6 +66,9 @@ pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::query_terms;
 pub use self::omission::{Counts, Omission, OmissionCause, OmissionReason};
 pub use self::payload::{QUERY_MARKER, off_mcp_payload};
+pub use self::relevance::explain::{
+    BonusExplanation, Explanation, FieldExplanation, TermExplanation,
+};
 pub use self::sessions::SessionFilters;
 pub use self::window::SnippetForm;
 
@@ -252,6 +255,9 @@ pub struct SearchOutcome {
     /// The one relevance order over every group (contract 03 §9.4): `(group, result)` indices,
     /// best first; every result of every group appears exactly once.
     pub order: Vec<(usize, usize)>,
+    /// Why each result of `order` scored what it did, in the same order (§9.5): what
+    /// `dotaios search --explain` prints; the MCP payload leaves it out.
+    pub explanations: Vec<Explanation>,
     /// The scope metadata.
     pub scope: ScopeMeta,
     /// Omission records: preliminary-allocation omissions, then final-allocation omissions,

@@ -31,6 +31,7 @@ use crate::output::{err_line, out};
 use crate::terminal::{ColorChoice, Painter, Stdout};
 use crate::{CliError, Env};
 
+mod explain;
 mod grouped;
 
 /// `dotaios search`: its options, help and completions.
@@ -90,6 +91,10 @@ L<line>: snippets, matches marked >>like this<<, never coloured or cut to a widt
         OptionSpec::flag("--heading", "The grouped form, also when piped"),
         OptionSpec::flag("--no-heading", "The classic form, also on a terminal"),
         OptionSpec::flag("--json", "Print the result as JSON"),
+        OptionSpec::flag(
+            "--explain",
+            "After the results, why each scored what it did: per term and field\nits tf, idf, weight and saturation, the bonuses, the prior and the score\n(with --json, an \"explain\" array)",
+        ),
         PATH_OPTION,
     ],
     words: &[],
@@ -107,6 +112,8 @@ struct Options {
     filters: SessionFilters,
     path: Option<OsString>,
     json: bool,
+    /// `--explain`: each result's score, part by part (contract 03 §9.5).
+    explain: bool,
     color: ColorChoice,
     /// `--heading` (`Some(true)`) or `--no-heading` (`Some(false)`), the last one given.
     heading: Option<bool>,
@@ -152,7 +159,7 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 
     if policy.mode == MemoryMode::Off {
         if options.json {
-            out(&json_text(&query, None, &request))?;
+            out(&json_text(&query, None, &request, options.explain))?;
         } else {
             let notice = policy.notice().unwrap_or_default();
             out(&format!(
@@ -174,7 +181,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     let folder = checked_folder(options.path.as_deref(), env)?;
     let outcome = search(&folder, &request)?;
     if options.json {
-        out(&json_text(&query, Some(&outcome), &request))?;
+        out(&json_text(
+            &query,
+            Some(&outcome),
+            &request,
+            options.explain,
+        ))?;
     } else {
         let stdout = Stdout::of_process(env);
         // Contract 06 §1.9: the grouped form on a terminal or with `--color always`, unless
@@ -198,7 +210,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         } else {
             policy.receipt().to_owned()
         };
-        out(&format!("{receipt}\n{body}"))?;
+        let explained = if options.explain {
+            explain::text(&outcome)
+        } else {
+            String::new()
+        };
+        out(&format!("{receipt}\n{body}{explained}"))?;
     }
     // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
     // other omission by its scope.
@@ -267,6 +284,7 @@ fn parse(args: &[OsString]) -> Result<Options, CliError> {
             Item::Value("--since", value) => options.filters.since = Some(text(value, "--since")?),
             Item::Value("--path", value) => options.path = Some(value),
             Item::Flag("--json") => options.json = true,
+            Item::Flag("--explain") => options.explain = true,
             Item::Value("--color", value) => options.color = color(&text(value, "--color")?)?,
             Item::Flag("--heading") => options.heading = Some(true),
             Item::Flag("--no-heading") => options.heading = Some(false),
@@ -696,7 +714,12 @@ fn fold(c: char) -> char {
 // ----- JSON output ---------------------------------------------------------------------------
 
 /// `--json`: the core result of §12.1 as pretty JSON (see `docs/decisions.md`).
-fn json_text(query: &str, outcome: Option<&SearchOutcome>, request: &SearchRequest<'_>) -> String {
+fn json_text(
+    query: &str,
+    outcome: Option<&SearchOutcome>,
+    request: &SearchRequest<'_>,
+    explain: bool,
+) -> String {
     let mut object = Map::new();
     object.insert("query".into(), Value::from(query));
     let mut scope = Map::new();
@@ -751,6 +774,9 @@ fn json_text(query: &str, outcome: Option<&SearchOutcome>, request: &SearchReque
             .collect()
     });
     object.insert("omissions".into(), Value::Array(omissions));
+    if explain && let Some(outcome) = outcome {
+        object.insert("explain".into(), explain::json(outcome));
+    }
     let mut text = to_json_pretty(&Value::Object(object));
     text.push('\n');
     text

@@ -46,7 +46,8 @@ use crate::search::matcher::Query;
 use crate::search::omission::{Counts, Omission, OmissionCause, OmissionReason, cap_omissions};
 use crate::search::sessions::UnsafeSessionPath;
 use crate::search::{
-    Group, REQUEST_LIMITS, Scope, ScopeMeta, ScopeRequest, SearchOutcome, SearchRequest,
+    Explanation, Group, REQUEST_LIMITS, Scope, ScopeMeta, ScopeRequest, SearchOutcome,
+    SearchRequest,
 };
 
 use self::execute::MemoryCorpus;
@@ -142,6 +143,7 @@ pub(crate) fn run_cached(
         return Ok(SearchOutcome {
             groups: Vec::new(),
             order: Vec::new(),
+            explanations: Vec::new(),
             scope: ScopeMeta {
                 requested: request.scope,
                 project: None,
@@ -169,6 +171,7 @@ pub(crate) fn run_cached(
             return Ok(SearchOutcome {
                 groups: Vec::new(),
                 order: Vec::new(),
+                explanations: Vec::new(),
                 scope: meta(request, project.as_ref()),
                 omissions: vec![Omission {
                     scope: scope.as_str(),
@@ -191,6 +194,7 @@ pub(crate) fn run_cached(
     Ok(SearchOutcome {
         groups: outcome.groups,
         order: outcome.order,
+        explanations: outcome.explanations,
         scope: meta(request, project.as_ref()),
         omissions: cap_omissions(outcome.omissions),
         skipped_links: outcome.skipped_links,
@@ -344,6 +348,7 @@ impl Meter {
 struct SearchResultParts {
     groups: Vec<Group>,
     order: Vec<(usize, usize)>,
+    explanations: Vec<Explanation>,
     omissions: Vec<Omission>,
     skipped_links: Vec<String>,
 }
@@ -495,13 +500,16 @@ impl<'r> Engine<'r> {
             self.execute(work, project, index, &mut stats, &mut pending)?;
         }
         let mut order = Vec::new();
-        for (group, hit) in self.ranked(pending, &stats) {
+        let mut explanations = Vec::new();
+        for (group, hit, explanation) in self.ranked(pending, &stats) {
             order.push((group, groups[group].results.len()));
             groups[group].results.push(hit);
+            explanations.push(explanation);
         }
         Ok(SearchResultParts {
             groups,
             order,
+            explanations,
             omissions,
             skipped_links,
         })

@@ -8,16 +8,17 @@ use serde_json::{Map, Value};
 
 use crate::text::apply_js_key_order;
 
-/// The kind (tier) of a match, in the order of contract 03 §6.
+/// The kind of a match: the relevance analyzer's kind of a piece of text (contract 03 §6.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MatchKind {
-    /// The whole normalised phrase occurs.
+    /// The query's terms occur in order on consecutive tokens (one between allowed), or its one
+    /// term matched exactly.
     Phrase,
-    /// Every term occurs (two or more terms).
+    /// Every term matched (two or more terms).
     Terms,
-    /// Some but not all terms occur (two or more terms).
+    /// Some but not all terms matched (two or more terms).
     Partial,
-    /// No term occurs literally, but every term's inflection stem starts a word.
+    /// No term matched exactly, only by stem or prefix.
     Inflected,
 }
 

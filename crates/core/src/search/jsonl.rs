@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Match, Query, lowercase};
+use crate::search::matcher::{Query, lowercase};
 use crate::search::relevance::{
     DocClass, Features, Field, LineFacts, Stats, fold_accents, kind_of,
 };
@@ -289,6 +289,8 @@ pub(crate) struct EntryCandidate {
 /// its features with the field of §10.6 step 1 that the normalised terms chose.
 struct Measured {
     fields: Vec<(String, String)>,
+    /// Per field, its match facts (empty when the entry cannot match).
+    facts: Vec<LineFacts>,
     length: usize,
     matched: Option<(Features, Option<(usize, LineFacts)>)>,
 }
@@ -305,6 +307,7 @@ fn measure(entry: &Entry, query: &Query) -> Measured {
     if terms == 0 || !folded.iter().any(|value| model.may_match(value)) {
         return Measured {
             fields,
+            facts: Vec::new(),
             length,
             matched: None,
         };
@@ -313,6 +316,7 @@ fn measure(entry: &Entry, query: &Query) -> Measured {
     collector.add_length(length);
     // The first field with the most terms (exact hits counting double) is shown.
     let mut best: Option<(usize, u32, LineFacts)> = None;
+    let mut all_facts = Vec::with_capacity(fields.len());
     for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
         let field = Field::of_entry_key(name);
         let facts = collector.piece(value, field);
@@ -323,50 +327,61 @@ fn measure(entry: &Entry, query: &Query) -> Measured {
         if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
             best = Some((index, weight, facts));
         }
+        all_facts.push(facts);
     }
     let features = collector.finish();
     Measured {
         fields,
+        facts: all_facts,
         length,
         matched: Some((features, best.map(|(index, _, facts)| (index, facts)))),
     }
 }
 
-/// The candidate of a measured entry that matched (§10.3, §10.6 step 1).
+/// The field, kind and score of a memory result's `match` object (contract 03 §10.3), given
+/// each field's match facts and `chosen`, the first field with the most normalised terms:
+/// the field is the first with the highest literal score (§6) among the fields the analyzer
+/// matched, else `chosen` with the number of terms it matched; the kind is always the
+/// analyzer's kind of that field (§6.1), as for every snippet of a Markdown result.
+pub(super) fn shown_match(
+    fields: &[(String, String)],
+    facts: &[LineFacts],
+    chosen: (usize, LineFacts),
+    query: &Query,
+) -> (usize, MatchKind, u32) {
+    let terms = query.analysed.term_count();
+    let literal = fields.iter().zip(facts).enumerate().fold(
+        None,
+        |best: Option<(usize, u32)>, (at, ((_, value), facts))| {
+            if facts.terms == 0 {
+                return best;
+            }
+            match query.literal_score_of(value) {
+                Some(score) if best.is_none_or(|(_, seen)| score > seen) => Some((at, score)),
+                _ => best,
+            }
+        },
+    );
+    let (index, facts, score) = match literal {
+        Some((at, score)) => (at, facts[at], score),
+        None => (chosen.0, chosen.1, chosen.1.terms.count_ones()),
+    };
+    // A field in `facts` or `chosen` matched some term, so it has a kind.
+    let kind = kind_of(&facts, terms).unwrap_or(MatchKind::Inflected);
+    (index, kind, score)
+}
+
+/// The candidate of a measured entry that matched (§10.3, §10.6 step 1), showing the field,
+/// kind and score of [`shown_match`].
 fn candidate_of(
     source: &Source,
     entry: Entry,
     fields: &[(String, String)],
     features: Features,
-    chosen: (usize, LineFacts),
-    query: &Query,
+    shown: (usize, MatchKind, u32),
     clock: &Clock<'_>,
 ) -> EntryCandidate {
-    let terms = query.analysed.term_count();
-    let (index, facts) = chosen;
-    // The field shown is §10.3's: the first with the highest §6 score; when no field
-    // matches literally, the first with the most normalised terms (exact hits double).
-    let literal =
-        fields
-            .iter()
-            .enumerate()
-            .fold(
-                None,
-                |best: Option<(usize, Match)>, (at, (_, value))| match query.match_text(value) {
-                    Some(found) if best.is_none_or(|(_, seen)| found.score > seen.score) => {
-                        Some((at, found))
-                    }
-                    _ => best,
-                },
-            );
-    let (index, kind, score) = match literal {
-        Some((at, found)) => (at, found.kind, found.score),
-        None => (
-            index,
-            kind_of(&facts, terms).unwrap_or(MatchKind::Inflected),
-            facts.terms.count_ones(),
-        ),
-    };
+    let (index, kind, score) = shown;
     let (field, value) = &fields[index];
     let age_ms = age_of(&entry, clock);
     let record_id = record_id_of(&entry).map(str::to_owned);
@@ -710,8 +725,7 @@ pub(crate) fn best(
             entry,
             &measured.fields,
             features,
-            chosen,
-            query,
+            shown_match(&measured.fields, &measured.facts, chosen, query),
             clock,
         );
         keeper.push(Ranked {
@@ -853,6 +867,45 @@ mod tests {
         let found = matched(r#"{"a":"x","b":"Deploy done"}"#, "deployments");
         assert_eq!(found[0].hit.field, "b");
         assert_eq!(found[0].hit.kind, MatchKind::Inflected);
+    }
+
+    /// The kind of a memory result's `match` is the analyzer's (contract 03 §6.1, §10.3), as
+    /// for a Markdown snippet; the literal score only picks the field and is the wire score.
+    #[test]
+    fn the_match_kind_is_the_analyzers() {
+        let shown = |lines: &str, query: &str| {
+            let found = matched(lines, query);
+            let hit = &found[0].hit;
+            (hit.field.clone(), hit.kind.as_str(), hit.score)
+        };
+        // `deploy` occurs inside `deployments` literally, but the word matches by its stem.
+        assert_eq!(
+            shown(r#"{"summary":"Deployments went fine"}"#, "deploy"),
+            ("summary".into(), "inflected", 10)
+        );
+        // `ran` inside `Random` is no match of the word at all: the field where it is one is
+        // shown.
+        assert_eq!(
+            shown(r#"{"summary":"Random notes","detail":"we ran it"}"#, "ran"),
+            ("detail".into(), "phrase", 10)
+        );
+        // Only stems: the field with the most terms, and how many it holds.
+        assert_eq!(
+            shown(
+                r#"{"summary":"nothing","a":"meeting fattura x"}"#,
+                "meetings fatture"
+            ),
+            ("a".into(), "inflected", 2)
+        );
+        // Literal words keep the literal tiers' kinds and scores.
+        assert_eq!(
+            shown(r#"{"summary":"the quay wall","b":"quay"}"#, "quay wall"),
+            ("summary".into(), "phrase", 10)
+        );
+        assert_eq!(
+            shown(r#"{"summary":"wall then quay"}"#, "quay wall"),
+            ("summary".into(), "terms", 5)
+        );
     }
 
     #[test]

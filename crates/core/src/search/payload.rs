@@ -157,6 +157,7 @@ mod tests {
     fn outcome(omissions: Vec<Omission>) -> SearchOutcome {
         SearchOutcome {
             order: Vec::new(),
+            explanations: Vec::new(),
             groups: Vec::new(),
             scope: ScopeMeta {
                 requested: ScopeRequest::All,

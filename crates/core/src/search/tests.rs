@@ -1577,3 +1577,96 @@ fn only_projects_needs_a_project() {
         assert!(!request.needs_project(Some("acme")), "{request:?}");
     }
 }
+
+/// `dotaios search --explain` (contract 03 §9.5): every result's explained parts add up to the
+/// score it was ranked by, on queries that exercise each part: field weights and length
+/// normalisation, part terms of a joined word (earning and skipped), the phrase, proximity
+/// and title-cover bonuses and the recency prior, over notes, memory entries and sessions.
+#[test]
+fn explained_parts_add_up_to_the_ranking_score() {
+    let folder = Folder::new();
+    folder
+        .write(
+            "context/rollback.md",
+            "# Deploy rollback plan\nHow we roll back a deploy.\nThe deploy rollback runs first.\n",
+        )
+        .write(
+            "context/near.md",
+            "---\ndescription: deploy notes\n---\n# Notes\nA deploy then a quick rollback.\n",
+        )
+        .write("vault/mail.md", "# Mail\nThe e-mail follow-up went out.\n")
+        .write("vault/parts.md", "# Parts\nThe e-mail asked us to follow the plan.\n")
+        .write(
+            "vault/long.md",
+            &format!("# Long\n{}deploy rollback\n", "filler words here. ".repeat(200)),
+        )
+        .write(
+            "memory/events.jsonl",
+            "{\"ts\":\"2026-08-12T10:00:00Z\",\"type\":\"note\",\"summary\":\"deploy rollback done\",\"tags\":[\"deploy\"]}\n\
+             {\"ts\":\"2025-01-01\",\"type\":\"note\",\"summary\":\"an e-mail about mail\"}\n",
+        )
+        .write(
+            "memory/sessions/index.jsonl",
+            "{\"session_id\":\"s1\",\"agent\":\"codex\",\"captured_at\":\"2026-08-10T09:00:00Z\",\"title\":\"Deploy call\",\"path\":\"memory/sessions/2026-08-10/a.md\"}\n",
+        )
+        .write(
+            "memory/sessions/2026-08-10/a.md",
+            "---\nagent: codex\n---\nwe talked about the deploy rollback\n",
+        );
+    let mut seen = std::collections::BTreeSet::new();
+    for query in [
+        "deploy rollback",
+        "deploy",
+        "rollback deploy plan",
+        "e-mail follow-up",
+        "mail",
+        "deploy quick rollback",
+    ] {
+        let outcome = Ask::new(query).run(&folder.root()).unwrap();
+        assert!(!outcome.order.is_empty(), "{query:?}");
+        assert_eq!(outcome.explanations.len(), outcome.order.len(), "{query:?}");
+        let mut previous = f64::INFINITY;
+        for ((_, hit), explanation) in outcome.ranked().zip(&outcome.explanations) {
+            assert_eq!(
+                explanation.total(),
+                explanation.score,
+                "{query:?}: {} explained {explanation:#?}",
+                hit.source()
+            );
+            assert!(
+                explanation.score <= previous,
+                "{query:?}: ranked by its score"
+            );
+            previous = explanation.score;
+            seen.insert(explanation.class);
+            seen.extend(explanation.bonuses.iter().map(|bonus| bonus.name));
+            for term in &explanation.terms {
+                seen.insert(if term.skipped { "skipped" } else { term.kind });
+                seen.extend(term.fields.iter().map(|field| field.field));
+            }
+            if explanation.recency != 1.0 {
+                seen.insert("recency");
+            }
+        }
+    }
+    // Every part of the score took part somewhere above, so none can drop out of the sum
+    // unnoticed.
+    for part in [
+        "markdown",
+        "memory entry",
+        "session",
+        "phrase",
+        "proximity",
+        "title cover",
+        "query",
+        "part",
+        "skipped",
+        "title",
+        "heading",
+        "description",
+        "body",
+        "recency",
+    ] {
+        assert!(seen.contains(part), "no query exercised {part:?}: {seen:?}");
+    }
+}

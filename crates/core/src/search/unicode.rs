@@ -1,32 +1,6 @@
-//! Unicode general categories and the UTF-16 offset conversion that search needs (contract 03 §0,
-//! §7).
-//!
-//! `char::is_alphabetic` is the `Alphabetic` property, which also covers combining marks and
-//! letter numbers; the contract asks for general category `L*` (letters) and `N*` (numbers), so
-//! these helpers read the Unicode data through `icu_properties`. The fast-path ranges of
-//! lowercasing and accent folding are here too, each proven by an exhaustive test. Pure
-//! functions only.
-
-use icu_properties::CodePointMapData;
-use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
-
-/// Whether `c` has general category `L*`.
-pub(crate) fn is_letter(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphabetic();
-    }
-    GeneralCategoryGroup::Letter.contains(CodePointMapData::<GeneralCategory>::new().get(c))
-}
-
-/// Whether `c` has general category `L*` or `N*`.
-pub(crate) fn is_letter_or_number(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric();
-    }
-    let category = CodePointMapData::<GeneralCategory>::new().get(c);
-    GeneralCategoryGroup::Letter.contains(category)
-        || GeneralCategoryGroup::Number.contains(category)
-}
+//! The Unicode fast paths and the UTF-16 offset conversion that search needs (contract 03 §0,
+//! §5.1): the ranges where lowercasing and accent folding leave a character as it is, each
+//! proven by an exhaustive test. Pure functions only.
 
 /// Whether `c` is in a block where no character has a lowercase mapping other than itself, so
 /// lowercasing copies it (contract 03 §0): kana and CJK ideographs and symbols, Hangul
@@ -54,21 +28,6 @@ pub(crate) fn units_of_bytes(text: &str, bytes: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn categories() {
-        assert!(is_letter('a'));
-        assert!(is_letter('é'));
-        assert!(is_letter('東'));
-        assert!(!is_letter('1'));
-        assert!(!is_letter('-'));
-        // A combining mark is Alphabetic for Rust but not a letter for the contract.
-        assert!('\u{0345}'.is_alphabetic());
-        assert!(!is_letter('\u{0345}'));
-        assert!(is_letter_or_number('٣'));
-        assert!(is_letter_or_number('Ⅻ'));
-        assert!(!is_letter_or_number(' '));
-    }
 
     /// Every character the fast paths cover lowercases and folds to itself, as the general
     /// rules would have it.

@@ -296,6 +296,7 @@ mod tests {
                 },
             ],
             order: vec![(0, 0), (1, 0), (0, 1), (1, 1)],
+            explanations: Vec::new(),
             scope: ScopeMeta {
                 requested: ScopeRequest::All,
                 project: None,

@@ -17,7 +17,7 @@ use crate::search::markdown::{FileAnalysis, analyze};
 use crate::search::matcher::{Query, lowercase};
 use crate::search::omission::{Counts, OmissionReason};
 use crate::search::relevance::{DocClass, Features, Field, Stats, fold_accents};
-use crate::search::{MAX_FILE_BYTES, Scope, jsonl};
+use crate::search::{Explanation, MAX_FILE_BYTES, Scope, jsonl};
 use crate::text::collate;
 
 use super::parallel::parallel_map;
@@ -221,7 +221,7 @@ impl Engine<'_> {
         &mut self,
         mut pending: Vec<Pending>,
         stats: &Stats,
-    ) -> Vec<(usize, SearchHit)> {
+    ) -> Vec<(usize, SearchHit, Explanation)> {
         let limit = self.request.limit.get();
         if let Some(memory) = self.memory.take() {
             let model = &self.query.analysed;
@@ -245,17 +245,29 @@ impl Engine<'_> {
             pending.splice(memory.slot..memory.slot, items);
         }
         let chosen = merge(&pending, &self.query, stats, limit);
-        take(pending, chosen)
+        take(pending, chosen, &self.query, stats)
     }
 }
 
-/// The hits at `chosen` (indices into `pending`), in that order, with their groups.
-fn take(pending: Vec<Pending>, chosen: Vec<usize>) -> Vec<(usize, SearchHit)> {
+/// The hits at `chosen` (indices into `pending`, with the scores they were ranked by), in that
+/// order, with their groups and the explanation of each score (§9.5).
+fn take(
+    pending: Vec<Pending>,
+    chosen: Vec<(usize, f64)>,
+    query: &Query,
+    stats: &Stats,
+) -> Vec<(usize, SearchHit, Explanation)> {
     let mut slots: Vec<Option<Pending>> = pending.into_iter().map(Some).collect();
     chosen
         .into_iter()
-        .filter_map(|index| slots[index].take())
-        .map(|item| (item.group, item.hit))
+        .filter_map(|(index, score)| slots[index].take().map(|item| (item, score)))
+        .map(|(item, score)| {
+            let explanation =
+                query
+                    .analysed
+                    .explain(&item.features, stats, item.class, item.age_ms, score);
+            (item.group, item.hit, explanation)
+        })
         .collect()
 }
 
@@ -264,9 +276,14 @@ fn take(pending: Vec<Pending>, chosen: Vec<usize>) -> Vec<(usize, SearchHit)> {
 /// tie-break (file name by collation for notes, `ts` descending for memory entries), then
 /// enumeration order; memory entries whose `record_id` the other family already showed are
 /// dropped (§10.6 step 3); the first `limit` are kept. Returns the indices into `pending` in
-/// that order. The streamed memory collection hands over only entries this dedupe keeps; the
+/// that order with their scores. The streamed memory collection hands over only entries this dedupe keeps; the
 /// oracle (tests) hands over every candidate, so the rule is applied here as it is defined.
-pub(super) fn merge(pending: &[Pending], query: &Query, stats: &Stats, limit: usize) -> Vec<usize> {
+pub(super) fn merge(
+    pending: &[Pending],
+    query: &Query,
+    stats: &Stats,
+    limit: usize,
+) -> Vec<(usize, f64)> {
     let model = &query.analysed;
     let mut scored: Vec<(f64, usize)> = pending
         .iter()
@@ -294,11 +311,11 @@ pub(super) fn merge(pending: &[Pending], query: &Query, stats: &Stats, limit: us
     });
     let mut shown: HashMap<String, Vec<Family>> = HashMap::new();
     let mut out = Vec::new();
-    for (_, index) in &scored {
+    for &(score, index) in &scored {
         if out.len() == limit {
             break;
         }
-        let item = &pending[*index];
+        let item = &pending[index];
         if let Some((family, id)) = &item.family {
             let families = shown.entry(id.clone()).or_default();
             if families.iter().any(|seen| seen != family) {
@@ -306,7 +323,7 @@ pub(super) fn merge(pending: &[Pending], query: &Query, stats: &Stats, limit: us
             }
             families.push(*family);
         }
-        out.push(*index);
+        out.push((index, score));
     }
     out
 }

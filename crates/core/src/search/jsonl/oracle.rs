@@ -11,10 +11,10 @@ use super::{
     parse, truncate,
 };
 use crate::search::clock::{Clock, parse_ts};
-use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Match, Query, lowercase};
-use crate::search::relevance::{DocClass, Field, LineFacts, Stats, fold_accents, kind_of};
+use crate::search::matcher::{Query, lowercase};
+
+use crate::search::relevance::{DocClass, Field, LineFacts, Stats, fold_accents};
 use crate::text::{NameOutput, escape_name};
 
 /// A source with all its entries parsed.
@@ -128,6 +128,7 @@ pub(crate) fn candidates(
             collector.add_length(length);
             // The first field with the most terms (exact hits counting double) is shown.
             let mut best: Option<(usize, u32, LineFacts)> = None;
+            let mut all_facts = Vec::new();
             for (index, ((name, _), value)) in fields.iter().zip(&folded).enumerate() {
                 let field = Field::of_entry_key(name);
                 let facts = collector.piece(value, field);
@@ -138,31 +139,15 @@ pub(crate) fn candidates(
                 if weight > 0 && best.is_none_or(|(_, seen, _)| weight > seen) {
                     best = Some((index, weight, facts));
                 }
+                all_facts.push(facts);
             }
             let features = collector.finish();
             stats.add(DocClass::MemoryEntry, length as u64, Some(&features));
             let Some((index, _, facts)) = best else {
                 continue;
             };
-            // The field shown is §10.3's: the first with the highest §6 score; when no field
-            // matches literally, the first with the most normalised terms (exact hits double).
-            let literal = fields.iter().enumerate().fold(
-                None,
-                |best: Option<(usize, Match)>, (at, (_, value))| match query.match_text(value) {
-                    Some(found) if best.is_none_or(|(_, seen)| found.score > seen.score) => {
-                        Some((at, found))
-                    }
-                    _ => best,
-                },
-            );
-            let (index, kind, score) = match literal {
-                Some((at, found)) => (at, found.kind, found.score),
-                None => (
-                    index,
-                    kind_of(&facts, terms).unwrap_or(MatchKind::Inflected),
-                    facts.terms.count_ones(),
-                ),
-            };
+            let (index, kind, score) =
+                super::shown_match(&fields, &all_facts, (index, facts), query);
             let (field, value) = &fields[index];
             let ts = entry.object.get("ts").and_then(Value::as_str);
             let age_ms = ts

@@ -22,6 +22,7 @@ pub(super) fn collect(
     let mut title_terms = 0_u64;
     let mut all_facts = Vec::new();
     for &(folded, field) in pieces {
+        let piece_start = position;
         let mut facts = LineFacts::default();
         let mut piece_chain: Vec<Option<u32>> = vec![None; model.sequence.len()];
         let mut progress = vec![0_usize; model.terms.len()];
@@ -85,6 +86,9 @@ pub(super) fn collect(
                 }
             }
         });
+        if field == Field::Title {
+            features.title_length += position - piece_start;
+        }
         let query = all_bits(model.query_terms);
         facts.terms &= query;
         facts.exact &= query;

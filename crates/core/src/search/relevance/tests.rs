@@ -127,10 +127,10 @@ fn exact_title_beats_a_passing_mention() {
 
 #[test]
 fn recency_is_bounded() {
-    assert_eq!(recency(f64::NAN), 1.0);
-    assert!((recency(0.0) - 1.08).abs() < 1e-12);
-    assert!(recency(-5.0) <= 1.08);
-    assert!(recency(3650.0 * 86_400_000.0) < 1.0001);
+    assert_eq!(recency_of(f64::NAN).1, 1.0);
+    assert!((recency_of(0.0).1 - 1.08).abs() < 1e-12);
+    assert!(recency_of(-5.0).1 <= 1.08);
+    assert!(recency_of(3650.0 * 86_400_000.0).1 < 1.0001);
 }
 
 #[test]
@@ -270,6 +270,24 @@ fn entry_tags_weigh_as_headings() {
     }
 }
 
+/// Title length normalisation (contract 03 §9.1, `Bm25fParams::b`): of two notes of one
+/// length that hold the query word once in the title and once in the body, the one whose title
+/// says little else ranks first; without it they tie, and a long title full of query words
+/// outweighs the note that answers (issue 36).
+#[test]
+fn a_title_weighs_less_the_longer_it_is() {
+    let short_title = "Harbour";
+    let long_title = "Harbour tide ferry pier dock quay berth schedule";
+    let filler = |count: usize| format!("harbour {}", "x".repeat(count));
+    let short_body = filler(10 + long_title.len() - short_title.len());
+    let long_body = filler(10);
+    let found = scores(
+        "harbour",
+        &[(short_title, &short_body), (long_title, &long_body)],
+    );
+    assert!(found[0] > found[1], "{found:?}");
+}
+
 #[test]
 fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
     // Two memory entries of the same length; only the first carries the query as its tag.
@@ -315,13 +333,15 @@ fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
             features.length,
             features.phrase,
             features.span,
-            features.title_covers
+            features.title_covers,
+            features.title_length
         ),
         (
             expected.length,
             expected.phrase,
             expected.span,
-            expected.title_covers
+            expected.title_covers,
+            expected.title_length
         ),
         "{query:?} over {pieces:?}"
     );
