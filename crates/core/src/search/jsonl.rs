@@ -14,9 +14,9 @@ use serde_json::{Map, Value};
 use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MatchKind;
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Query, lowercase};
+use crate::search::matcher::Query;
 use crate::search::relevance::{
-    DocClass, Features, Field, LineFacts, Stats, fold_accents, kind_of,
+    DocClass, Features, Field, LineFacts, Stats, fold_accents, kind_of, lowercase,
 };
 use crate::text::{
     JsonLayout, JsonWriter, LoneSurrogates, apply_js_key_order, collate, js_number_of,

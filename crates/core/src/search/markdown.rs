@@ -10,8 +10,10 @@
 
 use crate::search::hit::MatchKind;
 use crate::search::hit::{Area, MarkdownHit, Snippet};
-use crate::search::matcher::{ByteSet, Query, lowercase, lowercase_into};
-use crate::search::relevance::{AnalysedQuery, Features, Field, fold_accents, kind_of};
+use crate::search::matcher::{ByteSet, Query};
+use crate::search::relevance::{
+    AnalysedQuery, Features, Field, fold_accents, kind_of, lowercase, lowercase_into,
+};
 use crate::search::window::{self, SnippetForm, Span};
 use crate::text::{NameOutput, escape_name, is_js_space, js_trim};
 

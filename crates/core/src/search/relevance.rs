@@ -12,18 +12,23 @@
 use std::borrow::Cow;
 
 use aho_corasick::AhoCorasick;
-use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::char::{decompose_canonical, is_combining_mark};
-
-use crate::search::unicode::folds_to_itself;
 
 pub(crate) mod explain;
+mod fold;
 mod joined;
+mod lower;
 mod short;
+mod split;
+mod stem;
 mod stop_words;
 mod token_cache;
 
 use explain::{Bonus, Explanation, Lengths, TermPart, Trace};
+pub(crate) use fold::fold_accents;
+pub(crate) use lower::{lowercase, lowercase_into};
+pub(crate) use split::for_each_token;
+use split::is_ideographic_token;
+use stem::Stemmers;
 pub(crate) use stop_words::is_stop_word;
 use token_cache::{TokenAnalysis, TokenCache};
 
@@ -164,181 +169,6 @@ impl Quality {
             Quality::Stem => 0.85,
             Quality::Prefix => 0.4,
         }
-    }
-}
-
-/// Accent and compatibility folding of already lowercased text (§5.1): canonical decomposition
-/// with combining marks removed, and the few letters that do not decompose spelled out
-/// (`ß` → `ss`, `æ` → `ae`, `ø` → `o`, …). Line breaks map one to one, so line numbers of the
-/// folded text are those of the original. Text in which no character changes (ASCII, most CJK
-/// and emoji prose) is returned as it is; otherwise the unchanged runs between the characters
-/// that fold are copied whole.
-pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
-    // The whole-text check is word-at-a-time; most notes are ASCII.
-    if lower.is_ascii() {
-        return Cow::Borrowed(lower);
-    }
-    let bytes = lower.as_bytes();
-    let mut out: Option<String> = None;
-    // The start of the run of unchanged text not yet copied into `out`.
-    let mut run = 0;
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at].is_ascii() {
-            // Skip the whole ASCII run at once.
-            at += bytes[at..]
-                .iter()
-                .position(|byte| !byte.is_ascii())
-                .unwrap_or(bytes.len() - at);
-            continue;
-        }
-        let c = lower[at..].chars().next().unwrap_or('\0');
-        let width = c.len_utf8();
-        if !folds_to_itself(c) {
-            let mut parts = FoldedChar::default();
-            if fold_char(c, &mut parts) {
-                let out = out.get_or_insert_with(|| String::with_capacity(lower.len()));
-                out.push_str(&lower[run..at]);
-                out.push_str(parts.as_str());
-                run = at + width;
-            }
-        }
-        at += width;
-    }
-    match out {
-        None => Cow::Borrowed(lower),
-        Some(mut out) => {
-            out.push_str(&lower[run..]);
-            Cow::Owned(out)
-        }
-    }
-}
-
-/// The folded form of one character: at most a canonical decomposition's few characters.
-#[derive(Default)]
-struct FoldedChar {
-    bytes: [u8; 32],
-    len: usize,
-}
-
-impl FoldedChar {
-    fn push(&mut self, c: char) {
-        let width = c.len_utf8();
-        // A canonical decomposition has at most four characters of at most four bytes.
-        if self.len + width <= self.bytes.len() {
-            c.encode_utf8(&mut self.bytes[self.len..]);
-            self.len += width;
-        }
-    }
-
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
-    }
-}
-
-/// Folds `c` (not ASCII) into `parts`; false when it folds to itself, and `parts` is then
-/// unused.
-fn fold_char(c: char, parts: &mut FoldedChar) -> bool {
-    let spelled = match c {
-        'ß' => "ss",
-        'æ' => "ae",
-        'œ' => "oe",
-        'ø' => "o",
-        'ł' => "l",
-        'đ' | 'ð' => "d",
-        'þ' => "th",
-        'ı' => "i",
-        _ => "",
-    };
-    if !spelled.is_empty() {
-        spelled.chars().for_each(|part| parts.push(part));
-        return true;
-    }
-    let mut same = true;
-    let mut first = true;
-    decompose_canonical(c, |part| {
-        same &= first && part == c;
-        first = false;
-        if !is_combining_mark(part) {
-            parts.push(part);
-        }
-    });
-    !same || is_combining_mark(c)
-}
-
-/// Scripts written without spaces, and pictographic symbols (arrows, dingbats, emoji): each of
-/// these characters is a token of its own (§5.1).
-fn is_ideographic(c: char) -> bool {
-    matches!(c as u32,
-        0x2190..=0x2BFF
-            | 0x3040..=0x30FF
-            | 0x3400..=0x4DBF
-            | 0x4E00..=0x9FFF
-            | 0xF900..=0xFAFF
-            | 0x1F000..=0x1FAFF
-            | 0x20000..=0x2FFFF)
-}
-
-/// Whether a token is one ideographic or pictographic character (see [`for_each_token`]).
-fn is_ideographic_token(token: &str) -> bool {
-    let mut chars = token.chars();
-    chars.next().is_some_and(is_ideographic) && chars.next().is_none()
-}
-
-/// Calls `each(start, token)` for every token of folded text, in order: maximal runs of
-/// alphanumeric characters, each ideographic or pictographic character alone (§5.1).
-pub(crate) fn for_each_token<'t>(text: &'t str, mut each: impl FnMut(usize, &'t str)) {
-    let bytes = text.as_bytes();
-    let mut start: Option<usize> = None;
-    let mut at = 0;
-    while at < bytes.len() {
-        let byte = bytes[at];
-        if byte.is_ascii() {
-            if byte.is_ascii_alphanumeric() {
-                start.get_or_insert(at);
-            } else if let Some(from) = start.take() {
-                each(from, &text[from..at]);
-            }
-            at += 1;
-            continue;
-        }
-        let c = text[at..].chars().next().unwrap_or(' ');
-        let width = c.len_utf8();
-        if is_ideographic(c) {
-            if let Some(from) = start.take() {
-                each(from, &text[from..at]);
-            }
-            each(at, &text[at..at + width]);
-        } else if c.is_alphanumeric() {
-            start.get_or_insert(at);
-        } else if let Some(from) = start.take() {
-            each(from, &text[from..at]);
-        }
-        at += width;
-    }
-    if let Some(from) = start {
-        each(from, &text[from..]);
-    }
-}
-
-/// The two Snowball stemmers of §5.1.
-struct Stemmers {
-    english: Stemmer,
-    italian: Stemmer,
-}
-
-impl Stemmers {
-    fn new() -> Stemmers {
-        Stemmers {
-            english: Stemmer::create(Algorithm::English),
-            italian: Stemmer::create(Algorithm::Italian),
-        }
-    }
-}
-
-impl std::fmt::Debug for Stemmers {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("Stemmers")
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::search::hit::{SessionHit, SessionSnippet};
 use crate::search::jsonl::{ProjectIdentity, entries_reversed, is_attributed};
 use crate::search::markdown::frontmatter;
-use crate::search::matcher::lowercase;
+use crate::search::relevance::lowercase;
 use crate::search::unicode::units_of_bytes;
 use crate::search::window::{self, SnippetForm};
 use crate::text::{

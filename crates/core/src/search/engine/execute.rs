@@ -14,9 +14,9 @@ use crate::search::error::{EvidenceError, ScopeFailure, SearchError, fatal, obse
 use crate::search::hit::SearchHit;
 use crate::search::jsonl::{Family, ProjectIdentity};
 use crate::search::markdown::{FileAnalysis, analyze};
-use crate::search::matcher::{Query, lowercase};
+use crate::search::matcher::Query;
 use crate::search::omission::{Counts, OmissionReason};
-use crate::search::relevance::{DocClass, Features, Field, Stats, fold_accents};
+use crate::search::relevance::{DocClass, Features, Field, Stats, fold_accents, lowercase};
 use crate::search::{Explanation, MAX_FILE_BYTES, Scope, jsonl};
 use crate::text::collate;
 

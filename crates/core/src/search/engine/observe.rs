@@ -14,7 +14,8 @@ use crate::search::MAX_FILE_BYTES;
 use crate::search::cache::{Key, KeyRef, SearchCache};
 use crate::search::error::{EvidenceError, ScopeFailure, observed_path_error};
 use crate::search::markdown::{FileAnalysis, analyze_lowered};
-use crate::search::matcher::{Query, lowercase_into};
+use crate::search::matcher::Query;
+use crate::search::relevance::lowercase_into;
 
 use super::execute::mtime_ms;
 use super::parallel::parallel_map;

@@ -12,9 +12,9 @@ use super::{
 };
 use crate::search::clock::{Clock, parse_ts};
 use crate::search::hit::MemoryHit;
-use crate::search::matcher::{Query, lowercase};
+use crate::search::matcher::Query;
 
-use crate::search::relevance::{DocClass, Field, LineFacts, Stats, fold_accents};
+use crate::search::relevance::{DocClass, Field, LineFacts, Stats, fold_accents, lowercase};
 use crate::text::{NameOutput, escape_name};
 
 /// A source with all its entries parsed.
