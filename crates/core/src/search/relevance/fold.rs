@@ -107,3 +107,66 @@ fn fold_char(c: char, parts: &mut FoldedChar) -> bool {
     });
     !same || is_combining_mark(c)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The folding of §5.1 character by character, as it is defined: every non-ASCII character
+    /// decomposed, combining marks dropped, the few undecomposable letters spelled out.
+    fn fold_by_definition(lower: &str) -> String {
+        use unicode_normalization::char::{decompose_canonical, is_combining_mark};
+        let mut out = String::new();
+        for c in lower.chars() {
+            match c {
+                'ß' => out.push_str("ss"),
+                'æ' => out.push_str("ae"),
+                'œ' => out.push_str("oe"),
+                'ø' => out.push('o'),
+                'ł' => out.push('l'),
+                'đ' | 'ð' => out.push('d'),
+                'þ' => out.push_str("th"),
+                'ı' => out.push('i'),
+                c if c.is_ascii() => out.push(c),
+                _ => decompose_canonical(c, |part| {
+                    if !is_combining_mark(part) {
+                        out.push(part);
+                    }
+                }),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn folding_borrows_text_that_does_not_change() {
+        for text in ["plain ascii", "東京オフィス会議", "🎉🚀 launch", "ok ✨ ✅"] {
+            assert!(matches!(fold_accents(text), Cow::Borrowed(_)), "{text:?}");
+        }
+        for text in ["caffè", "ß", "\u{301}", "ok ✨ é", "が"] {
+            assert!(matches!(fold_accents(text), Cow::Owned(_)), "{text:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// The run-copying fold equals the definition on any text, including every kind of
+        /// character it treats specially.
+        #[test]
+        fn folding_equals_its_definition(
+            text in proptest::collection::vec(
+                prop_oneof![
+                    any::<char>(),
+                    proptest::sample::select(vec!['é', 'ß', 'æ', 'ı', 'が', '東', '🎉', '✨', '\u{301}', '한', 'ǅ', 'x', '\n']),
+                ],
+                0..40,
+            )
+        ) {
+            let text: String = text.into_iter().collect();
+            let folded = fold_accents(&text).into_owned();
+            prop_assert_eq!(folded, fold_by_definition(&text));
+        }
+    }
+}

@@ -56,3 +56,16 @@ pub(crate) fn for_each_token<'t>(text: &'t str, mut each: impl FnMut(usize, &'t 
         each(from, &text[from..]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_split_on_punctuation_and_keep_ideographs_apart() {
+        let mut tokens = Vec::new();
+        for_each_token("epipe-4712, c++ 東京x", |_, token| tokens.push(token));
+        assert_eq!(tokens, ["epipe", "4712", "c", "東", "京", "x"]);
+        assert!(is_ideographic_token("🎉") && !is_ideographic_token("東京"));
+    }
+}
