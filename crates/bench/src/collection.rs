@@ -20,6 +20,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::flag_value;
+
 /// Options of `collection`.
 #[derive(Debug, Default)]
 struct Options {
@@ -35,10 +37,7 @@ fn parse(args: &[OsString]) -> Result<Options, String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = |name: &str| -> Result<PathBuf, String> {
-            iter.next()
-                .filter(|value| !value.is_empty())
-                .map(PathBuf::from)
-                .ok_or_else(|| format!("{name} requires a value"))
+            flag_value(&mut iter, name).map(PathBuf::from)
         };
         match arg.to_str() {
             Some("--cran") => options.cran = Some(value("--cran")?),

@@ -186,15 +186,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// The value after a flag: the next argument, which must not be empty. The one rule every
+/// subcommand's parser uses.
+pub(crate) fn flag_value<'a>(
+    args: &mut impl Iterator<Item = &'a OsString>,
+    name: &str,
+) -> Result<&'a OsString, String> {
+    args.next()
+        .filter(|value| !value.is_empty())
+        .ok_or_else(|| format!("{name} requires a value"))
+}
+
 fn parse(args: &[OsString]) -> Result<Options, String> {
     let mut options = Options::default();
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = |name: &str| -> Result<PathBuf, String> {
-            iter.next()
-                .filter(|value| !value.is_empty())
-                .map(PathBuf::from)
-                .ok_or_else(|| format!("{name} requires a value"))
+            flag_value(&mut iter, name).map(PathBuf::from)
         };
         match arg.to_str() {
             Some("--out") => options.out = Some(value("--out")?),
@@ -337,6 +345,19 @@ fn options_for_run(options: &Options) -> RunOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flag_needs_a_non_empty_value() {
+        let args: Vec<OsString> = vec!["x".into(), "".into()];
+        let mut iter = args.iter();
+        assert_eq!(flag_value(&mut iter, "--out"), Ok(&args[0]));
+        assert_eq!(
+            flag_value(&mut iter, "--out"),
+            Err("--out requires a value".to_owned())
+        );
+        assert!(flag_value(&mut iter, "--out").is_err());
+        assert!(parse(&["--out".into(), "".into()]).is_err());
+    }
 
     #[test]
     fn generate_refuses_the_repository() {

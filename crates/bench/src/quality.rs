@@ -29,6 +29,8 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
+use crate::flag_value;
+
 use self::corpus::Corpus;
 use self::metrics::{Scores, Summary};
 use self::queries::Query;
@@ -57,9 +59,8 @@ pub(crate) fn parse(args: &[OsString]) -> Result<Options, String> {
     let mut iter = args.iter();
     while let Some(arg) = iter.next() {
         let mut value = |name: &str| -> Result<String, String> {
-            iter.next()
-                .and_then(|value| value.to_str())
-                .filter(|value| !value.is_empty())
+            flag_value(&mut iter, name)?
+                .to_str()
                 .map(str::to_owned)
                 .ok_or_else(|| format!("{name} requires a value"))
         };
