@@ -84,6 +84,10 @@ impl Engine<'_> {
     }
 }
 
+/// What [`observe_one`] found: the file's identity, its analysis when it was read, and the
+/// cached text when the cache served it.
+type Observed = (Identity, Option<FileAnalysis>, Option<Arc<str>>);
+
 /// The enumeration stat and early read of one accepted file (see
 /// [`Engine::observe_accepted`]): its identity, its analysis (in the ranking form, see
 /// [`HitForm`]) when it was read, and the cached text when the cache served it; or why the
@@ -96,7 +100,7 @@ fn observe_one(
     cache: Option<(&SearchCache, u64, Identity)>,
     now_ms: f64,
     buffer: &mut String,
-) -> Result<(Identity, Option<FileAnalysis>, Option<Arc<str>>), ScopeFailure> {
+) -> Result<Observed, ScopeFailure> {
     let identity = match file.dir.stat(&file.name) {
         Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
         Ok(_) => return Err(EvidenceError::Changed.into()),
