@@ -534,6 +534,7 @@ fn measure(options: &Options) -> Result<bool, String> {
         .open(&options.report)
         .map_err(|error| format!("cannot create {}: {error}", options.report.display()))?;
     let (aios, receipt) = prepare(&options.out, options.notes, options.seed)?;
+    let load_before = load_average();
     let files = vault_notes(&aios.join("vault"))?;
     let expected = (receipt.notes as u64, receipt.bytes);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(32));
@@ -613,12 +614,25 @@ fn measure(options: &Options) -> Result<bool, String> {
     };
     let verdicts = goals(&figures);
     print_table(&receipt, &raw, &firsts, &figures, &verdicts);
-    let value = report_value(options, &receipt, &raw, &firsts, &figures, &verdicts);
+    let mut value = report_value(options, &receipt, &raw, &firsts, &figures, &verdicts);
+    // The machine is shared: the load around the run says whether its times are comparable.
+    value["loadAverage"] = json!({"before": load_before, "after": load_average()});
     let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
     report
         .write_all((text + "\n").as_bytes())
         .map_err(|error| format!("cannot write the report: {error}"))?;
     Ok(verdicts.iter().all(|goal| goal.pass))
+}
+
+/// The 1-, 5- and 15-minute load averages of `/proc/loadavg` (Linux; `None` elsewhere).
+fn load_average() -> Option<String> {
+    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    Some(
+        text.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
 }
 
 /// The edit check: a word no note holds is searched (no hit), appended to one note, searched
