@@ -22,6 +22,7 @@ mod measure;
 mod protocol;
 mod quality;
 mod report;
+mod scale;
 mod skill_quality;
 mod spawner;
 mod syscalls;
@@ -61,6 +62,10 @@ Usage:
   dotaios-bench syscalls --fixtures <DIR> --report <FILE> [--fixture <id>]...
                          [--dotaios <PATH>] [--dotaios-mcp <PATH>]
                          (system calls per file of each measure, counted by strace -f -c)
+  dotaios-bench scale    --out <DIR> --report <FILE> [--notes <N>] [--seed <N>]
+                         [--dotaios-mcp <PATH>]
+                         (issue 37's large-folder goals: a seeded 45,000-note vault, raw-read,
+                         first and repeated search_aios calls, peak RSS, an edit check)
   dotaios-bench control  <raw-read|safe-corpus|safe-walk> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
   dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
@@ -94,6 +99,9 @@ fn main() -> ExitCode {
     };
     if command == "control" {
         return measure::control(&args[1..]);
+    }
+    if command == "scale" {
+        return scale::run(&args[1..]);
     }
     if command == "collection" {
         return collection::run(&args[1..]);

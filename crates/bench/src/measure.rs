@@ -20,8 +20,8 @@ mod sample;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use self::control::control;
-pub(crate) use self::sample::find_on_path;
+pub(crate) use self::control::{control, vault_notes};
+pub(crate) use self::sample::{find_on_path, raw_counts};
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -12,7 +12,7 @@
 pub(crate) mod controls;
 mod corpus;
 pub(crate) mod metrics;
-mod prose;
+pub(crate) mod prose;
 mod queries;
 pub(crate) mod systems;
 mod topics;

@@ -83,7 +83,7 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
 }
 
 /// The `.md` files below `dir`, in path order.
-fn vault_notes(dir: &Path) -> Result<Vec<PathBuf>, String> {
+pub(crate) fn vault_notes(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {

@@ -52,7 +52,7 @@ pub(super) fn raw_read(
 }
 
 /// The files and bytes `raw-read` read.
-pub(super) fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
+pub(crate) fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
     let next = AtomicUsize::new(0);
     let totals = on_threads(workers, || {
         let mut buffer = vec![0_u8; 64 * 1024];

@@ -260,6 +260,9 @@ struct CorpusFile {
     /// Served from the server's cache: the enumeration stat that validated it is also its
     /// final observation (contract 03 §19.2), so it is not revalidated again.
     cached: bool,
+    /// The cached text when the cache served it: what the shown hit is built from, so a
+    /// cached file is never read again in this request (contract 03 §19.2).
+    text: Option<Arc<str>>,
     /// The file's analysis when it was already read during inspection (see
     /// [`Engine::observe_accepted`]); `None` means it is read at execution.
     analysis: Option<FileAnalysis>,
@@ -276,7 +279,7 @@ impl CorpusFile {
 #[derive(Debug)]
 struct Corpus {
     root: RootId,
-    prefix: String,
+    prefix: Arc<str>,
     files: Vec<CorpusFile>,
 }
 
@@ -501,7 +504,7 @@ impl<'r> Engine<'r> {
         }
         let mut order = Vec::new();
         let mut explanations = Vec::new();
-        for (group, hit, explanation) in self.ranked(pending, &stats) {
+        for (group, hit, explanation) in self.ranked(pending, &stats)? {
             order.push((group, groups[group].results.len()));
             groups[group].results.push(hit);
             explanations.push(explanation);

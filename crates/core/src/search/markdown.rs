@@ -64,6 +64,45 @@ pub(crate) fn analyze_lowered(
     mtime_ms: f64,
     query: &Query,
 ) -> FileAnalysis {
+    analyze_as(
+        text,
+        lower,
+        profile,
+        relative,
+        prefix,
+        mtime_ms,
+        query,
+        HitForm::Full,
+    )
+}
+
+/// How much of a candidate's hit [`analyze_as`] builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HitForm {
+    /// The whole hit: source, file, title and snippets.
+    Full,
+    /// Only what ranking reads (the hit's `file`, the tie-break of contract 03 §9.4, and the
+    /// features): title and snippets are left empty, for the engine to build for the few
+    /// candidates it shows by analysing the same text again in the full form. The features
+    /// and whether the file is a candidate do not depend on the form.
+    Ranking,
+}
+
+/// [`analyze_lowered`] in the chosen [`HitForm`].
+#[allow(
+    clippy::too_many_arguments,
+    reason = "analyze_lowered's arguments and the form"
+)]
+pub(crate) fn analyze_as(
+    text: &str,
+    lower: &str,
+    profile: Option<&ByteSet>,
+    relative: &str,
+    prefix: &str,
+    mtime_ms: f64,
+    query: &Query,
+    form: HitForm,
+) -> FileAnalysis {
     let _ = profile;
     let length = text.len() as u64;
     let model = &query.analysed;
@@ -142,6 +181,21 @@ pub(crate) fn analyze_lowered(
         return FileAnalysis {
             length,
             candidate: None,
+        };
+    }
+    if form == HitForm::Ranking {
+        return FileAnalysis {
+            length,
+            candidate: Some(Candidate {
+                hit: MarkdownHit {
+                    source: String::new(),
+                    file: escape_name(relative, NameOutput::Data).into_owned(),
+                    title: String::new(),
+                    matches: Vec::new(),
+                },
+                features,
+                mtime_ms,
+            }),
         };
     }
     let matches = match query.snippets {

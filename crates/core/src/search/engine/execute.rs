@@ -5,23 +5,26 @@
 //! Every file read here must still be the object inspection recorded (§4.8 rules 2–3).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use dotaios_contained::{Identity, Ledger, Limits, Root};
+use dotaios_contained::{Identity, Ledger, Limits, RelPath, Root};
 use serde_json::Value;
 
 use crate::search::allocation::CountsExt;
 use crate::search::error::{EvidenceError, ScopeFailure, SearchError, fatal, observed_path_error};
-use crate::search::hit::SearchHit;
+use crate::search::hit::{MarkdownHit, SearchHit};
 use crate::search::jsonl::{Family, ProjectIdentity};
-use crate::search::markdown::{FileAnalysis, analyze};
+use crate::search::markdown::{FileAnalysis, HitForm, analyze, analyze_as};
 use crate::search::matcher::Query;
 use crate::search::omission::{Counts, OmissionReason};
-use crate::search::relevance::{DocClass, Features, Field, Stats, fold_accents, lowercase};
+use crate::search::relevance::{
+    DocClass, Features, Field, Stats, fold_accents, lowercase, lowercase_into,
+};
 use crate::search::{Explanation, MAX_FILE_BYTES, Scope, jsonl};
 use crate::text::collate;
 
 use super::parallel::parallel_map;
-use super::{Corpus, CorpusFile, Engine, ScopeWork};
+use super::{Corpus, CorpusFile, Engine, RootId, ScopeWork};
 
 /// A result of one admitted scope before the request-wide order (§9.4): its hit, what its
 /// score is computed from, and its tie-break inside the scope.
@@ -34,6 +37,22 @@ pub(super) struct Pending {
     pub(super) age_ms: f64,
     /// The cross-family dedupe of memory entries (§10.6 step 4).
     pub(super) family: Option<(Family, String)>,
+    /// A Markdown candidate's hit holds only what ranking reads ([`HitForm::Ranking`]); this
+    /// is where its shown hit is built from if it is chosen ([`Engine::shown_hit`]).
+    pub(super) deferred: Option<Deferred>,
+}
+
+/// The file a Markdown candidate was analysed from: a request keeps this much per candidate
+/// rather than its title and snippets, which only the `limit` chosen ones need (contract 03
+/// §19.3: per-file candidate data, not texts).
+pub(super) struct Deferred {
+    root: RootId,
+    rel: RelPath,
+    strip: usize,
+    prefix: Arc<str>,
+    identity: Identity,
+    /// The cached text the file was analysed from, when the server's cache served it.
+    text: Option<Arc<str>>,
 }
 
 impl Engine<'_> {
@@ -75,6 +94,7 @@ impl Engine<'_> {
                         class: DocClass::Session,
                         age_ms: f64::NAN,
                         family: None,
+                        deferred: None,
                     });
                 }
             }
@@ -95,6 +115,7 @@ impl Engine<'_> {
                         class: DocClass::MemoryEntry,
                         age_ms: entry.age_ms,
                         family: entry.record_id.map(|id| (entry.family, id)),
+                        deferred: None,
                     });
                 }
                 for corpus in work.corpora {
@@ -136,7 +157,7 @@ impl Engine<'_> {
     ) -> Result<(), SearchError> {
         let reader = self.root_for(corpus.root).map_err(fatal)?;
         let query = &self.query;
-        let prefix = corpus.prefix.as_str();
+        let prefix = &*corpus.prefix;
         let waiting: Vec<&CorpusFile> = corpus
             .files
             .iter()
@@ -147,20 +168,32 @@ impl Engine<'_> {
         })
         .into_iter();
         let mut files = corpus.files;
-        let analyses: Vec<Result<FileAnalysis, ScopeFailure>> = files
-            .iter_mut()
-            .map(|file| match file.analysis.take() {
-                Some(analysis) => Ok(analysis),
-                None => late
-                    .next()
-                    .unwrap_or(Err(ScopeFailure::Fatal(EvidenceError::ReadFailed.into()))),
+        // The late analyses go into their files' slots, in file order, so the first failure
+        // in file order is the one reported.
+        for file in files.iter_mut().filter(|file| file.analysis.is_none()) {
+            let analysis = late
+                .next()
+                .unwrap_or(Err(ScopeFailure::Fatal(EvidenceError::ReadFailed.into())));
+            file.analysis = Some(analysis.map_err(fatal)?);
+        }
+        // Room for exactly the candidates: a vector that grows by doubling would briefly hold
+        // twice them (contract 03 §19.3).
+        let candidates = files
+            .iter()
+            .filter(|file| {
+                file.analysis
+                    .as_ref()
+                    .is_some_and(|analysis| analysis.candidate.is_some())
             })
-            .collect();
+            .count();
+        pending.reserve(candidates);
         let mut charged = Counts::default();
         let now = self.request.clock.now_ms;
-        let mut found = Vec::new();
-        for (file, analysis) in files.iter().zip(analyses) {
-            let analysis = analysis.map_err(fatal)?;
+        for file in &mut files {
+            let analysis = file
+                .analysis
+                .take()
+                .ok_or(SearchError::Evidence(EvidenceError::ReadFailed))?;
             charged.files += 1;
             charged.bytes += file.identity.size;
             stats.add(
@@ -171,8 +204,25 @@ impl Engine<'_> {
                     .as_ref()
                     .map(|candidate| &candidate.features),
             );
+            // Pushed before the charge below: a charge that fails ends the request, and
+            // `pending` with it.
             if let Some(candidate) = analysis.candidate {
-                found.push(candidate);
+                pending.push(Pending {
+                    group,
+                    hit: SearchHit::Markdown(candidate.hit),
+                    features: candidate.features,
+                    class: DocClass::Markdown,
+                    age_ms: now - candidate.mtime_ms,
+                    family: None,
+                    deferred: Some(Deferred {
+                        root: corpus.root,
+                        rel: file.rel.clone(),
+                        strip: file.strip,
+                        prefix: Arc::clone(&corpus.prefix),
+                        identity: file.identity,
+                        text: file.text.take(),
+                    }),
+                });
             }
         }
         if !charged.fits_in(self.ledger.remaining()) {
@@ -187,16 +237,6 @@ impl Engine<'_> {
         for file in files.into_iter().filter(|file| !file.cached) {
             self.searched_files
                 .push((corpus.root, file.rel, file.identity));
-        }
-        for candidate in found {
-            pending.push(Pending {
-                group,
-                hit: SearchHit::Markdown(candidate.hit),
-                features: candidate.features,
-                class: DocClass::Markdown,
-                age_ms: now - candidate.mtime_ms,
-                family: None,
-            });
         }
         Ok(())
     }
@@ -221,7 +261,7 @@ impl Engine<'_> {
         &mut self,
         mut pending: Vec<Pending>,
         stats: &Stats,
-    ) -> Vec<(usize, SearchHit, Explanation)> {
+    ) -> Result<Vec<(usize, SearchHit, Explanation)>, SearchError> {
         let limit = self.request.limit.get();
         if let Some(memory) = self.memory.take() {
             let model = &self.query.analysed;
@@ -241,22 +281,67 @@ impl Engine<'_> {
                 class: DocClass::MemoryEntry,
                 age_ms: entry.age_ms,
                 family: entry.record_id.map(|id| (entry.family, id)),
+                deferred: None,
             });
             pending.splice(memory.slot..memory.slot, items);
         }
         let chosen = merge(&pending, &self.query, stats, limit);
+        let mut buffer = String::new();
         take(pending, chosen, &self.query, stats)
+            .into_iter()
+            .map(|(group, hit, explanation, deferred)| {
+                let hit = match deferred {
+                    Some(deferred) => SearchHit::Markdown(self.shown_hit(&deferred, &mut buffer)?),
+                    None => hit,
+                };
+                Ok((group, hit, explanation))
+            })
+            .collect()
+    }
+
+    /// The shown hit of a chosen Markdown candidate: its text analysed again in the full
+    /// form, from the cached text it was analysed from, or read again, which must still be
+    /// the object enumeration saw (§4.8 rules 2–3; the final revalidation re-stats it as
+    /// well). Analysis is a pure function of the text, so the hit is the one a single
+    /// full analysis would have built.
+    fn shown_hit(
+        &self,
+        deferred: &Deferred,
+        buffer: &mut String,
+    ) -> Result<MarkdownHit, SearchError> {
+        let text = match &deferred.text {
+            Some(text) => Arc::clone(text),
+            None => {
+                let reader = self.root_for(deferred.root).map_err(fatal)?;
+                Arc::from(
+                    read_identified(reader, &deferred.rel, &deferred.identity).map_err(fatal)?,
+                )
+            }
+        };
+        let analysis = analyze(
+            &text,
+            &deferred.rel.as_str()[deferred.strip..],
+            &deferred.prefix,
+            mtime_ms(&deferred.identity),
+            &self.query,
+            buffer,
+        );
+        analysis
+            .candidate
+            .map(|candidate| candidate.hit)
+            .ok_or(EvidenceError::Changed.into())
     }
 }
 
 /// The hits at `chosen` (indices into `pending`, with the scores they were ranked by), in that
-/// order, with their groups and the explanation of each score (§9.5).
+/// order, with their groups, the explanation of each score (§9.5) and where a Markdown hit's
+/// shown form is built from.
 fn take(
     pending: Vec<Pending>,
     chosen: Vec<(usize, f64)>,
     query: &Query,
     stats: &Stats,
-) -> Vec<(usize, SearchHit, Explanation)> {
+) -> Vec<(usize, SearchHit, Explanation, Option<Deferred>)> {
     let mut slots: Vec<Option<Pending>> = pending.into_iter().map(Some).collect();
     chosen
         .into_iter()
@@ -266,7 +351,7 @@ fn take(
                 query
                     .analysed
                     .explain(&item.features, stats, item.class, item.age_ms, score);
-            (item.group, item.hit, explanation)
+            (item.group, item.hit, explanation, item.deferred)
         })
         .collect()
 }
@@ -330,13 +415,22 @@ pub(super) fn merge(
 
 /// Reads an enumerated file, which must still be the object enumeration saw (§4.8 rules 2–3).
 pub(super) fn read_checked(reader: &Root, file: &CorpusFile) -> Result<String, ScopeFailure> {
+    read_identified(reader, &file.rel, &file.identity)
+}
+
+/// Reads `rel`, which must still be the object of `identity`.
+fn read_identified(
+    reader: &Root,
+    rel: &RelPath,
+    identity: &Identity,
+) -> Result<String, ScopeFailure> {
     let mut sub = Ledger::new(Limits {
         files: 1,
         bytes: MAX_FILE_BYTES,
         entries: 0,
     });
-    match reader.read_text(&file.rel, MAX_FILE_BYTES, &mut sub) {
-        Ok(Some(text)) if text.identity == file.identity => Ok(text.text),
+    match reader.read_text(rel, MAX_FILE_BYTES, &mut sub) {
+        Ok(Some(text)) if text.identity == *identity => Ok(text.text),
         Ok(_) => Err(EvidenceError::Changed.into()),
         Err(error) => Err(observed_path_error(error)),
     }
@@ -350,14 +444,16 @@ pub(super) fn read_and_analyze(
     buffer: &mut String,
 ) -> Result<FileAnalysis, ScopeFailure> {
     let text = read_checked(reader, file)?;
-    let mtime_ms = mtime_ms(&file.identity);
-    Ok(analyze(
+    lowercase_into(&text, buffer);
+    Ok(analyze_as(
         &text,
+        buffer,
+        None,
         file.relative(),
         prefix,
-        mtime_ms,
+        mtime_ms(&file.identity),
         query,
-        buffer,
+        HitForm::Ranking,
     ))
 }
 

@@ -415,7 +415,7 @@ impl Engine<'_> {
         let files = self.observe_accepted(work, root, accepted, strip, prefix)?;
         work.corpora.push(Corpus {
             root,
-            prefix: prefix.to_owned(),
+            prefix: Arc::from(prefix),
             files,
         });
         Ok(())

@@ -13,7 +13,7 @@ use dotaios_contained::{Dir, EntryKind, Identity, Ledger, Limits, ReadOptions, R
 use crate::search::MAX_FILE_BYTES;
 use crate::search::cache::{Key, KeyRef, SearchCache};
 use crate::search::error::{EvidenceError, ScopeFailure, observed_path_error};
-use crate::search::markdown::{FileAnalysis, analyze_lowered};
+use crate::search::markdown::{FileAnalysis, HitForm, analyze_as};
 use crate::search::matcher::Query;
 use crate::search::relevance::lowercase_into;
 
@@ -74,7 +74,8 @@ impl Engine<'_> {
                     rel: file.path.clone(),
                     strip,
                     identity,
-                    cached,
+                    cached: cached.is_some(),
+                    text: cached,
                     analysis,
                 });
             }
@@ -83,9 +84,14 @@ impl Engine<'_> {
     }
 }
 
+/// What [`observe_one`] found: the file's identity, its analysis when it was read, and the
+/// cached text when the cache served it.
+type Observed = (Identity, Option<FileAnalysis>, Option<Arc<str>>);
+
 /// The enumeration stat and early read of one accepted file (see
-/// [`Engine::observe_accepted`]): its identity, its analysis when it was read (or served from
-/// the cache, the third value), or why the stat failed.
+/// [`Engine::observe_accepted`]): its identity, its analysis (in the ranking form, see
+/// [`HitForm`]) when it was read, and the cached text when the cache served it; or why the
+/// stat failed.
 fn observe_one(
     file: &Accepted,
     relative: &str,
@@ -94,7 +100,7 @@ fn observe_one(
     cache: Option<(&SearchCache, u64, Identity)>,
     now_ms: f64,
     buffer: &mut String,
-) -> Result<(Identity, Option<FileAnalysis>, bool), ScopeFailure> {
+) -> Result<Observed, ScopeFailure> {
     let identity = match file.dir.stat(&file.name) {
         Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
         Ok(_) => return Err(EvidenceError::Changed.into()),
@@ -109,7 +115,7 @@ fn observe_one(
     if let (Some((cache, generation, _)), Some(key)) = (cache, key)
         && let Some(hit) = cache.get(key, &identity, generation)
     {
-        let analysis = analyze_lowered(
+        let analysis = analyze_as(
             &hit.text,
             &hit.lower,
             Some(&hit.profile),
@@ -117,8 +123,9 @@ fn observe_one(
             prefix,
             mtime_ms(&identity),
             query,
+            HitForm::Ranking,
         );
-        return Ok((identity, Some(analysis), true));
+        return Ok((identity, Some(analysis), Some(hit.text)));
     }
     let mut sub = Ledger::new(Limits {
         files: 1,
@@ -129,10 +136,10 @@ fn observe_one(
         .expecting(identity)
         .caller_revalidates();
     let Ok(Some(read)) = file.dir.read_text_with(&file.name, &options, &mut sub) else {
-        return Ok((identity, None, false));
+        return Ok((identity, None, None));
     };
     lowercase_into(&read.text, buffer);
-    let analysis = analyze_lowered(
+    let analysis = analyze_as(
         &read.text,
         buffer,
         None,
@@ -140,6 +147,7 @@ fn observe_one(
         prefix,
         mtime_ms(&identity),
         query,
+        HitForm::Ranking,
     );
     if let (Some((cache, generation, _)), Some(key)) = (cache, key) {
         let key = Key {
@@ -149,5 +157,5 @@ fn observe_one(
         };
         cache.insert(key, identity, &read.text, buffer, now_ms, generation);
     }
-    Ok((identity, Some(analysis), false))
+    Ok((identity, Some(analysis), None))
 }
