@@ -470,3 +470,24 @@ fn a_directory_without_aios_json_gets_one_finding() {
     );
     assert_eq!(before, fingerprint(temp.path()));
 }
+
+/// A scope the default search leaves out for a ceiling answers nothing, so doctor warns and
+/// names the file, in the words `dotaios search` uses (contract 01 §10 check 7a, 03 §17.4).
+#[test]
+fn doctor_names_a_scope_search_omits_for_a_ceiling() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    fs::File::create(aios.join("vault/big.md"))
+        .unwrap()
+        .set_len(5 * 1024 * 1024)
+        .unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("[warn] Search readable\n        vault: not searched, vault/big.md is 5242880 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n        Fix: "),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}

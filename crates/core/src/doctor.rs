@@ -762,15 +762,16 @@ pub fn check_working_context(
 }
 
 /// The default search (Shared memory, every scope) run once, so that the report never says the
-/// folder works while its default search fails, and lists every link the search skips, by
-/// path, with the fix (contract 03 §4.4). The query matches nothing on purpose: every file is
+/// folder works while its default search fails or leaves a scope out, and lists every scope
+/// it omits for a ceiling and every link it skips, by path, with the fix (contract 03 §4.4,
+/// §14.4). The query matches nothing on purpose: every file is
 /// still enumerated, read and analysed.
 pub fn check_search(
     folder: &std::path::Path,
     now: SystemTime,
     time_zone: &jiff::tz::TimeZone,
 ) -> Check {
-    use crate::search::{Clock, ScopeRequest, SearchRequest, SessionFilters};
+    use crate::search::{Clock, OmissionReason, ScopeRequest, SearchRequest, SessionFilters};
     const NAME: &str = "Search readable";
     let now_ms = now
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -795,16 +796,36 @@ pub fn check_search(
                 .fix("See the \"Reader limits and links\" check for the file to fix.");
         }
     };
-    if outcome.skipped_links.is_empty() {
+    // A scope omitted for a ceiling answers nothing from any of its files (contract 03 §14), so
+    // an incomplete default search is worth a warning even without a link.
+    let omitted: Vec<String> = outcome
+        .omissions
+        .iter()
+        .filter(|omission| omission.reason != OmissionReason::SymlinkSkipped)
+        .map(|omission| {
+            format!(
+                "{}: not searched, {}",
+                omission.scope,
+                omission.explanation()
+            )
+        })
+        .collect();
+    if outcome.skipped_links.is_empty() && omitted.is_empty() {
         return Check::new(NAME, Status::Ok);
     }
-    let total = outcome.skipped_links.len();
     let mut check = Check::new(NAME, Status::Warn);
+    for line in &omitted {
+        check = check.detail(line.clone());
+    }
+    let total = outcome.skipped_links.len();
     for link in outcome.skipped_links.iter().take(FINDINGS_SHOWN) {
         check = check.detail(format!("{link}: a symbolic link, skipped by search"));
     }
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
+    }
+    if total == 0 {
+        return check.fix("Each scope above answers no search until the file or folder it names is split, moved or reduced as it says.");
     }
     check.fix("Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.")
 }
