@@ -686,8 +686,8 @@ impl ContentsPass {
             Err(ReadError::InvalidUtf8) => findings.push(format!(
                 "{path}: not UTF-8 text (saved as UTF-16 or Latin-1?)"
             )),
-            Err(ReadError::Io(kind)) => {
-                findings.push(format!("{path}: cannot be read ({})", io_cause(kind)));
+            Err(ReadError::Io(io)) => {
+                findings.push(format!("{path}: cannot be read ({})", io_cause(io)));
             }
             Err(ReadError::Budget(_)) => {
                 self.exhausted = true;
@@ -940,7 +940,7 @@ pub fn check_search(
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
     }
     if total == 0 {
-        return check.fix("Each scope above answers no search until the file or folder it names is split, moved or reduced as it says.");
+        return check.fix("Until the file or folder named above is split, moved or reduced as its line says, search leaves that scope out.");
     }
     check.fix("Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.")
 }
