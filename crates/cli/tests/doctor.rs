@@ -567,3 +567,26 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     found
 }
+
+/// A `SKILL.md` saved as UTF-16 breaks the catalog; the fix says what is wrong with the file,
+/// not its frontmatter (contract 01 §10 check 9).
+#[test]
+fn doctor_says_a_skill_file_is_not_utf8() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    fs::create_dir(aios.join("skills/wide")).unwrap();
+    let utf16: Vec<u8> = "\u{FEFF}---\nname: wide\ndescription: x\n---\n# Wide\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    fs::write(aios.join("skills/wide/SKILL.md"), utf16).unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(DOTAIOS_EVIDENCE_INVALID_UTF8)\n        Fix: Re-save skills/wide/SKILL.md as UTF-8 (it is not UTF-8 text), or move that skill out of skills/.\n"),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}

@@ -945,6 +945,32 @@ pub fn check_search(
     check.fix("Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.")
 }
 
+/// What to do about the one `SKILL.md` that breaks the catalog, by what is wrong with it: its
+/// bytes, its size, what it is, or its frontmatter.
+fn skill_fix(dir: &str, cause: crate::skills::CatalogError) -> String {
+    use crate::skills::CatalogError;
+    let file = format!("skills/{dir}/SKILL.md");
+    match cause {
+        CatalogError::InvalidUtf8 => {
+            format!(
+                "Re-save {file} as UTF-8 (it is not UTF-8 text), or move that skill out of skills/."
+            )
+        }
+        CatalogError::FileTooLarge => {
+            format!("Shorten {file} below 8 MiB, or move that skill out of skills/.")
+        }
+        CatalogError::PathUnsafe => {
+            format!(
+                "Replace {file} (a link or special file) with a regular file, or move that skill out of skills/."
+            )
+        }
+        CatalogError::ReadFailed => {
+            format!("Make {file} readable, or move that skill out of skills/.")
+        }
+        _ => format!("Fix the frontmatter of {file}, or move that skill out of skills/."),
+    }
+}
+
 /// Check 9: the skill catalog (contract 04 §1), naming the skill directory that breaks it.
 pub fn check_skills(root: &Root) -> Check {
     const NAME: &str = "Skills";
@@ -955,7 +981,7 @@ pub fn check_skills(root: &Root) -> Check {
             match crate::skills::find_invalid_skill(root) {
                 Some((dir, cause)) => check
                     .detail(format!("skills/{dir}/SKILL.md: {} ({})", cause.message(), cause.code()))
-                    .fix(format!("Fix the frontmatter of skills/{dir}/SKILL.md, or move that skill out of skills/.")),
+                    .fix(skill_fix(&dir, cause)),
                 None => check
                     .detail(format!("{} ({})", error.message(), error.code()))
                     .fix("Make skills/ a real directory of at most 512 entries holding regular SKILL.md files."),
