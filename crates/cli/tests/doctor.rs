@@ -470,3 +470,123 @@ fn a_directory_without_aios_json_gets_one_finding() {
     );
     assert_eq!(before, fingerprint(temp.path()));
 }
+
+/// A scope the default search leaves out for a ceiling answers nothing, so doctor warns and
+/// names the file, in the words `dotaios search` uses (contract 01 §10 check 7a, 03 §17.4).
+#[test]
+fn doctor_names_a_scope_search_omits_for_a_ceiling() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    fs::File::create(aios.join("vault/big.md"))
+        .unwrap()
+        .set_len(5 * 1024 * 1024)
+        .unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("[warn] Search readable\n        vault: not searched, vault/big.md is 5242880 bytes, over the 4194304-byte per-file limit. Split the oversized file, or move it outside this search scope. (reason: file_too_large)\n        Fix: "),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}
+
+/// When the default search fails on a file's bytes or permissions, check 7a sends the user to
+/// check 12, which then reads what the readers read and names the file (contract 01 §10): a
+/// UTF-16 note, a note and a folder without read permission. Root reads anything, so the
+/// binary runs as `nobody` then.
+#[cfg(unix)]
+#[test]
+fn doctor_names_the_file_search_cannot_read() {
+    use std::os::unix::process::CommandExt;
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    let utf16: Vec<u8> = "\u{FEFF}# Notes\n\nneedle\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    fs::write(aios.join("vault/u16.md"), utf16).unwrap();
+    fs::write(aios.join("vault/locked.md"), "# Locked\n").unwrap();
+    fs::create_dir(aios.join("vault/shut")).unwrap();
+    let is_root = rustix::process::geteuid().is_root();
+    let mut paths = vec![temp.path().to_path_buf()];
+    for entry in walk(&aios) {
+        paths.push(entry);
+    }
+    for path in &paths {
+        let mode = if path.is_dir() { 0o755 } else { 0o644 };
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+    let before = fingerprint(temp.path());
+    fs::set_permissions(
+        aios.join("vault/locked.md"),
+        fs::Permissions::from_mode(0o000),
+    )
+    .unwrap();
+    fs::set_permissions(aios.join("vault/shut"), fs::Permissions::from_mode(0o000)).unwrap();
+    let mut command = support::dotaios(&temp.path().join("home"));
+    command.args(["doctor", "--path"]).arg(&aios);
+    if is_root {
+        command.uid(65534).gid(65534);
+    }
+    let output = command.output().unwrap();
+    fs::set_permissions(aios.join("vault/shut"), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::set_permissions(
+        aios.join("vault/locked.md"),
+        fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("[fail] Search readable\n"), "{stdout}");
+    assert!(
+        stdout.contains("        vault/locked.md: cannot be read (permission denied)\n        vault/shut/: cannot be listed (permission denied)\n        vault/u16.md: not UTF-8 text (saved as UTF-16 or Latin-1?)\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        before,
+        fingerprint(temp.path()),
+        "doctor wrote to the folder"
+    );
+}
+
+/// Every directory and file below `dir`, links not followed.
+#[cfg(unix)]
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let meta = fs::symlink_metadata(&path).unwrap();
+        if meta.is_dir() {
+            found.extend(walk(&path));
+        }
+        if !meta.file_type().is_symlink() {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// A `SKILL.md` saved as UTF-16 breaks the catalog; the fix says what is wrong with the file,
+/// not its frontmatter (contract 01 §10 check 9).
+#[test]
+fn doctor_says_a_skill_file_is_not_utf8() {
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    fs::create_dir(aios.join("skills/wide")).unwrap();
+    let utf16: Vec<u8> = "\u{FEFF}---\nname: wide\ndescription: x\n---\n# Wide\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    fs::write(aios.join("skills/wide/SKILL.md"), utf16).unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("(DOTAIOS_EVIDENCE_INVALID_UTF8)\n        Fix: Re-save skills/wide/SKILL.md as UTF-8 (it is not UTF-8 text), or move that skill out of skills/.\n"),
+        "{stdout}"
+    );
+    assert_eq!(before, fingerprint(temp.path()));
+}

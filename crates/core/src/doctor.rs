@@ -7,7 +7,8 @@
 //!
 //! Besides the contract's eleven checks, check 12 (`Reader limits and links`) walks the shelves
 //! the readers use and lists every link, special file and over-cap file that a reader would
-//! refuse or omit (contract 01 §10; `docs/decisions.md`), check 13
+//! refuse or omit, and, after check 7 or 7a failed, every file a reader cannot read or decode
+//! (contract 01 §10; `docs/decisions.md`), check 13
 //! (`Context filled in`) warns while the three core context files are still `init`'s
 //! templates (`docs/decisions.md`), and check 7a (`Search readable`) runs the default search
 //! once, failing when it fails and listing every link it skipped (contract 03 §4.4).
@@ -519,16 +520,41 @@ const SHELVES: [&str; 9] = [
 /// At most this many findings are listed; the rest are counted.
 const FINDINGS_SHOWN: usize = 20;
 
+/// Whether check 12 also reads the files a reader reads, to name the one whose bytes or
+/// permissions failed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReaderDepth {
+    /// Names, kinds and sizes only: what a healthy folder costs.
+    Metadata,
+    /// Also every file a reader would read, under the search request's ledger (contract 03
+    /// §13): only after check 7 or 7a failed, whose fix points here.
+    Contents,
+}
+
 /// Check 12: links, special files and files over the readers' caps anywhere on the shelves
-/// the readers use. Names the readers skip (hidden, secret-like, `node_modules`) are skipped
-/// here too, so every finding is something a reader would refuse or omit.
-pub fn check_reader_limits(root: &Root) -> Check {
+/// the readers use, directories that cannot be listed and, at [`ReaderDepth::Contents`], files
+/// that cannot be read or are not UTF-8. Names the readers skip (hidden, secret-like,
+/// `node_modules`) are skipped here too, so every finding is something a reader would refuse
+/// or omit.
+pub fn check_reader_limits(root: &Root, depth: ReaderDepth) -> Check {
     const NAME: &str = "Reader limits and links";
     let mut findings: Vec<String> = Vec::new();
     let mut ledger = metadata_ledger();
+    let mut contents = (depth == ReaderDepth::Contents)
+        .then(|| ContentsPass::new(Ledger::new(crate::search::REQUEST_LIMITS)));
     for (path, cap) in SOURCE_CAPS {
         if let Ok(Some(probe)) = root.probe(&rel(path)) {
             inspect_file(path, probe.kind, probe.identity.size, cap, &mut findings);
+            if let Some(pass) = contents.as_mut() {
+                pass.read(
+                    root,
+                    &rel(path),
+                    probe.kind,
+                    probe.identity.size,
+                    cap,
+                    &mut findings,
+                );
+            }
         }
     }
     let mut pending: Vec<RelPath> = SHELVES.iter().map(|shelf| rel(shelf)).collect();
@@ -545,6 +571,11 @@ pub fn check_reader_limits(root: &Root) -> Check {
             Err(ReadError::Unsafe(UnsafeKind::Symlink)) if dir.as_str() == "vault" => continue,
             Err(ReadError::Unsafe(UnsafeKind::Symlink)) => {
                 findings.push(format!("{dir}: a symbolic link"));
+                continue;
+            }
+            // One folder that cannot be listed (no permission) hides only what is below it.
+            Err(ReadError::Io(kind)) => {
+                findings.push(format!("{dir}/: cannot be listed ({})", io_cause(kind)));
                 continue;
             }
             Err(error) => {
@@ -577,6 +608,17 @@ pub fn check_reader_limits(root: &Root) -> Check {
                             EVIDENCE_FILE_CAP,
                             &mut findings,
                         );
+                        if let Some(pass) = contents.as_mut().filter(|_| is_read_by_a_reader(name))
+                        {
+                            pass.read(
+                                root,
+                                &child,
+                                probe.kind,
+                                probe.identity.size,
+                                EVIDENCE_FILE_CAP,
+                                &mut findings,
+                            );
+                        }
                     }
                 }
                 other => findings.push(format!("{child}: {}", special_kind(other))),
@@ -599,7 +641,71 @@ pub fn check_reader_limits(root: &Root) -> Check {
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
     }
-    check.fix("Readers never follow links (search skips them) and refuse special files and files over these sizes: replace links with real files, move special files out, split large files.")
+    check.fix("Readers never follow links (search skips them) and refuse special files, files over these sizes and files they cannot read as UTF-8: replace links with real files, move special files out, split large files, re-save other text as UTF-8 and make files readable.")
+}
+
+/// Whether a reader reads a file of this name when it lies on its shelf: Markdown (`.md`,
+/// ASCII case-insensitive, contract 03 §4.3), JSONL and a plugin's `manifest.json`. Wider than
+/// any one scope's rule, so no file a reader reads is left unchecked.
+fn is_read_by_a_reader(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".md") || lower.ends_with(".jsonl") || name == "manifest.json"
+}
+
+/// The contents pass of check 12: each file a reader reads, read once as strict UTF-8 through
+/// the contained reader under one ledger, so the pass is bounded like one search request.
+struct ContentsPass {
+    ledger: Ledger,
+    exhausted: bool,
+}
+
+impl ContentsPass {
+    fn new(ledger: Ledger) -> ContentsPass {
+        ContentsPass {
+            ledger,
+            exhausted: false,
+        }
+    }
+
+    /// Reads one regular file within its cap; over-cap and special files are findings of
+    /// their own already.
+    fn read(
+        &mut self,
+        root: &Root,
+        path: &RelPath,
+        kind: EntryKind,
+        size: u64,
+        cap: u64,
+        findings: &mut Vec<String>,
+    ) {
+        if self.exhausted || kind != EntryKind::File || size > cap {
+            return;
+        }
+        match root.read_text(path, cap, &mut self.ledger) {
+            Ok(_) => {}
+            Err(ReadError::InvalidUtf8) => findings.push(format!(
+                "{path}: not UTF-8 text (saved as UTF-16 or Latin-1?)"
+            )),
+            Err(ReadError::Io(io)) => {
+                findings.push(format!("{path}: cannot be read ({})", io_cause(io)));
+            }
+            Err(ReadError::Budget(_)) => {
+                self.exhausted = true;
+                findings.push(
+                    "files not read for UTF-8: the read budget of one search was spent".to_owned(),
+                );
+            }
+            // A file that changed, or turned into a link, between its stat and its read.
+            Err(error) => findings.push(format!("{path}: {}", describe_read_error(error))),
+        }
+    }
+}
+
+fn io_cause(kind: std::io::ErrorKind) -> &'static str {
+    match kind {
+        std::io::ErrorKind::PermissionDenied => "permission denied",
+        _ => "an I/O error",
+    }
 }
 
 fn inspect_file(path: &str, kind: EntryKind, size: u64, cap: u64, findings: &mut Vec<String>) {
@@ -646,11 +752,20 @@ pub fn run(inputs: &DoctorInputs<'_>) -> Report {
     checks.push(check_env_file(root, inputs.uid));
     checks.push(check_working_context(root, inputs.now, inputs.time_zone));
     checks.push(check_search(inputs.folder, inputs.now, inputs.time_zone));
+    // Checks 7 and 7a point here for the file to fix; only then are contents worth reading.
+    let depth = if checks[checks.len() - 2..]
+        .iter()
+        .any(|check| check.status == Status::Fail)
+    {
+        ReaderDepth::Contents
+    } else {
+        ReaderDepth::Metadata
+    };
     checks.push(check_project_catalog(root));
     checks.push(check_skills(root));
     checks.push(check_memory_health(root));
     checks.push(check_context_freshness(root, inputs.now));
-    checks.push(check_reader_limits(root));
+    checks.push(check_reader_limits(root, depth));
     checks.push(check_context_filled(root));
     Report { checks }
 }
@@ -762,15 +877,16 @@ pub fn check_working_context(
 }
 
 /// The default search (Shared memory, every scope) run once, so that the report never says the
-/// folder works while its default search fails, and lists every link the search skips, by
-/// path, with the fix (contract 03 §4.4). The query matches nothing on purpose: every file is
+/// folder works while its default search fails or leaves a scope out, and lists every scope
+/// it omits for a ceiling and every link it skips, by path, with the fix (contract 03 §4.4,
+/// §14.4). The query matches nothing on purpose: every file is
 /// still enumerated, read and analysed.
 pub fn check_search(
     folder: &std::path::Path,
     now: SystemTime,
     time_zone: &jiff::tz::TimeZone,
 ) -> Check {
-    use crate::search::{Clock, ScopeRequest, SearchRequest, SessionFilters};
+    use crate::search::{Clock, OmissionReason, ScopeRequest, SearchRequest, SessionFilters};
     const NAME: &str = "Search readable";
     let now_ms = now
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -795,18 +911,64 @@ pub fn check_search(
                 .fix("See the \"Reader limits and links\" check for the file to fix.");
         }
     };
-    if outcome.skipped_links.is_empty() {
+    // A scope omitted for a ceiling answers nothing from any of its files (contract 03 §14), so
+    // an incomplete default search is worth a warning even without a link.
+    let omitted: Vec<String> = outcome
+        .omissions
+        .iter()
+        .filter(|omission| omission.reason != OmissionReason::SymlinkSkipped)
+        .map(|omission| {
+            format!(
+                "{}: not searched, {}",
+                omission.scope,
+                omission.explanation()
+            )
+        })
+        .collect();
+    if outcome.skipped_links.is_empty() && omitted.is_empty() {
         return Check::new(NAME, Status::Ok);
     }
-    let total = outcome.skipped_links.len();
     let mut check = Check::new(NAME, Status::Warn);
+    for line in &omitted {
+        check = check.detail(line.clone());
+    }
+    let total = outcome.skipped_links.len();
     for link in outcome.skipped_links.iter().take(FINDINGS_SHOWN) {
         check = check.detail(format!("{link}: a symbolic link, skipped by search"));
     }
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
     }
+    if total == 0 {
+        return check.fix("Until the file or folder named above is split, moved or reduced as its line says, search leaves that scope out.");
+    }
     check.fix("Search never follows links: move each linked note into the folder, or, for a linked vault, set vault_path in aios.json to the folder it points to.")
+}
+
+/// What to do about the one `SKILL.md` that breaks the catalog, by what is wrong with it: its
+/// bytes, its size, what it is, or its frontmatter.
+fn skill_fix(dir: &str, cause: crate::skills::CatalogError) -> String {
+    use crate::skills::CatalogError;
+    let file = format!("skills/{dir}/SKILL.md");
+    match cause {
+        CatalogError::InvalidUtf8 => {
+            format!(
+                "Re-save {file} as UTF-8 (it is not UTF-8 text), or move that skill out of skills/."
+            )
+        }
+        CatalogError::FileTooLarge => {
+            format!("Shorten {file} below 8 MiB, or move that skill out of skills/.")
+        }
+        CatalogError::PathUnsafe => {
+            format!(
+                "Replace {file} (a link or special file) with a regular file, or move that skill out of skills/."
+            )
+        }
+        CatalogError::ReadFailed => {
+            format!("Make {file} readable, or move that skill out of skills/.")
+        }
+        _ => format!("Fix the frontmatter of {file}, or move that skill out of skills/."),
+    }
 }
 
 /// Check 9: the skill catalog (contract 04 §1), naming the skill directory that breaks it.
@@ -819,7 +981,7 @@ pub fn check_skills(root: &Root) -> Check {
             match crate::skills::find_invalid_skill(root) {
                 Some((dir, cause)) => check
                     .detail(format!("skills/{dir}/SKILL.md: {} ({})", cause.message(), cause.code()))
-                    .fix(format!("Fix the frontmatter of skills/{dir}/SKILL.md, or move that skill out of skills/.")),
+                    .fix(skill_fix(&dir, cause)),
                 None => check
                     .detail(format!("{} ({})", error.message(), error.code()))
                     .fix("Make skills/ a real directory of at most 512 entries holding regular SKILL.md files."),

@@ -318,7 +318,29 @@ pub fn read_vault_corpus(folder: &Path, workers: usize) -> Result<Counts, Search
 ///
 /// In Off mode this returns the empty, complete outcome without any filesystem operation.
 pub fn search(folder: &Path, request: &SearchRequest<'_>) -> Result<SearchOutcome, SearchError> {
-    engine::run(folder, request)
+    run_again_if_changed(|| engine::run(folder, request))
+}
+
+/// How many times one search runs in all when each run observed a change (contract 03 §4.8).
+pub const CHANGED_RUNS: usize = 3;
+
+/// Runs `run` again from the start, up to [`CHANGED_RUNS`] runs in all, while it fails with
+/// `DOTAIOS_EVIDENCE_CHANGED` (contract 03 §4.8): a folder an agent appends to several times a
+/// second changes under most single runs. Each run is a whole request with its own ledger and
+/// revalidation, so a published outcome is still one that saw no change; only the last run's
+/// failure is reported.
+fn run_again_if_changed(
+    mut run: impl FnMut() -> Result<SearchOutcome, SearchError>,
+) -> Result<SearchOutcome, SearchError> {
+    let mut runs = 1;
+    loop {
+        match run() {
+            Err(SearchError::Evidence(EvidenceError::Changed)) if runs < CHANGED_RUNS => {
+                runs += 1;
+            }
+            result => return result,
+        }
+    }
 }
 
 /// [`search`] for a long-running server that keeps a [`SearchCache`] between requests
@@ -331,5 +353,5 @@ pub fn search_cached(
     request: &SearchRequest<'_>,
     cache: &SearchCache,
 ) -> Result<SearchOutcome, SearchError> {
-    engine::run_cached(folder, request, REQUEST_LIMITS, Some(cache))
+    run_again_if_changed(|| engine::run_cached(folder, request, REQUEST_LIMITS, Some(cache)))
 }

@@ -88,8 +88,18 @@ pub(crate) enum FolderProblem {
     Config,
     /// `DOTAIOS_EVIDENCE_PATH_UNSAFE` (search, skills) and `DOTAIOS_UNSAFE_READ_PATH` (working
     /// context): a symbolic link or special file where DotAIOS reads, such as a linked
-    /// `context/` (contract 01 §4), or a vault outside the folder.
+    /// `context/` (contract 01 §4), or a vault outside the folder; and
+    /// `DOTAIOS_EVIDENCE_NOT_REGULAR_FILE`, the special file named like a note that search
+    /// refuses (contract 03 §4.5).
     UnsafeLink,
+    /// `DOTAIOS_EVIDENCE_INVALID_UTF8` (search, skills) and `DOTAIOS_INVALID_UTF8` (working
+    /// context): a file DotAIOS reads is not strict UTF-8 (contract 03 §4.7), which `dotaios
+    /// doctor` names (contract 01 §10 check 12).
+    NotUtf8,
+    /// `DOTAIOS_CONTEXT_SOURCE_TOO_LARGE`: a working-context source over its per-file cap
+    /// (contract 01 §5.1), typically a machine-written `memory/events.jsonl`, which `dotaios
+    /// doctor` names.
+    ContextSourceTooLarge,
 }
 
 impl FolderProblem {
@@ -99,9 +109,13 @@ impl FolderProblem {
         match code {
             "DOTAIOS_PROJECT_CATALOG_INVALID" => Some(FolderProblem::ProjectIdentity),
             "DOTAIOS_EVIDENCE_CONFIG_INVALID" => Some(FolderProblem::Config),
-            "DOTAIOS_EVIDENCE_PATH_UNSAFE" | "DOTAIOS_UNSAFE_READ_PATH" => {
-                Some(FolderProblem::UnsafeLink)
+            "DOTAIOS_EVIDENCE_PATH_UNSAFE"
+            | "DOTAIOS_UNSAFE_READ_PATH"
+            | "DOTAIOS_EVIDENCE_NOT_REGULAR_FILE" => Some(FolderProblem::UnsafeLink),
+            "DOTAIOS_EVIDENCE_INVALID_UTF8" | "DOTAIOS_INVALID_UTF8" => {
+                Some(FolderProblem::NotUtf8)
             }
+            "DOTAIOS_CONTEXT_SOURCE_TOO_LARGE" => Some(FolderProblem::ContextSourceTooLarge),
             _ => None,
         }
     }
@@ -117,6 +131,12 @@ impl FolderProblem {
             }
             FolderProblem::UnsafeLink => {
                 "DotAIOS does not follow symbolic links or special files inside the AIOS folder, and one sits where it reads (for example a linked context/, memory/, projects/ or skills/ folder, or a vault_path outside the folder). Replace the link with the real folder or file; run `dotaios doctor` to see which one."
+            }
+            FolderProblem::NotUtf8 => {
+                "A file DotAIOS reads in the AIOS folder is not UTF-8 text (for example a note saved as UTF-16 or Latin-1). Re-save it as UTF-8, or move it out of the folder; run `dotaios doctor` to see which one."
+            }
+            FolderProblem::ContextSourceTooLarge => {
+                "A file the working context reads is over its size limit (for example a memory/events.jsonl over 8 MiB, or a context/ note over 1 MiB). Split it, or move older entries out of it; run `dotaios doctor` to see which one."
             }
         }
     }
@@ -281,9 +301,22 @@ mod tests {
                 Some(FolderProblem::UnsafeLink),
             ),
             ("DOTAIOS_UNSAFE_READ_PATH", Some(FolderProblem::UnsafeLink)),
+            (
+                "DOTAIOS_EVIDENCE_NOT_REGULAR_FILE",
+                Some(FolderProblem::UnsafeLink),
+            ),
+            (
+                "DOTAIOS_EVIDENCE_INVALID_UTF8",
+                Some(FolderProblem::NotUtf8),
+            ),
+            ("DOTAIOS_INVALID_UTF8", Some(FolderProblem::NotUtf8)),
+            (
+                "DOTAIOS_CONTEXT_SOURCE_TOO_LARGE",
+                Some(FolderProblem::ContextSourceTooLarge),
+            ),
             ("DOTAIOS_EVIDENCE_CHANGED", None),
             ("DOTAIOS_EVIDENCE_READ_FAILED", None),
-            ("DOTAIOS_CONTEXT_SOURCE_TOO_LARGE", None),
+            ("DOTAIOS_EVIDENCE_FILE_TOO_LARGE", None),
             ("DOTAIOS_BUDGET_UNSTABLE", None),
         ];
         for (code, problem) in cases {

@@ -941,22 +941,75 @@ fn a_linked_fixed_location_is_an_is_error_result_in_the_structured_eras() {
 }
 
 /// Contract 05 §6.12: internal failures that are not one of its fixable folder problems stay
-/// `-32603` in every era (here a context file that is not UTF-8).
+/// `-32603` in every era (here a `SKILL.md` over the catalog's 8 MiB, contract 04 §1).
 #[test]
 fn other_internal_failures_stay_protocol_errors() {
     let fixture = Fixture::init();
-    fixture.write("context/identity.md", b"# Me\n\xff\xfe\n");
+    fixture.write("skills/huge/SKILL.md", vec![b'x'; 8 * 1024 * 1024 + 1]);
     let [reference, structured, modern] =
-        in_three_eras(&fixture, &[("read_working_context", json!({}))]);
+        in_three_eras(&fixture, &[("resolve_skill", json!({"intent": "x"}))]);
     for response in [&reference[0], &structured[0], &modern[0]] {
         assert_eq!(
             error_of(response),
-            (
-                -32603,
-                "DotAIOS could not read working context safely.".into()
-            )
+            (-32603, "DotAIOS request failed safely.".into())
         );
     }
+}
+
+/// Contract 05 §6.12, 03 §4.7: a note saved as UTF-16 fails search and, as a context source,
+/// the working context; `dotaios doctor` names it, so the answer says what to fix.
+#[test]
+fn a_file_that_is_not_utf8_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    let utf16: Vec<u8> = "\u{FEFF}# Me\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    fixture.write("context/identity.md", &utf16);
+    fixture.write("vault/notes.md", &utf16);
+    assert_fixable(
+        &fixture,
+        &[
+            ("read_working_context", json!({})),
+            ("search_aios", json!({"query": "x", "scope": "vault"})),
+        ],
+        "is not UTF-8 text",
+    );
+}
+
+/// Contract 05 §6.12, 01 §5.1: a machine-written `memory/events.jsonl` over 8 MiB.
+#[test]
+fn an_oversized_context_source_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    let row = "{\"ts\":\"2026-01-01T00:00:00Z\",\"type\":\"note\",\"text\":\"x\"}\n";
+    fixture.write(
+        "memory/events.jsonl",
+        row.repeat(8 * 1024 * 1024 / row.len() + 1),
+    );
+    assert_fixable(
+        &fixture,
+        &[("read_working_context", json!({}))],
+        "over its size limit",
+    );
+}
+
+/// Contract 05 §6.12, 03 §4.5: a named pipe called like a note is a special file where search
+/// reads, which the fixable text names.
+#[cfg(unix)]
+#[test]
+fn a_special_file_named_like_a_note_is_an_is_error_result_in_the_structured_eras() {
+    let fixture = Fixture::init();
+    let pipe = fixture.aios.join("vault/pipe.md");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    assert_fixable(
+        &fixture,
+        &[("search_aios", json!({"query": "x", "scope": "vault"}))],
+        "symbolic links or special files",
+    );
 }
 
 /// Contract 05 §6.2, §6.13: a `scope` over 64 code points is refused as an invalid scope in

@@ -13,9 +13,9 @@ use std::process::ExitCode;
 use dotaios_core::folder::memory::{MemoryMode, PolicyArg, PolicyInputs};
 use dotaios_core::request::{Limit, Selector};
 use dotaios_core::search::{
-    Clock, MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, MarkdownHit, MemoryHit, Omission, OmissionCause,
-    OmissionReason, ScopeRequest, SearchError, SearchHit, SearchOutcome, SearchRequest,
-    SessionFilters, SessionHit, check_request, query_terms, search, truncate,
+    Clock, MarkdownHit, MemoryHit, Omission, OmissionReason, ScopeRequest, SearchError, SearchHit,
+    SearchOutcome, SearchRequest, SessionFilters, SessionHit, check_request, query_terms, search,
+    truncate,
 };
 use dotaios_core::text::{
     clip_code_points, js_string_of, js_truthy, to_json_compact, to_json_pretty, utf16_prefix,
@@ -235,24 +235,12 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
 /// What to do about a skipped link, after its path (contract 03 §4.4).
 const LINK_FIX: &str = "links are never followed. Move the note into the folder (or, for a linked vault, set vault_path in aios.json to the folder it points to); `dotaios doctor` lists every link.";
 
-/// One stderr line for an omission other than skipped links (contract 03 §17.4): the file or
-/// folder over a per-file or per-directory limit and that limit, when core recorded it, before
-/// the recovery message.
+/// One stderr line for an omission other than skipped links (contract 03 §17.4).
 fn incomplete_line(omission: &Omission) -> String {
-    let cause = match &omission.cause {
-        Some(OmissionCause::File { path, bytes }) => {
-            format!("{path} is {bytes} bytes, over the {MAX_FILE_BYTES}-byte per-file limit. ")
-        }
-        Some(OmissionCause::Directory { path }) => {
-            format!("{path} has more than {MAX_DIRECTORY_ENTRIES} entries. ")
-        }
-        None => String::new(),
-    };
     format!(
-        "Search incomplete for {}: {cause}{} (reason: {})",
+        "Search incomplete for {}: {}",
         omission.scope,
-        omission.reason.recovery_message(),
-        omission.reason.as_str()
+        omission.explanation()
     )
 }
 

@@ -148,6 +148,29 @@ pub struct Omission {
 }
 
 impl Omission {
+    /// What a person reads about this omission after its scope's name (contract 03 §17.4): the
+    /// file or folder over a per-file or per-directory limit and that limit, when the walk saw
+    /// it, then the recovery message and the reason. `dotaios search`'s stderr and `dotaios
+    /// doctor`'s search check both print it, so the two never word one omission differently.
+    pub fn explanation(&self) -> String {
+        let cause = match &self.cause {
+            Some(OmissionCause::File { path, bytes }) => format!(
+                "{path} is {bytes} bytes, over the {}-byte per-file limit. ",
+                crate::search::MAX_FILE_BYTES
+            ),
+            Some(OmissionCause::Directory { path }) => format!(
+                "{path} has more than {} entries. ",
+                crate::search::MAX_DIRECTORY_ENTRIES
+            ),
+            None => String::new(),
+        };
+        format!(
+            "{cause}{} (reason: {})",
+            self.reason.recovery_message(),
+            self.reason.as_str()
+        )
+    }
+
     /// The record as the JSON object of §14.4, members in their fixed order.
     pub fn to_value(&self) -> Value {
         let mut observed = Map::new();

@@ -1477,6 +1477,54 @@ mod final_revalidation {
         folder
     }
 
+    /// The public entry point runs a search that observed a change again (contract 03 §4.8):
+    /// one change (an append to a note) is answered from the second run, which read it; a
+    /// folder that changes under every run fails after [`crate::search::CHANGED_RUNS`] runs.
+    #[test]
+    fn search_runs_again_after_a_change_and_gives_up_after_three_runs() {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        let folder = folder();
+        let root = folder.root();
+        let note = root.join("vault/top.md");
+        let appended = note.clone();
+        before_revalidation::set(move || {
+            let mut file = fs::OpenOptions::new().append(true).open(&appended).unwrap();
+            std::io::Write::write_all(&mut file, b"lighthouse appended\n").unwrap();
+        });
+        let filters = SessionFilters::default();
+        let request = |query| SearchRequest {
+            query,
+            scope: ScopeRequest::One(Scope::Vault),
+            limit: Limit::count(10),
+            memory: MemoryMode::Shared,
+            project: None,
+            session_filters: &filters,
+            clock: clock(),
+            workers: 1,
+            snippets: SnippetForm::Lines,
+        };
+        let outcome = crate::search::search(&root, &request("lighthouse")).unwrap();
+        assert_eq!(sources(&outcome, Scope::Vault), ["vault/top.md"]);
+
+        fn change_every_time(note: PathBuf, runs: Rc<Cell<usize>>) {
+            before_revalidation::set(move || {
+                runs.set(runs.get() + 1);
+                let mut file = fs::OpenOptions::new().append(true).open(&note).unwrap();
+                std::io::Write::write_all(&mut file, b"more\n").unwrap();
+                change_every_time(note, runs);
+            });
+        }
+        let runs = Rc::new(Cell::new(0));
+        change_every_time(note, Rc::clone(&runs));
+        assert_eq!(
+            crate::search::search(&root, &request("beacon")).unwrap_err(),
+            SearchError::Evidence(EvidenceError::Changed)
+        );
+        assert_eq!(runs.get(), crate::search::CHANGED_RUNS);
+        before_revalidation::set(|| {});
+    }
+
     /// A change made while the search runs fails it as `Changed`.
     fn assert_changed(change: impl FnOnce(&Path) + 'static) {
         assert_eq!(
