@@ -81,14 +81,15 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
         stdout.contains("        references/pipe.md: a named pipe\n"),
         "{stdout}"
     );
-    // The named pipe fails the default search, so doctor says so (contract 03 §4.5).
+    // The default search skips the named pipe and the link and says so (contract 03 §4.4,
+    // §4.5), each named with its fix; only the secret file blocks.
     assert!(
-        stdout.contains("[fail] Search readable\n        DOTAIOS_EVIDENCE_NOT_REGULAR_FILE\n        Fix: See the \"Reader limits and links\" check for the file to fix.\n"),
+        stdout.contains("[warn] Search readable\n        vault/wiki/linked.md: a symbolic link, skipped by search\n        references/pipe.md: skipped by search, not a regular file (a pipe, socket or device). Move it out of the folder.\n"),
         "{stdout}"
     );
     assert!(
         stdout.ends_with(
-            "Found 2 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
+            "Found 1 blocking issue(s). Fix those first, then run dotaios doctor again.\n"
         ),
         "{stdout}"
     );
@@ -100,7 +101,7 @@ fn broken_folder_reports_each_problem_with_a_fix_and_changes_nothing() {
 
     let (report, code) = doctor_json(&temp.path().join("home"), &temp.path().join("aios"));
     assert_eq!(code, Some(1));
-    assert_eq!(report["summary"]["fail"], 2);
+    assert_eq!(report["summary"]["fail"], 1);
     assert_eq!(before, fingerprint(temp.path()));
 }
 

@@ -619,20 +619,95 @@ fn a_linked_vault_folder_is_searched() {
     assert_path_free(&temp, &output);
 }
 
+/// Contract 03 §4.5: an eligible FIFO, a note that is not UTF-8 (Notepad's UTF-16) and a note
+/// without read permission are skipped and named on stderr with their fix; the rest is
+/// searched, the exit code says incomplete, and `--json` carries the path-free record. Root
+/// reads anything, so as root the command runs as uid 65534 (`nobody`).
 #[cfg(unix)]
 #[test]
-fn special_and_invalid_evidence_fails_closed() {
+fn unreadable_files_are_skipped_and_named() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
     let temp = folder();
-    fs::create_dir_all(aios(&temp).join("context")).unwrap();
-    let status = std::process::Command::new("mkfifo")
-        .arg(aios(&temp).join("context/pipe.md"))
-        .status()
-        .unwrap();
-    assert!(status.success());
-    assert_fails_closed(&temp, &["needle"]);
+    write(&temp, "context/good.md", "# Good\nneedle good\n");
+    support::mkfifo(&aios(&temp).join("context/p.md"));
+    let utf16: Vec<u8> = "\u{FEFF}# Notes\nneedle\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    write(&temp, "vault/locked.md", "needle locked\n");
+    fs::write(aios(&temp).join("vault/u16.md"), utf16).unwrap();
+    for dir in [temp.path(), &aios(&temp), &temp.path().join("home")] {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let locked = aios(&temp).join("vault/locked.md");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let is_root = fs::File::open(&locked).is_ok();
+    let before = fingerprint(temp.path());
+    let run = |args: &[&str]| {
+        let mut command = dotaios(&temp.path().join("home"));
+        command
+            .arg("search")
+            .args(args)
+            .arg("--path")
+            .arg(aios(&temp));
+        if is_root {
+            command.uid(65534).gid(65534);
+        }
+        command.output().unwrap()
+    };
+    let output = run(&["needle"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(code(&output), 2, "{stdout}{stderr}");
+    assert!(stdout.contains("  Good (good.md)\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("1 result(s) found. Search incomplete; skipped 3 unreadable file(s).\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        "Skipped unreadable file context/p.md: not a regular file (a pipe, socket or device). Move it out of the folder.\n\
+         Skipped unreadable file vault/locked.md: no read permission. Make it readable (chmod u+r), or move it out of the folder.\n\
+         Skipped unreadable file vault/u16.md: not UTF-8 text. Re-save it as UTF-8, or move it out of the folder.\n"
+    );
+    let output = run(&["needle", "--json"]);
+    assert_eq!(code(&output), 2);
+    let value: Value = serde_json::from_str(&texts(&output).0).unwrap();
+    assert_eq!(value["complete"], false);
+    let records: Vec<(&str, &str, u64)> = value["omissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["scope"].as_str().unwrap(),
+                o["reason"].as_str().unwrap(),
+                o["observed"]["files"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        records,
+        [
+            ("context", "unreadable_skipped", 1),
+            ("vault", "unreadable_skipped", 2)
+        ]
+    );
+    assert!(!texts(&output).0.contains("u16.md"));
+    assert_path_free(&temp, &output);
+    assert_eq!(
+        fingerprint(temp.path()),
+        before,
+        "search wrote to the folder"
+    );
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o644)).unwrap();
+}
+
+/// A non-UTF-8 `aios.json` still fails closed: it decides which roots are authorised (§3.2).
+#[test]
+fn an_unreadable_aios_json_fails_closed() {
     let temp = folder();
-    fs::create_dir_all(aios(&temp).join("vault")).unwrap();
-    fs::write(aios(&temp).join("vault/bad.md"), b"\xff\xfe needle").unwrap();
+    fs::write(aios(&temp).join("aios.json"), b"{\"a\":\"\xed\xa0\x80\"}").unwrap();
     assert_fails_closed(&temp, &["needle"]);
 }
 

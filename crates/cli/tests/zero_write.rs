@@ -62,7 +62,7 @@ const READ_COMMANDS: &[(&[&str], Expect, Expect)] = &[
         ok(Out::Has("\"summary\": {\n    \"fail\": 0,")),
         Expect {
             code: 1,
-            stdout: Out::Has("\"summary\": {\n    \"fail\": 2,"),
+            stdout: Out::Has("\"summary\": {\n    \"fail\": 1,"),
             stderr: "",
         },
     ),
@@ -95,11 +95,14 @@ const READ_COMMANDS: &[(&[&str], Expect, Expect)] = &[
         ok(Out::Starts(
             "Memory: Shared\nSearching for \"invoice\" in all...\n",
         )),
+        // The link, the FIFO and the Latin-1 note are skipped and named; the rest is searched
+        // (contract 03 §4.4, §4.5).
         Expect {
-            code: 1,
-            // Nothing on stdout before an error is known (contract 06 §1.3).
-            stdout: Out::Is(""),
-            stderr: "DotAIOS could not read the evidence corpus safely.\n",
+            code: 2,
+            stdout: Out::Starts("Memory: Shared\nSearching for \"invoice\" in all...\n"),
+            stderr: "Skipped symbolic link context/north-star-link.md: links are never followed. Move the note into the folder (or, for a linked vault, set vault_path in aios.json to the folder it points to); `dotaios doctor` lists every link.\n\
+                     Skipped unreadable file context/priorities.md: not a regular file (a pipe, socket or device). Move it out of the folder.\n\
+                     Skipped unreadable file references/latin1.md: not UTF-8 text. Re-save it as UTF-8, or move it out of the folder.\n",
         },
     ),
     (

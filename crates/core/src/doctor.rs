@@ -878,8 +878,8 @@ pub fn check_working_context(
 
 /// The default search (Shared memory, every scope) run once, so that the report never says the
 /// folder works while its default search fails or leaves a scope out, and lists every scope
-/// it omits for a ceiling and every link it skips, by path, with the fix (contract 03 §4.4,
-/// §14.4). The query matches nothing on purpose: every file is
+/// it omits for a ceiling and every link and unreadable file it skips, by path, with the fix
+/// (contract 03 §4.4, §4.5, §14.4). The query matches nothing on purpose: every file is
 /// still enumerated, read and analysed.
 pub fn check_search(
     folder: &std::path::Path,
@@ -916,7 +916,12 @@ pub fn check_search(
     let omitted: Vec<String> = outcome
         .omissions
         .iter()
-        .filter(|omission| omission.reason != OmissionReason::SymlinkSkipped)
+        .filter(|omission| {
+            !matches!(
+                omission.reason,
+                OmissionReason::SymlinkSkipped | OmissionReason::UnreadableSkipped
+            )
+        })
         .map(|omission| {
             format!(
                 "{}: not searched, {}",
@@ -925,7 +930,7 @@ pub fn check_search(
             )
         })
         .collect();
-    if outcome.skipped_links.is_empty() && omitted.is_empty() {
+    if outcome.skipped_links.is_empty() && outcome.skipped_files.is_empty() && omitted.is_empty() {
         return Check::new(NAME, Status::Ok);
     }
     let mut check = Check::new(NAME, Status::Warn);
@@ -938,6 +943,20 @@ pub fn check_search(
     }
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
+    }
+    let files = outcome.skipped_files.len();
+    for file in outcome.skipped_files.iter().take(FINDINGS_SHOWN) {
+        check = check.detail(format!(
+            "{}: skipped by search, {}",
+            file.path,
+            file.why.fix()
+        ));
+    }
+    if files > FINDINGS_SHOWN {
+        check = check.detail(format!("… and {} more", files - FINDINGS_SHOWN));
+    }
+    if total == 0 && files > 0 {
+        return check.fix("Search skips a file it cannot read and searches the rest: re-save, make readable or move each file named above, as its line says.");
     }
     if total == 0 {
         return check.fix("Until the file or folder named above is split, moved or reduced as its line says, search leaves that scope out.");

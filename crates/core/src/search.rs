@@ -64,7 +64,9 @@ pub use self::hit::MatchKind;
 pub use self::hit::{Area, MarkdownHit, MemoryHit, SearchHit, SessionHit, SessionSnippet, Snippet};
 pub use self::jsonl::{ProjectIdentity, truncate};
 pub use self::matcher::query_terms;
-pub use self::omission::{Counts, Omission, OmissionCause, OmissionReason};
+pub use self::omission::{
+    Counts, Omission, OmissionCause, OmissionReason, SkippedFile, Unreadable,
+};
 pub use self::payload::{QUERY_MARKER, off_mcp_payload};
 pub use self::relevance::explain::{
     BonusExplanation, Explanation, FieldExplanation, TermExplanation,
@@ -268,6 +270,11 @@ pub struct SearchOutcome {
     /// order. The CLI names them; the MCP payload carries only their `symlink_skipped`
     /// omission records, which stay path-free.
     pub skipped_links: Vec<String>,
+    /// The eligible files the search skipped as unreadable (§4.5: not a regular file, not
+    /// UTF-8, permission denied), named like [`SearchOutcome::skipped_links`], with why, in
+    /// scope order. The CLI names them; the MCP payload carries only their
+    /// `unreadable_skipped` omission records, which stay path-free.
+    pub skipped_files: Vec<SkippedFile>,
     /// The memory mode.
     pub memory: MemoryMode,
 }

@@ -956,25 +956,82 @@ fn other_internal_failures_stay_protocol_errors() {
     }
 }
 
-/// Contract 05 §6.12, 03 §4.7: a note saved as UTF-16 fails search and, as a context source,
-/// the working context; `dotaios doctor` names it, so the answer says what to fix.
+/// Contract 05 §6.12, 02: a note saved as UTF-16 is a working-context source the context
+/// cannot read (its fixed sources have their own rules); `dotaios doctor` names it, so the
+/// answer says what to fix. Search skips such a note instead (contract 03 §4.5).
 #[test]
-fn a_file_that_is_not_utf8_is_an_is_error_result_in_the_structured_eras() {
+fn a_context_source_that_is_not_utf8_is_an_is_error_result_in_the_structured_eras() {
     let fixture = Fixture::init();
     let utf16: Vec<u8> = "\u{FEFF}# Me\n"
         .encode_utf16()
         .flat_map(u16::to_le_bytes)
         .collect();
     fixture.write("context/identity.md", &utf16);
-    fixture.write("vault/notes.md", &utf16);
     assert_fixable(
         &fixture,
-        &[
-            ("read_working_context", json!({})),
-            ("search_aios", json!({"query": "x", "scope": "vault"})),
-        ],
+        &[("read_working_context", json!({}))],
         "is not UTF-8 text",
     );
+}
+
+/// Contract 03 §4.5, 05 §9: a note that is not UTF-8 (Notepad's UTF-16) and a named pipe
+/// called like a note are skipped; `search_aios` answers the rest in every era, reference
+/// included (as for `symlink_skipped`), with `complete: false` and one path-free
+/// `unreadable_skipped` record for the scope.
+#[cfg(unix)]
+#[test]
+fn unreadable_notes_are_skipped_and_reported_in_every_era() {
+    let fixture = Fixture::init();
+    let utf16: Vec<u8> = "\u{FEFF}# Notes\nunreadable canary\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    fixture.write("vault/u16-note.md", &utf16);
+    fixture.write("vault/kept.md", "# Kept\n\nunreadable canary\n");
+    let pipe = fixture.aios.join("vault/pipe-note.md");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let [reference, structured, modern] = in_three_eras(
+        &fixture,
+        &[(
+            "search_aios",
+            json!({"query": "unreadable canary", "scope": "vault"}),
+        )],
+    );
+    let record = json!([{
+        "scope": "vault",
+        "reason": "unreadable_skipped",
+        "observed": {"files": 2, "bytes": 0, "entries": 0},
+        "inspection": "partially_searched",
+        "recovery": {
+            "code": "fix_unreadable_files",
+            "message": "Files that are not readable UTF-8 were skipped; dotaios doctor names them."
+        }
+    }]);
+    for (era, response) in [
+        ("reference", &reference[0]),
+        ("structured", &structured[0]),
+        ("modern", &modern[0]),
+    ] {
+        assert!(response.get("error").is_none(), "{era}: {response}");
+        assert_eq!(response["result"]["isError"], false, "{era}: {response}");
+        let text = response["result"]["content"][0]["text"].as_str().unwrap();
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(value["omissions"], record, "{era}: {text}");
+        assert_eq!(value["complete"], false, "{era}: {text}");
+        assert_eq!(value["results"][0]["source"], "vault/kept.md", "{era}");
+        let whole = response.to_string();
+        for leak in [
+            "u16-note",
+            "pipe-note",
+            fixture.tmp.path().to_str().unwrap(),
+        ] {
+            assert!(!whole.contains(leak), "{era}: {leak} in {whole}");
+        }
+    }
 }
 
 /// Contract 05 §6.12, 01 §5.1: a machine-written `memory/events.jsonl` over 8 MiB.
@@ -993,21 +1050,17 @@ fn an_oversized_context_source_is_an_is_error_result_in_the_structured_eras() {
     );
 }
 
-/// Contract 05 §6.12, 03 §4.5: a named pipe called like a note is a special file where search
-/// reads, which the fixable text names.
-#[cfg(unix)]
+/// Contract 05 §6.12, 03 §4.5: a folder where search reads a fixed JSONL source is not a
+/// regular file, and not one search skips (only special files are), which the fixable text
+/// names.
 #[test]
-fn a_special_file_named_like_a_note_is_an_is_error_result_in_the_structured_eras() {
+fn a_folder_named_like_a_memory_source_is_an_is_error_result_in_the_structured_eras() {
     let fixture = Fixture::init();
-    let pipe = fixture.aios.join("vault/pipe.md");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    std::fs::remove_file(fixture.aios.join("memory/events.jsonl")).ok();
+    std::fs::create_dir_all(fixture.aios.join("memory/events.jsonl")).unwrap();
     assert_fixable(
         &fixture,
-        &[("search_aios", json!({"query": "x", "scope": "vault"}))],
+        &[("search_aios", json!({"query": "x", "scope": "memory"}))],
         "symbolic links or special files",
     );
 }

@@ -217,12 +217,19 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
         };
         out(&format!("{receipt}\n{body}{explained}"))?;
     }
-    // A skipped link is named by its path, one line each (contract 03 §4.4, §17.4); every
-    // other omission by its scope.
+    // A skipped link or unreadable file is named by its path, one line each (contract 03
+    // §4.4, §4.5, §17.4); every other omission by its scope.
     for link in &outcome.skipped_links {
         err_line(&format!("Skipped symbolic link {link}: {LINK_FIX}"))?;
     }
-    for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
+    for file in &outcome.skipped_files {
+        err_line(&format!(
+            "Skipped unreadable file {}: {}",
+            file.path,
+            file.why.fix()
+        ))?;
+    }
+    for omission in outcome.omissions.iter().filter(|o| !is_skip(o)) {
         err_line(&incomplete_line(omission))?;
     }
     Ok(if outcome.complete() {
@@ -244,8 +251,13 @@ fn incomplete_line(omission: &Omission) -> String {
     )
 }
 
-fn is_link(omission: &Omission) -> bool {
-    omission.reason == OmissionReason::SymlinkSkipped
+/// Whether an omission stands for files named one by one on stderr (links, unreadable files)
+/// rather than for a scope left out.
+fn is_skip(omission: &Omission) -> bool {
+    matches!(
+        omission.reason,
+        OmissionReason::SymlinkSkipped | OmissionReason::UnreadableSkipped
+    )
 }
 
 fn text_arg(value: Option<&str>) -> PolicyArg<'_> {
@@ -353,7 +365,7 @@ fn final_line(outcome: &SearchOutcome, total: usize) -> String {
         "No results found in inspected sources.".to_owned()
     };
     let mut scopes: Vec<&str> = Vec::new();
-    for omission in outcome.omissions.iter().filter(|o| !is_link(o)) {
+    for omission in outcome.omissions.iter().filter(|o| !is_skip(o)) {
         if !scopes.contains(&omission.scope) {
             scopes.push(omission.scope);
         }
@@ -368,6 +380,12 @@ fn final_line(outcome: &SearchOutcome, total: usize) -> String {
         last.push_str(&format!(
             " Search incomplete; skipped {} symbolic link(s).",
             outcome.skipped_links.len()
+        ));
+    }
+    if !outcome.skipped_files.is_empty() {
+        last.push_str(&format!(
+            " Search incomplete; skipped {} unreadable file(s).",
+            outcome.skipped_files.len()
         ));
     }
     last

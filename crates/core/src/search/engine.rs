@@ -43,7 +43,9 @@ use crate::search::hit::SearchHit;
 use crate::search::jsonl::{self, Family, Generation, ProjectIdentity};
 use crate::search::markdown::FileAnalysis;
 use crate::search::matcher::Query;
-use crate::search::omission::{Counts, Omission, OmissionCause, OmissionReason, cap_omissions};
+use crate::search::omission::{
+    Counts, Omission, OmissionCause, OmissionReason, SkippedFile, cap_omissions,
+};
 use crate::search::sessions::UnsafeSessionPath;
 use crate::search::{
     Explanation, Group, REQUEST_LIMITS, Scope, ScopeMeta, ScopeRequest, SearchOutcome,
@@ -152,6 +154,7 @@ pub(crate) fn run_cached(
             },
             omissions: Vec::new(),
             skipped_links: Vec::new(),
+            skipped_files: Vec::new(),
             memory: MemoryMode::Off,
         });
     }
@@ -180,6 +183,7 @@ pub(crate) fn run_cached(
                     cause: None,
                 }],
                 skipped_links: Vec::new(),
+                skipped_files: Vec::new(),
                 memory: request.memory,
             });
         }
@@ -198,6 +202,7 @@ pub(crate) fn run_cached(
         scope: meta(request, project.as_ref()),
         omissions: cap_omissions(outcome.omissions),
         skipped_links: outcome.skipped_links,
+        skipped_files: outcome.skipped_files,
         memory: request.memory,
     })
 }
@@ -308,6 +313,9 @@ struct ScopeWork {
     /// Symbolic links skipped where something would have been read (§4.4), as the CLI shows
     /// them.
     links: Vec<String>,
+    /// Eligible files skipped as unreadable (§4.5: not a regular file, not UTF-8, permission
+    /// denied), as the CLI shows them.
+    unreadable: Vec<SkippedFile>,
     /// The file or folder over a per-file or per-directory limit that failed the scope, as the
     /// CLI shows it (§17.4).
     cause: Option<OmissionCause>,
@@ -326,6 +334,7 @@ impl ScopeWork {
             memory_sources: Vec::new(),
             session_results: Vec::new(),
             links: Vec::new(),
+            unreadable: Vec::new(),
             cause: None,
         }
     }
@@ -354,6 +363,7 @@ struct SearchResultParts {
     explanations: Vec<Explanation>,
     omissions: Vec<Omission>,
     skipped_links: Vec<String>,
+    skipped_files: Vec<SkippedFile>,
 }
 
 struct Engine<'r> {
@@ -490,6 +500,28 @@ impl<'r> Engine<'r> {
                 }
             }
         }
+        // Unreadable files an admitted scope skipped: one record per scope, after its links'
+        // (§14.4). `bytes` is 0: a skipped file is never charged, like a skipped link.
+        let mut skipped_files = Vec::new();
+        for work in &mut admitted {
+            // Two session entries naming one body skip it once.
+            let mut seen = std::collections::HashSet::new();
+            work.unreadable
+                .retain(|file| seen.insert(file.path.clone()));
+            if !work.unreadable.is_empty() {
+                omissions.push(Omission {
+                    scope: work.scope.as_str(),
+                    reason: OmissionReason::UnreadableSkipped,
+                    observed: Counts {
+                        files: work.unreadable.len() as u64,
+                        bytes: 0,
+                        entries: 0,
+                    },
+                    cause: None,
+                });
+                skipped_files.append(&mut work.unreadable);
+            }
+        }
 
         // 5. Execution, in declared order, then the one relevance order over every scope.
         let mut groups = Vec::new();
@@ -515,6 +547,7 @@ impl<'r> Engine<'r> {
             explanations,
             omissions,
             skipped_links,
+            skipped_files,
         })
     }
 

@@ -5,12 +5,12 @@
 
 use std::borrow::Cow;
 
-use dotaios_contained::{BudgetDimension, ReadError, UnsafeKind};
+use dotaios_contained::{BudgetDimension, EntryKind, ReadError, UnsafeKind};
 
 pub use crate::error::EvidenceError;
 use crate::error::PublicError;
 use crate::folder::selector::SelectorError;
-use crate::search::omission::OmissionReason;
+use crate::search::omission::{OmissionReason, Unreadable};
 
 impl EvidenceError {
     /// The fatal code of a ceiling (outside a scope, or during execution).
@@ -23,7 +23,8 @@ impl EvidenceError {
             OmissionReason::EntryCountExceeded => EvidenceError::EntryCountExceeded,
             OmissionReason::ScopeForbiddenByMemoryPolicy
             | OmissionReason::OmissionsTruncated
-            | OmissionReason::SymlinkSkipped => EvidenceError::BudgetExceeded,
+            | OmissionReason::SymlinkSkipped
+            | OmissionReason::UnreadableSkipped => EvidenceError::BudgetExceeded,
         }
     }
 }
@@ -155,6 +156,35 @@ pub(crate) fn observed_path_error(error: ReadError) -> ScopeFailure {
             EvidenceError::Changed.into()
         }
         other => fixed_location_error(other),
+    }
+}
+
+/// The one skip rule for a file's kind (contract 03 §4.5): an eligible FIFO, socket or device,
+/// (or an object the kernel does not classify) seen by the listing or a no-follow probe before
+/// any open, is skipped, never opened. A
+/// directory where a file is expected stays the caller's failure (`None`).
+pub(crate) fn unreadable_kind(kind: EntryKind) -> Option<Unreadable> {
+    match kind {
+        EntryKind::Fifo
+        | EntryKind::Socket
+        | EntryKind::CharDevice
+        | EntryKind::BlockDevice
+        | EntryKind::Unknown => Some(Unreadable::NotRegularFile),
+        EntryKind::File | EntryKind::Directory | EntryKind::Symlink => None,
+    }
+}
+
+/// The one skip rule for a failed read of a file its walk or probe saw as a regular file
+/// (contract 03 §4.5, §4.7): content that is not strict UTF-8, or an open refused with
+/// permission denied, skips the file. Everything else keeps its mapping
+/// ([`observed_path_error`]): a change of identity, an escape, a link swapped in, a special
+/// file swapped in and any other I/O failure are still fatal, so containment never turns into
+/// a skip.
+pub(crate) fn unreadable_read(error: &ReadError) -> Option<Unreadable> {
+    match error {
+        ReadError::InvalidUtf8 => Some(Unreadable::NotUtf8),
+        ReadError::Io(std::io::ErrorKind::PermissionDenied) => Some(Unreadable::PermissionDenied),
+        _ => None,
     }
 }
 

@@ -26,6 +26,9 @@ pub enum OmissionReason {
     /// Symbolic links the scope's walk met where a file or folder would have been read; they
     /// were skipped, never followed (§4.4), and the rest of the scope was searched.
     SymlinkSkipped,
+    /// Eligible files the scope could not read: not a regular file, not UTF-8, or not readable
+    /// by this user (§4.5); they were skipped and the rest of the scope was searched.
+    UnreadableSkipped,
 }
 
 impl OmissionReason {
@@ -40,15 +43,19 @@ impl OmissionReason {
             OmissionReason::ScopeForbiddenByMemoryPolicy => "scope_forbidden_by_memory_policy",
             OmissionReason::OmissionsTruncated => "omissions_truncated",
             OmissionReason::SymlinkSkipped => "symlink_skipped",
+            OmissionReason::UnreadableSkipped => "unreadable_skipped",
         }
     }
 
     /// `partially_enumerated` for a directory over its entry limit, `partially_searched` for
-    /// skipped links (the rest of the scope was searched), else `not_searched`.
+    /// skipped links or unreadable files (the rest of the scope was searched), else
+    /// `not_searched`.
     pub fn inspection(self) -> &'static str {
         match self {
             OmissionReason::DirectoryEntriesExceeded => "partially_enumerated",
-            OmissionReason::SymlinkSkipped => "partially_searched",
+            OmissionReason::SymlinkSkipped | OmissionReason::UnreadableSkipped => {
+                "partially_searched"
+            }
             _ => "not_searched",
         }
     }
@@ -64,6 +71,7 @@ impl OmissionReason {
             OmissionReason::ScopeForbiddenByMemoryPolicy => "choose_project_scope_or_shared_memory",
             OmissionReason::OmissionsTruncated => "narrow_scope",
             OmissionReason::SymlinkSkipped => "replace_links",
+            OmissionReason::UnreadableSkipped => "fix_unreadable_files",
         }
     }
 
@@ -94,8 +102,54 @@ impl OmissionReason {
             OmissionReason::SymlinkSkipped => {
                 "Symbolic links are never followed: move linked notes into the folder, or set vault_path in aios.json to a linked vault; run dotaios doctor to list them."
             }
+            // Kept no longer than the directory record's text, so the MCP floor, derived from
+            // the worst-case omission record, does not move (contract 03 §16.3).
+            OmissionReason::UnreadableSkipped => {
+                "Files that are not readable UTF-8 were skipped; dotaios doctor names them."
+            }
         }
     }
+}
+
+/// Why an eligible file was skipped as unreadable (contract 03 §4.5). Which read failures
+/// become a skip is decided in one place, `search::error` (`unreadable_kind`,
+/// `unreadable_read`); everything else stays fatal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Unreadable {
+    /// A FIFO, socket or device with an eligible name: never opened.
+    NotRegularFile,
+    /// Content that is not strict UTF-8 (a UTF-16 note, a binary file) (§4.7).
+    NotUtf8,
+    /// The open was refused with permission denied.
+    PermissionDenied,
+}
+
+impl Unreadable {
+    /// What is wrong and what to do, after the file's path on the CLI's stderr (§17.4).
+    pub fn fix(self) -> &'static str {
+        match self {
+            Unreadable::NotRegularFile => {
+                "not a regular file (a pipe, socket or device). Move it out of the folder."
+            }
+            Unreadable::NotUtf8 => {
+                "not UTF-8 text. Re-save it as UTF-8, or move it out of the folder."
+            }
+            Unreadable::PermissionDenied => {
+                "no read permission. Make it readable (chmod u+r), or move it out of the folder."
+            }
+        }
+    }
+}
+
+/// One file a search skipped as unreadable: its path as the CLI names it (relative to the AIOS
+/// folder, an external vault's as `vault/…`, through the one name rule) and why. Never in the
+/// MCP payload (contract 05 §9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedFile {
+    /// The file's path.
+    pub path: String,
+    /// Why it was skipped.
+    pub why: Unreadable,
 }
 
 /// Counts in the three ledger dimensions: files, bytes and entries (directory entries plus
@@ -236,6 +290,28 @@ mod tests {
         assert_eq!(
             to_json_compact(&omission.to_value()),
             r#"{"scope":"vault","reason":"directory_entries_exceeded","observed":{"files":0,"bytes":0,"entries":8193},"inspection":"partially_enumerated","recovery":{"code":"reduce_directory_entries","message":"Move some directory entries elsewhere, then retry the same search."}}"#
+        );
+    }
+
+    /// The MCP floor (contract 03 §16.3) is derived from the directory record at the worst
+    /// counts; an `unreadable_skipped` record at the same counts (its real `bytes` and
+    /// `entries` are 0) must not be longer, or the floor and `tools/list` would move.
+    #[test]
+    fn unreadable_record_is_no_longer_than_the_floor_record() {
+        let worst = |reason| Omission {
+            scope: "references",
+            reason,
+            observed: Counts {
+                files: crate::search::REQUEST_LIMITS.files + 1,
+                bytes: crate::search::REQUEST_LIMITS.bytes + 1,
+                entries: crate::search::REQUEST_LIMITS.entries + 1,
+            },
+            cause: None,
+        };
+        let length = |reason| crate::text::utf16_len(&to_json_compact(&worst(reason).to_value()));
+        assert!(
+            length(OmissionReason::UnreadableSkipped)
+                <= length(OmissionReason::DirectoryEntriesExceeded)
         );
     }
 

@@ -167,6 +167,7 @@ mod tests {
             },
             omissions,
             skipped_links: Vec::new(),
+            skipped_files: Vec::new(),
             memory: MemoryMode::Shared,
         }
     }

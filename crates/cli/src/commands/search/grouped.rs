@@ -305,6 +305,7 @@ mod tests {
             },
             omissions: Vec::new(),
             skipped_links: Vec::new(),
+            skipped_files: Vec::new(),
             memory: MemoryMode::Shared,
         };
         let form = Form {

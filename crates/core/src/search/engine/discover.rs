@@ -6,7 +6,9 @@
 use dotaios_contained::{Identity, Ledger, Limits, ReadError, RelPath};
 
 use crate::search::allocation::CountsExt;
-use crate::search::error::{EvidenceError, ScopeFailure, ceiling_of, observed_path_error};
+use crate::search::error::{
+    EvidenceError, ScopeFailure, ceiling_of, observed_path_error, unreadable_read,
+};
 use crate::search::hit::SearchHit;
 use crate::search::jsonl::ProjectIdentity;
 use crate::search::omission::OmissionReason;
@@ -26,13 +28,19 @@ impl Engine<'_> {
             Scope::Memory => {
                 let plans = std::mem::take(&mut work.jsonl);
                 for plan in &plans {
-                    let text = match plan.identity {
-                        Some(identity) => {
-                            let text = self.read_charged(work, meter, &plan.rel, &identity)?;
+                    let read = match plan.identity {
+                        Some(identity) => self
+                            .read_charged(work, meter, &plan.rel, &identity)?
+                            .map(|text| (text, identity)),
+                        None => None,
+                    };
+                    let text = match read {
+                        Some((text, identity)) => {
                             self.files.push((RootId::Aios, plan.rel.clone(), identity));
                             self.charge_lines(work, meter, &text)?;
                             text
                         }
+                        // Missing, or skipped as unreadable: the source is empty.
                         None => String::new(),
                     };
                     work.memory_sources.push(jsonl::Source {
@@ -48,7 +56,9 @@ impl Engine<'_> {
                 let Some((index, identity)) = work.session_index.take() else {
                     return Ok(());
                 };
-                let text = self.read_charged(work, meter, &index, &identity)?;
+                let Some(text) = self.read_charged(work, meter, &index, &identity)? else {
+                    return Ok(());
+                };
                 self.files.push((RootId::Aios, index, identity));
                 self.charge_lines(work, meter, &text)?;
                 let request = self.request;
@@ -81,20 +91,23 @@ impl Engine<'_> {
         let Some(identity) = self.demand_fixed_file(work, path)? else {
             return Ok(None);
         };
-        let text = self.read_charged(work, meter, path, &identity)?;
+        let Some(text) = self.read_charged(work, meter, path, &identity)? else {
+            return Ok(None);
+        };
         self.files.push((RootId::Aios, path.clone(), identity));
         Ok(Some(text))
     }
 
     /// Reads a file whose demand is already counted, charging the ledger and the phase
-    /// budget (the materialised part).
+    /// budget (the materialised part). `None` when the file is skipped as unreadable (§4.5,
+    /// `search::error::unreadable_read`): not UTF-8, or no read permission.
     pub(super) fn read_charged(
         &mut self,
         work: &mut ScopeWork,
         meter: &mut Meter,
         path: &RelPath,
         expected: &Identity,
-    ) -> Result<String, ScopeFailure> {
+    ) -> Result<Option<String>, ScopeFailure> {
         let allowance = self.ledger.remaining().min(meter.left());
         let mut sub = Ledger::new(Limits {
             files: allowance.files,
@@ -105,14 +118,19 @@ impl Engine<'_> {
         let used = sub.used();
         self.ledger.used = self.ledger.used.add(used);
         meter.used = meter.used.add(used);
-        let _ = work;
         match read {
-            Ok(Some(file)) if file.identity == *expected => Ok(file.text),
+            Ok(Some(file)) if file.identity == *expected => Ok(Some(file.text)),
             Ok(_) => Err(EvidenceError::Changed.into()),
             Err(ReadError::Budget(dimension)) => {
                 Err(ScopeFailure::Skippable(ceiling_of(dimension)))
             }
-            Err(error) => Err(observed_path_error(error)),
+            Err(error) => match unreadable_read(&error) {
+                Some(why) => {
+                    self.skip_unreadable(work, RootId::Aios, path.as_str(), why);
+                    Ok(None)
+                }
+                None => Err(observed_path_error(error)),
+            },
         }
     }
 

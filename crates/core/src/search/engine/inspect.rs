@@ -13,10 +13,10 @@ use dotaios_contained::{
 use crate::folder::memory::MemoryMode;
 use crate::search::cache::KeyRef;
 use crate::search::error::{
-    EvidenceError, ScopeFailure, fixed_location_error, observed_path_error,
+    EvidenceError, ScopeFailure, fixed_location_error, observed_path_error, unreadable_kind,
 };
 use crate::search::jsonl::{Family, Generation, ProjectIdentity};
-use crate::search::omission::{OmissionCause, OmissionReason};
+use crate::search::omission::{OmissionCause, OmissionReason, SkippedFile, Unreadable};
 use crate::search::walk::{
     Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
 };
@@ -143,6 +143,20 @@ impl Engine<'_> {
     /// shows: relative to the AIOS folder, or `vault/…` below an external vault (§3.4).
     pub(super) fn skip_link(&self, work: &mut ScopeWork, root: RootId, path: &str) {
         work.links.push(self.shown(root, path));
+    }
+
+    /// Records an eligible file skipped as unreadable (§4.5), named like a skipped link.
+    pub(super) fn skip_unreadable(
+        &self,
+        work: &mut ScopeWork,
+        root: RootId,
+        path: &str,
+        why: Unreadable,
+    ) {
+        work.unreadable.push(SkippedFile {
+            path: self.shown(root, path),
+            why,
+        });
     }
 
     /// `path` below `root` as the CLI names it (§3.4: an external vault's files are `vault/…`),
@@ -390,7 +404,13 @@ impl Engine<'_> {
                 self.skip_link(work, RootId::Aios, path.as_str());
                 return Ok(None);
             }
-            _ => return Err(EvidenceError::NotRegularFile.into()),
+            kind => match unreadable_kind(kind) {
+                Some(why) => {
+                    self.skip_unreadable(work, RootId::Aios, path.as_str(), why);
+                    return Ok(None);
+                }
+                None => return Err(EvidenceError::NotRegularFile.into()),
+            },
         }
         self.demand_file(work, RootId::Aios, path, found.identity.size)?;
         Ok(Some(found.identity))
@@ -526,11 +546,15 @@ impl Engine<'_> {
                         continue;
                     }
                     let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
+                    let path = child_path(parent.as_ref(), name)?;
                     if kind != EntryKind::File {
-                        return Err(EvidenceError::NotRegularFile.into());
+                        // Skipped before any open, so a FIFO never blocks (§4.5).
+                        let why = unreadable_kind(kind).ok_or(EvidenceError::NotRegularFile)?;
+                        self.skip_unreadable(work, root, path.as_str(), why);
+                        continue;
                     }
                     accepted.push(Accepted {
-                        path: child_path(parent.as_ref(), name)?,
+                        path,
                         dir: handle,
                         name: name.to_owned(),
                     });
@@ -622,13 +646,18 @@ impl Engine<'_> {
                         let name = String::from_utf8_lossy(name);
                         self.skip_link(work, RootId::Aios, &format!("memory/signals/{name}"));
                     }
-                    // Subdirectories are not entered; an eligible special file is refused.
+                    // Subdirectories are not entered; an eligible special file is skipped.
                     EntryKind::Directory => continue,
                     EntryKind::File => {
                         let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
                         signal_files.push(name.to_owned());
                     }
-                    _ => return Err(EvidenceError::NotRegularFile.into()),
+                    kind => {
+                        let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
+                        let why = unreadable_kind(kind).ok_or(EvidenceError::NotRegularFile)?;
+                        let path = format!("memory/signals/{name}");
+                        self.skip_unreadable(work, RootId::Aios, &path, why);
+                    }
                 }
             }
         }

@@ -12,9 +12,10 @@ use dotaios_contained::{Dir, EntryKind, Identity, Ledger, Limits, ReadOptions, R
 
 use crate::search::MAX_FILE_BYTES;
 use crate::search::cache::{Key, KeyRef, SearchCache};
-use crate::search::error::{EvidenceError, ScopeFailure, observed_path_error};
+use crate::search::error::{EvidenceError, ScopeFailure, observed_path_error, unreadable_read};
 use crate::search::markdown::{FileAnalysis, HitForm, analyze_as};
 use crate::search::matcher::Query;
+use crate::search::omission::Unreadable;
 use crate::search::relevance::lowercase_into;
 
 use super::execute::mtime_ms;
@@ -42,9 +43,11 @@ impl Engine<'_> {
     /// the stat, one read of `size + 1`, close; the `fstat` after the read is left out because
     /// final revalidation compares the same identity. With the server's cache, the stat alone
     /// validates a cached text (§19.2), and is that file's final observation. Only the size
-    /// goes into the demand and the ledger is charged at execution, as the contract orders it; a
-    /// file whose read fails is read again at execution, so a read error (invalid UTF-8,
-    /// permissions) only fails the request when its scope is admitted.
+    /// goes into the demand and the ledger is charged at execution, as the contract orders it. A
+    /// file whose content is not UTF-8 or whose open is refused for permissions is skipped here
+    /// (§4.5, the one rule in `search::error::unreadable_read`); a file whose read fails for
+    /// any other reason is read again at execution, so that error only fails the request when
+    /// its scope is admitted.
     pub(super) fn observe_accepted(
         &self,
         work: &mut ScopeWork,
@@ -68,7 +71,15 @@ impl Engine<'_> {
                 observe_one(file, relative, prefix, query, cache, now_ms, buffer)
             });
             for (file, early) in batch.iter().zip(early) {
-                let (identity, analysis, cached) = early?;
+                let (identity, analysis, cached) = match early? {
+                    Early::Read(identity, analysis, cached) => (identity, analysis, cached),
+                    // Never charged, never read again, never revalidated: the rest of the
+                    // scope is searched without it (§4.5).
+                    Early::Unreadable(why) => {
+                        self.skip_unreadable(work, root, file.path.as_str(), why);
+                        continue;
+                    }
+                };
                 self.demand_file(work, root, &file.path, identity.size)?;
                 files.push(CorpusFile {
                     rel: file.path.clone(),
@@ -85,13 +96,21 @@ impl Engine<'_> {
 }
 
 /// What [`observe_one`] found: the file's identity, its analysis when it was read, and the
-/// cached text when the cache served it.
-type Observed = (Identity, Option<FileAnalysis>, Option<Arc<str>>);
+/// cached text when the cache served it; or that the file cannot be read and is skipped
+/// (`search::error::unreadable_read`).
+#[expect(
+    clippy::large_enum_variant,
+    reason = "almost every file is `Read`; boxing it would cost one allocation per file"
+)]
+enum Early {
+    Read(Identity, Option<FileAnalysis>, Option<Arc<str>>),
+    Unreadable(Unreadable),
+}
 
 /// The enumeration stat and early read of one accepted file (see
 /// [`Engine::observe_accepted`]): its identity, its analysis (in the ranking form, see
-/// [`HitForm`]) when it was read, and the cached text when the cache served it; or why the
-/// stat failed.
+/// [`HitForm`]) when it was read, and the cached text when the cache served it, or that it is
+/// unreadable; or why the stat failed.
 fn observe_one(
     file: &Accepted,
     relative: &str,
@@ -100,7 +119,7 @@ fn observe_one(
     cache: Option<(&SearchCache, u64, Identity)>,
     now_ms: f64,
     buffer: &mut String,
-) -> Result<Observed, ScopeFailure> {
+) -> Result<Early, ScopeFailure> {
     let identity = match file.dir.stat(&file.name) {
         Ok(Some(found)) if found.kind == EntryKind::File => found.identity,
         Ok(_) => return Err(EvidenceError::Changed.into()),
@@ -125,7 +144,7 @@ fn observe_one(
             query,
             HitForm::Ranking,
         );
-        return Ok((identity, Some(analysis), Some(hit.text)));
+        return Ok(Early::Read(identity, Some(analysis), Some(hit.text)));
     }
     let mut sub = Ledger::new(Limits {
         files: 1,
@@ -135,8 +154,17 @@ fn observe_one(
     let options = ReadOptions::new(MAX_FILE_BYTES)
         .expecting(identity)
         .caller_revalidates();
-    let Ok(Some(read)) = file.dir.read_text_with(&file.name, &options, &mut sub) else {
-        return Ok((identity, None, None));
+    // Any other failed read is tried again at execution, where it fails the request only if
+    // the scope is admitted.
+    let read = match file.dir.read_text_with(&file.name, &options, &mut sub) {
+        Ok(Some(read)) => read,
+        Ok(None) => return Ok(Early::Read(identity, None, None)),
+        Err(error) => {
+            return Ok(match unreadable_read(&error) {
+                Some(why) => Early::Unreadable(why),
+                None => Early::Read(identity, None, None),
+            });
+        }
     };
     lowercase_into(&read.text, buffer);
     let analysis = analyze_as(
@@ -157,5 +185,5 @@ fn observe_one(
         };
         cache.insert(key, identity, &read.text, buffer, now_ms, generation);
     }
-    Ok((identity, Some(analysis), None))
+    Ok(Early::Read(identity, Some(analysis), None))
 }
