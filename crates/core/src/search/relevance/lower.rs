@@ -14,8 +14,8 @@ pub(crate) fn lowercase(text: &str) -> String {
     }
 }
 
-/// Lowercases `text` into `buffer`, reusing its allocation: [`lowercase`], character by
-/// character, with characters of caseless blocks copied without a table lookup.
+/// Lowercases `text` into `buffer`, reusing its allocation: [`lowercase`], with runs of ASCII
+/// lowercased whole and characters of caseless blocks copied without a table lookup.
 pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
     buffer.clear();
     if text.is_ascii() {
@@ -31,14 +31,18 @@ pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
         let mut run = 0;
         let mut at = 0;
         while at < bytes.len() {
-            let byte = bytes[at];
-            if byte.is_ascii() {
-                if byte.is_ascii_uppercase() {
-                    buffer.push_str(&text[run..at]);
-                    buffer.push(char::from(byte.to_ascii_lowercase()));
-                    run = at + 1;
-                }
-                at += 1;
+            if bytes[at].is_ascii() {
+                // A run of ASCII is lowercased whole, in place after one copy, instead of
+                // byte by byte: prose in any Latin script is mostly ASCII.
+                let end = bytes[at..]
+                    .iter()
+                    .position(|byte| !byte.is_ascii())
+                    .map_or(bytes.len(), |length| at + length);
+                buffer.push_str(&text[run..end]);
+                let copied = buffer.len() - (end - at);
+                buffer[copied..].make_ascii_lowercase();
+                run = end;
+                at = end;
                 continue;
             }
             let c = text[at..].chars().next().unwrap_or('\0');
