@@ -30,7 +30,7 @@ pub(crate) use split::for_each_token;
 use split::is_ideographic_token;
 use stem::Stemmers;
 pub(crate) use stop_words::is_stop_word;
-use token_cache::{TokenAnalysis, TokenCache};
+use token_cache::{Starts, TokenAnalysis, TokenCache};
 
 /// At most this many distinct terms of a query take part in relevance (a 500-code-point query
 /// could hold 250); later ones are ignored, which keeps per-token work bounded.
@@ -208,9 +208,9 @@ pub(crate) struct AnalysedQuery {
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
     stem_reach: usize,
-    /// The bytes a token can start with and still match a term or be a joined term's part:
-    /// each single-token term's first byte and its gate's, and each part's.
-    first_bytes: [bool; 256],
+    /// The first two bytes a token can start with and still match a term or be a joined
+    /// term's part (`token_cache::Starts`).
+    starts: Starts,
     /// The distinct parts of all joined terms; a token is at most one of them.
     parts: Vec<String>,
     /// Per term, its parts as indices into `parts` (empty for a single-token term).
@@ -406,24 +406,21 @@ impl AnalysedQuery {
             .max()
             .unwrap_or(0)
             + STEM_MARGIN;
-        let mut first_bytes = [false; 256];
+        let mut starts = Starts::none();
         let mut parts: Vec<String> = Vec::new();
         let mut part_ids = Vec::with_capacity(terms.len());
         let mut joined = Vec::new();
         for (index, term) in terms.iter().enumerate() {
             let mut ids = Vec::with_capacity(term.parts.len());
             if term.parts.is_empty() {
-                for start in [&term.text, &term.gate] {
-                    if let Some(&first) = start.as_bytes().first() {
-                        first_bytes[usize::from(first)] = true;
-                    }
-                }
+                // `match_token`: the token is the text, or starts with the gate and with the
+                // first byte of the text or the gate.
+                starts.allow_equal(&term.text);
+                starts.allow_prefix(&term.gate, &term.text);
             } else {
                 joined.push(index);
                 for part in &term.parts {
-                    if let Some(&first) = part.as_bytes().first() {
-                        first_bytes[usize::from(first)] = true;
-                    }
+                    starts.allow_equal(part);
                     let id = match parts.iter().position(|known| known == part) {
                         Some(id) => id,
                         None => {
@@ -447,7 +444,7 @@ impl AnalysedQuery {
             gates,
             stemmers,
             stem_reach,
-            first_bytes,
+            starts,
             parts,
             part_ids,
             joined,

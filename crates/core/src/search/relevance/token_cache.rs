@@ -3,7 +3,7 @@
 //! its words, and a token's analysis (a comparison with every term, two Snowball stems) costs
 //! far more than hashing it.
 //!
-//! It owns only the memo and the first-byte rejection in front of it; what a token matches is
+//! It owns only the memo and the two-byte rejection in front of it ([`Starts`]); what a token matches is
 //! [`AnalysedQuery::analyse_token`]'s alone, and the memo must never answer differently from it
 //! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
 //! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
@@ -56,6 +56,73 @@ impl TokenAnalysis {
     }
 }
 
+/// The first two bytes of every token that can match a term or be a joined term's part, as
+/// a set of 65,536 bits (8 KiB per query): in prose most tokens share no two-byte start with a
+/// query's few terms, so they are passed over without a hash or a comparison. A token of one
+/// byte is keyed by that byte and a zero byte, which no token holds.
+#[derive(Debug, Clone)]
+pub(super) struct Starts {
+    bits: Box<[u64; 1024]>,
+}
+
+impl Starts {
+    /// The set that passes nothing.
+    pub(super) fn none() -> Starts {
+        Starts {
+            bits: Box::new([0; 1024]),
+        }
+    }
+
+    fn key(first: u8, second: u8) -> usize {
+        usize::from(first) << 8 | usize::from(second)
+    }
+
+    fn set(&mut self, key: usize) {
+        self.bits[key / 64] |= 1 << (key % 64);
+    }
+
+    /// Passes every token whose first byte is `first`.
+    fn allow_first(&mut self, first: u8) {
+        for second in 0..=u8::MAX {
+            self.set(Starts::key(first, second));
+        }
+    }
+
+    /// Passes `word` itself: its first two bytes, or, for a word of one byte, that byte alone.
+    pub(super) fn allow_equal(&mut self, word: &str) {
+        match *word.as_bytes() {
+            [] => {}
+            [first] => self.set(Starts::key(first, 0)),
+            [first, second, ..] => self.set(Starts::key(first, second)),
+        }
+    }
+
+    /// Passes every token that starts with `prefix` and whose first byte is `prefix`'s or
+    /// `word`'s (an empty prefix: every token that starts with `word`'s first byte).
+    pub(super) fn allow_prefix(&mut self, prefix: &str, word: &str) {
+        match *prefix.as_bytes() {
+            [] => {
+                if let Some(&first) = word.as_bytes().first() {
+                    self.allow_first(first);
+                }
+            }
+            [first] => self.allow_first(first),
+            [first, second, ..] => self.set(Starts::key(first, second)),
+        }
+    }
+
+    /// Whether `token` (non-empty) may match: false only when no term, gate or part starts
+    /// as it does.
+    pub(super) fn may_start(&self, token: &str) -> bool {
+        let key = match *token.as_bytes() {
+            [] => return false,
+            [first] => Starts::key(first, 0),
+            [first, second, ..] => Starts::key(first, second),
+        };
+        self.bits[key / 64] & 1 << (key % 64) != 0
+    }
+}
+
 /// The memo of one document's collector.
 #[derive(Debug, Default)]
 pub(super) struct TokenCache {
@@ -72,12 +139,9 @@ pub(super) struct TokenCache {
 impl TokenCache {
     /// The analysis of `token` (folded, non-empty), as [`AnalysedQuery::analyse_token`] gives it.
     pub(super) fn analyse(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
-        // A token whose first byte starts no term, gate or part matches nothing (§6.1: exact,
-        // stem and prefix matches all start with the term or its gate) and is no part.
-        let Some(&first) = token.as_bytes().first() else {
-            return TokenAnalysis::NONE;
-        };
-        if !model.first_bytes[usize::from(first)] {
+        // A token whose first two bytes start no term, gate or part matches nothing (§6.1:
+        // exact, stem and prefix matches all start with the term or its gate) and is no part.
+        if !model.starts.may_start(token) {
             return TokenAnalysis::NONE;
         }
         if token.len() > MAX_KEY_BYTES || self.direct < WARM_UP {
