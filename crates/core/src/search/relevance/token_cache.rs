@@ -14,6 +14,11 @@
 //! character, so that lookup is most of its work.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::OnceLock;
+
+use foldhash::SharedSeed;
+use foldhash::fast::SeedableRandomState;
 
 use super::AnalysedQuery;
 
@@ -123,17 +128,39 @@ impl Starts {
     }
 }
 
+/// The memo's hash: foldhash, keyed from `std`'s OS-random keys (`docs/decisions.md`, "The
+/// token memo's hash"). The keys are the document's text, chosen by whoever wrote it, so a
+/// fixed hash could be made to collide; a keyed one cannot without its keys, which nothing
+/// reveals, and the memo's bound caps what any collision could cost. SipHash, `std`'s own,
+/// cost more than the analysis it saved on short prose tokens.
+fn memo_hasher() -> SeedableRandomState {
+    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
+    // One `RandomState` a memo: its keys come from the OS once per thread and change with
+    // every call, so every document's memo has its own seed.
+    let keys = RandomState::new();
+    let shared = SHARED.get_or_init(|| SharedSeed::from_u64(keys.hash_one(0_u64)));
+    SeedableRandomState::with_seed(keys.hash_one(1_u64), shared)
+}
+
 /// The memo of one document's collector.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct TokenCache {
-    /// `std`'s randomly keyed hash: the keys are the document's text, chosen by whoever wrote
-    /// it, so a fixed hash could be made to collide.
-    memo: HashMap<Box<str>, TokenAnalysis>,
+    memo: HashMap<Box<str>, TokenAnalysis, SeedableRandomState>,
     /// Tokens analysed directly during the warm-up.
     direct: u32,
     /// One-character tokens by code point (`None` until the warm-up is over); a slot holds
     /// the last character that mapped to it.
     single: Option<Box<[(char, TokenAnalysis); SINGLE_SLOTS]>>,
+}
+
+impl Default for TokenCache {
+    fn default() -> TokenCache {
+        TokenCache {
+            memo: HashMap::with_hasher(memo_hasher()),
+            direct: 0,
+            single: None,
+        }
+    }
 }
 
 impl TokenCache {
