@@ -124,6 +124,8 @@ mod tests {
                     any::<char>().prop_map(String::from),
                     "[a-zA-Z0-9]{1,6}",
                     "[ .,:#_\\-]{1,2}",
+                    // The neighbours of the letter and digit ranges of the class table.
+                    "[/:@\\[`{\u{0}\u{7f}0-9AZaz]{1,9}",
                     proptest::sample::select(vec!["é", "ß", "東", "🎉", "—", "\u{301}", "٣", "ǅ", "x", "\n", "→"]).prop_map(str::to_owned),
                 ],
                 0..40,

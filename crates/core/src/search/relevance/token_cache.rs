@@ -165,12 +165,20 @@ impl Default for TokenCache {
 
 impl TokenCache {
     /// The analysis of `token` (folded, non-empty), as [`AnalysedQuery::analyse_token`] gives it.
+    #[inline]
     pub(super) fn analyse(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
         // A token whose first two bytes start no term, gate or part matches nothing (§6.1:
         // exact, stem and prefix matches all start with the term or its gate) and is no part.
         if !model.starts.may_start(token) {
             return TokenAnalysis::NONE;
         }
+        self.look_up(model, token)
+    }
+
+    /// [`TokenCache::analyse`] past the rejection, kept out of line: most tokens of prose never
+    /// get here, and inlined, its tables made every token's call set up a frame of kilobytes.
+    #[inline(never)]
+    fn look_up(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
         if token.len() > MAX_KEY_BYTES || self.direct < WARM_UP {
             self.direct = self.direct.saturating_add(1);
             return model.analyse_token(token);
