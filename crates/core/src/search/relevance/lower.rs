@@ -3,7 +3,7 @@
 //! with its fast paths (ASCII, runs of caseless characters copied whole); it never folds,
 //! splits or stems.
 
-use crate::search::unicode::is_caseless;
+use crate::search::unicode::{ascii_prefix_len, is_caseless};
 
 /// The Unicode default full lowercase (with Final_Sigma), with an ASCII fast path.
 pub(crate) fn lowercase(text: &str) -> String {
@@ -34,10 +34,7 @@ pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
             if bytes[at].is_ascii() {
                 // A run of ASCII is lowercased whole, in place after one copy, instead of
                 // byte by byte: prose in any Latin script is mostly ASCII.
-                let end = bytes[at..]
-                    .iter()
-                    .position(|byte| !byte.is_ascii())
-                    .map_or(bytes.len(), |length| at + length);
+                let end = at + ascii_prefix_len(&bytes[at..]);
                 buffer.push_str(&text[run..end]);
                 let copied = buffer.len() - (end - at);
                 buffer[copied..].make_ascii_lowercase();
