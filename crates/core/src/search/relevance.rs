@@ -848,6 +848,11 @@ impl Collector<'_> {
             let at = *position;
             *position += 1;
             let analysis = cache.analyse(model, token);
+            if analysis.matched() == 0 && analysis.part == TokenAnalysis::NO_PART && !*advancing {
+                // Most tokens of prose: no hit, and no joined term to reset; nothing below
+                // would change.
+                return;
+            }
             // What one matched term contributes. Hits of one token are independent of their
             // order: a chain step links only to an earlier position.
             let mut hit = |term: usize, quality: Quality| {
