@@ -1,6 +1,7 @@
 //! The Unicode fast paths and the UTF-16 offset conversion that search needs (contract 03 §0,
 //! §5.1): the ranges where lowercasing and accent folding leave a character as it is, each
-//! proven by an exhaustive test. Pure functions only.
+//! proven by an exhaustive test, and the length of a run of ASCII, which both leave as it is
+//! but for case. Pure functions only.
 
 /// Whether `c` is in a block where no character has a lowercase mapping other than itself, so
 /// lowercasing copies it (contract 03 §0): kana and CJK ideographs and symbols, Hangul
