@@ -30,7 +30,7 @@ pub(crate) use split::for_each_token;
 use split::is_ideographic_token;
 use stem::Stemmers;
 pub(crate) use stop_words::is_stop_word;
-use token_cache::{TokenAnalysis, TokenCache};
+use token_cache::{Starts, TokenAnalysis, TokenCache};
 
 /// At most this many distinct terms of a query take part in relevance (a 500-code-point query
 /// could hold 250); later ones are ignored, which keeps per-token work bounded.
@@ -208,9 +208,9 @@ pub(crate) struct AnalysedQuery {
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
     stem_reach: usize,
-    /// The bytes a token can start with and still match a term or be a joined term's part:
-    /// each single-token term's first byte and its gate's, and each part's.
-    first_bytes: [bool; 256],
+    /// The first two bytes a token can start with and still match a term or be a joined
+    /// term's part (`token_cache::Starts`).
+    starts: Starts,
     /// The distinct parts of all joined terms; a token is at most one of them.
     parts: Vec<String>,
     /// Per term, its parts as indices into `parts` (empty for a single-token term).
@@ -406,24 +406,21 @@ impl AnalysedQuery {
             .max()
             .unwrap_or(0)
             + STEM_MARGIN;
-        let mut first_bytes = [false; 256];
+        let mut starts = Starts::none();
         let mut parts: Vec<String> = Vec::new();
         let mut part_ids = Vec::with_capacity(terms.len());
         let mut joined = Vec::new();
         for (index, term) in terms.iter().enumerate() {
             let mut ids = Vec::with_capacity(term.parts.len());
             if term.parts.is_empty() {
-                for start in [&term.text, &term.gate] {
-                    if let Some(&first) = start.as_bytes().first() {
-                        first_bytes[usize::from(first)] = true;
-                    }
-                }
+                // `match_token`: the token is the text, or starts with the gate and with the
+                // first byte of the text or the gate.
+                starts.allow_equal(&term.text);
+                starts.allow_prefix(&term.gate, &term.text);
             } else {
                 joined.push(index);
                 for part in &term.parts {
-                    if let Some(&first) = part.as_bytes().first() {
-                        first_bytes[usize::from(first)] = true;
-                    }
+                    starts.allow_equal(part);
                     let id = match parts.iter().position(|known| known == part) {
                         Some(id) => id,
                         None => {
@@ -447,7 +444,7 @@ impl AnalysedQuery {
             gates,
             stemmers,
             stem_reach,
-            first_bytes,
+            starts,
             parts,
             part_ids,
             joined,
@@ -824,8 +821,39 @@ impl Collector<'_> {
     /// its match facts. Pieces are separate for phrase detection only by their positions.
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
         let mut facts = LineFacts::default();
-        // Disjoint borrows of the collector's parts, so that the per-token closure below
-        // touches each directly (a note of millions of one-token lines is millions of calls).
+        // Chains and joined terms start afresh in every piece.
+        let piece_start = self.position;
+        if std::mem::take(&mut self.advancing) {
+            for &term in &self.model.joined {
+                self.scratch.progress[term] = 0;
+            }
+        }
+        for_each_token(folded, |_, token| {
+            // Most tokens of prose start no term, gate or part and no joined term is under
+            // way: such a token only takes its position (`TokenCache::analyse` would answer
+            // no match, and nothing in `token` would change). This stays small enough to be
+            // inlined into the tokeniser's loop.
+            if !self.advancing && !self.model.starts.may_start(token) {
+                self.position += 1;
+                return;
+            }
+            self.token(token, field, piece_start, &mut facts);
+        });
+        if field == Field::Title {
+            self.features.title_length = self
+                .features
+                .title_length
+                .saturating_add(self.position - piece_start);
+        }
+        self.model.query_facts(facts)
+    }
+
+    /// One token of a piece that started at position `piece_start`: its analysis, hits, joined
+    /// terms' progress, phrase chain and span (§6.1, §9.1), adding to `facts`.
+    #[inline(never)]
+    fn token(&mut self, token: &str, field: Field, piece_start: u32, facts: &mut LineFacts) {
+        // Disjoint borrows of the collector's parts, so that the hit closure below touches
+        // each directly.
         let Collector {
             model,
             features,
@@ -838,104 +866,94 @@ impl Collector<'_> {
             cache,
         } = self;
         let model: &AnalysedQuery = model;
-        // Chains and joined terms start afresh in every piece.
-        let piece_start = *position;
-        if std::mem::take(advancing) {
-            for &term in &model.joined {
-                progress[term] = 0;
-            }
-        }
         let term_count = model.terms.len();
         let chains = model.sequence.len() >= 2;
-        for_each_token(folded, |_, token| {
-            let at = *position;
-            *position += 1;
-            let analysis = cache.analyse(model, token);
-            // What one matched term contributes. Hits of one token are independent of their
-            // order: a chain step links only to an earlier position.
-            let mut hit = |term: usize, quality: Quality| {
-                let bit = 1_u64 << (term % 64);
-                facts.terms |= bit;
-                if quality == Quality::Exact {
-                    facts.exact |= bit;
-                }
-                let target = if quality == Quality::Prefix {
-                    Field::Body
-                } else {
-                    field
-                };
-                features.tf[term][target as usize] += quality.weight();
-                if field == Field::Title && quality != Quality::Prefix {
-                    *title_terms |= bit;
-                }
-                if last_seen[term].replace(at).is_none() {
-                    *seen += 1;
-                }
-                for &step in &model.steps[term] {
-                    let linked = step == 0
-                        || chain[step - 1]
-                            .is_some_and(|end| end >= piece_start && at > end && at - end <= 2);
-                    if linked {
-                        chain[step] = Some(at);
-                    }
-                }
-            };
-            let mut any = false;
-            // The single-token terms' hits.
-            let mut matched = analysis.matched();
-            while matched != 0 {
-                let term = matched.trailing_zeros() as usize;
-                let bit = 1_u32 << term;
-                let quality = if analysis.exact & bit != 0 {
-                    Quality::Exact
-                } else if analysis.stem & bit != 0 {
-                    Quality::Stem
-                } else {
-                    Quality::Prefix
-                };
-                hit(term, quality);
-                any = true;
-                matched &= matched - 1;
-            }
-            // A token that is no part resets every joined term; skip that when all are reset.
-            if analysis.part != TokenAnalysis::NO_PART || *advancing {
-                *advancing = false;
-                for &term in &model.joined {
-                    let ids = &model.part_ids[term];
-                    progress[term] = if ids[progress[term]] == analysis.part {
-                        progress[term] + 1
-                    } else {
-                        usize::from(ids[0] == analysis.part)
-                    };
-                    if progress[term] == ids.len() {
-                        hit(term, Quality::Exact);
-                        any = true;
-                        progress[term] = 0;
-                    }
-                    *advancing |= progress[term] != 0;
-                }
-            }
-            if !any {
-                return;
-            }
-            if chains && chain.last().copied().flatten() == Some(at) {
-                facts.phrase = true;
-                features.phrase = true;
-            }
-            if *seen == term_count {
-                let first = last_seen.iter().flatten().min().copied().unwrap_or(at);
-                let span = at - first + 1;
-                if features.span.is_none_or(|best| span < best) {
-                    features.span = Some(span);
-                }
-            }
-        });
-        if field == Field::Title {
-            features.title_length = features
-                .title_length
-                .saturating_add(*position - piece_start);
+        let at = *position;
+        *position += 1;
+        let analysis = cache.analyse(model, token);
+        if analysis.matched() == 0 && analysis.part == TokenAnalysis::NO_PART && !*advancing {
+            // Most tokens of prose: no hit, and no joined term to reset; nothing below
+            // would change.
+            return;
         }
-        model.query_facts(facts)
+        // What one matched term contributes. Hits of one token are independent of their
+        // order: a chain step links only to an earlier position.
+        let mut hit = |term: usize, quality: Quality| {
+            let bit = 1_u64 << (term % 64);
+            facts.terms |= bit;
+            if quality == Quality::Exact {
+                facts.exact |= bit;
+            }
+            let target = if quality == Quality::Prefix {
+                Field::Body
+            } else {
+                field
+            };
+            features.tf[term][target as usize] += quality.weight();
+            if field == Field::Title && quality != Quality::Prefix {
+                *title_terms |= bit;
+            }
+            if last_seen[term].replace(at).is_none() {
+                *seen += 1;
+            }
+            for &step in &model.steps[term] {
+                let linked = step == 0
+                    || chain[step - 1]
+                        .is_some_and(|end| end >= piece_start && at > end && at - end <= 2);
+                if linked {
+                    chain[step] = Some(at);
+                }
+            }
+        };
+        let mut any = false;
+        // The single-token terms' hits.
+        let mut matched = analysis.matched();
+        while matched != 0 {
+            let term = matched.trailing_zeros() as usize;
+            let bit = 1_u32 << term;
+            let quality = if analysis.exact & bit != 0 {
+                Quality::Exact
+            } else if analysis.stem & bit != 0 {
+                Quality::Stem
+            } else {
+                Quality::Prefix
+            };
+            hit(term, quality);
+            any = true;
+            matched &= matched - 1;
+        }
+        // A token that is no part resets every joined term; skip that when all are reset.
+        if analysis.part != TokenAnalysis::NO_PART || *advancing {
+            *advancing = false;
+            for &term in &model.joined {
+                let ids = &model.part_ids[term];
+                progress[term] = if ids[progress[term]] == analysis.part {
+                    progress[term] + 1
+                } else {
+                    usize::from(ids[0] == analysis.part)
+                };
+                if progress[term] == ids.len() {
+                    hit(term, Quality::Exact);
+                    any = true;
+                    progress[term] = 0;
+                }
+                *advancing |= progress[term] != 0;
+            }
+        }
+        if !any {
+            return;
+        }
+        if chains && chain.last().copied().flatten() == Some(at) {
+            facts.phrase = true;
+            features.phrase = true;
+        }
+        if *seen == term_count {
+            let first = last_seen.iter().flatten().min().copied().unwrap_or(at);
+            let span = at - first + 1;
+            if features.span.is_none_or(|best| span < best) {
+                features.span = Some(span);
+            }
+        }
     }
 
     /// Counts the terms a memory entry's label (a `tags` item, §9.1) matched towards the title

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use unicode_normalization::char::{decompose_canonical, is_combining_mark};
 
-use crate::search::unicode::folds_to_itself;
+use crate::search::unicode::{ascii_prefix_len, folds_to_itself};
 
 /// Accent and compatibility folding of already lowercased text (§5.1): canonical decomposition
 /// with combining marks removed, and the few letters that do not decompose spelled out
@@ -28,10 +28,7 @@ pub(crate) fn fold_accents(lower: &str) -> Cow<'_, str> {
     while at < bytes.len() {
         if bytes[at].is_ascii() {
             // Skip the whole ASCII run at once.
-            at += bytes[at..]
-                .iter()
-                .position(|byte| !byte.is_ascii())
-                .unwrap_or(bytes.len() - at);
+            at += ascii_prefix_len(&bytes[at..]);
             continue;
         }
         let c = lower[at..].chars().next().unwrap_or('\0');

@@ -3,7 +3,7 @@
 //! with its fast paths (ASCII, runs of caseless characters copied whole); it never folds,
 //! splits or stems.
 
-use crate::search::unicode::is_caseless;
+use crate::search::unicode::{ascii_prefix_len, is_caseless};
 
 /// The Unicode default full lowercase (with Final_Sigma), with an ASCII fast path.
 pub(crate) fn lowercase(text: &str) -> String {
@@ -14,8 +14,8 @@ pub(crate) fn lowercase(text: &str) -> String {
     }
 }
 
-/// Lowercases `text` into `buffer`, reusing its allocation: [`lowercase`], character by
-/// character, with characters of caseless blocks copied without a table lookup.
+/// Lowercases `text` into `buffer`, reusing its allocation: [`lowercase`], with runs of ASCII
+/// lowercased whole and characters of caseless blocks copied without a table lookup.
 pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
     buffer.clear();
     if text.is_ascii() {
@@ -31,14 +31,15 @@ pub(crate) fn lowercase_into(text: &str, buffer: &mut String) {
         let mut run = 0;
         let mut at = 0;
         while at < bytes.len() {
-            let byte = bytes[at];
-            if byte.is_ascii() {
-                if byte.is_ascii_uppercase() {
-                    buffer.push_str(&text[run..at]);
-                    buffer.push(char::from(byte.to_ascii_lowercase()));
-                    run = at + 1;
-                }
-                at += 1;
+            if bytes[at].is_ascii() {
+                // A run of ASCII is lowercased whole, in place after one copy, instead of
+                // byte by byte: prose in any Latin script is mostly ASCII.
+                let end = at + ascii_prefix_len(&bytes[at..]);
+                buffer.push_str(&text[run..end]);
+                let copied = buffer.len() - (end - at);
+                buffer[copied..].make_ascii_lowercase();
+                run = end;
+                at = end;
                 continue;
             }
             let c = text[at..].chars().next().unwrap_or('\0');

@@ -1,6 +1,6 @@
 //! The per-token collector that the token cache replaced, kept only as a test oracle: every
 //! token is matched against every term afresh ([`AnalysedQuery::match_token`], no cache, no
-//! first-byte rejection), joined terms compare part strings, and every hit walks the whole
+//! two-byte rejection), joined terms compare part strings, and every hit walks the whole
 //! query sequence. It defines what [`Collector::piece`] must compute (contract 03 §6.1, §9.1);
 //! it never runs outside tests.
 

@@ -427,7 +427,7 @@ fn any_field() -> impl Strategy<Value = Field> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
-    /// The token cache, the first-byte rejection and the per-term bookkeeping give exactly the
+    /// The token cache, the two-byte rejection and the per-term bookkeeping give exactly the
     /// uncached result on random text, folded as search folds it and raw.
     #[test]
     fn cached_analysis_equals_the_uncached_one(

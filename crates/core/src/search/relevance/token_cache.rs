@@ -3,7 +3,7 @@
 //! its words, and a token's analysis (a comparison with every term, two Snowball stems) costs
 //! far more than hashing it.
 //!
-//! It owns only the memo and the first-byte rejection in front of it; what a token matches is
+//! It owns only the memo and the two-byte rejection in front of it ([`Starts`]); what a token matches is
 //! [`AnalysedQuery::analyse_token`]'s alone, and the memo must never answer differently from it
 //! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
 //! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
@@ -14,6 +14,11 @@
 //! character, so that lookup is most of its work.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::OnceLock;
+
+use foldhash::SharedSeed;
+use foldhash::fast::SeedableRandomState;
 
 use super::AnalysedQuery;
 
@@ -56,12 +61,91 @@ impl TokenAnalysis {
     }
 }
 
+/// The first two bytes of every token that can match a term or be a joined term's part, as
+/// a set of 65,536 bits (8 KiB per query): in prose most tokens share no two-byte start with a
+/// query's few terms, so they are passed over without a hash or a comparison. A token of one
+/// byte is keyed by that byte and a zero byte, which no token holds.
+#[derive(Debug, Clone)]
+pub(super) struct Starts {
+    bits: Box<[u64; 1024]>,
+}
+
+impl Starts {
+    /// The set that passes nothing.
+    pub(super) fn none() -> Starts {
+        Starts {
+            bits: Box::new([0; 1024]),
+        }
+    }
+
+    fn key(first: u8, second: u8) -> usize {
+        usize::from(first) << 8 | usize::from(second)
+    }
+
+    fn set(&mut self, key: usize) {
+        self.bits[key / 64] |= 1 << (key % 64);
+    }
+
+    /// Passes every token whose first byte is `first`.
+    fn allow_first(&mut self, first: u8) {
+        for second in 0..=u8::MAX {
+            self.set(Starts::key(first, second));
+        }
+    }
+
+    /// Passes `word` itself: its first two bytes, or, for a word of one byte, that byte alone.
+    pub(super) fn allow_equal(&mut self, word: &str) {
+        match *word.as_bytes() {
+            [] => {}
+            [first] => self.set(Starts::key(first, 0)),
+            [first, second, ..] => self.set(Starts::key(first, second)),
+        }
+    }
+
+    /// Passes every token that starts with `prefix` and whose first byte is `prefix`'s or
+    /// `word`'s (an empty prefix: every token that starts with `word`'s first byte).
+    pub(super) fn allow_prefix(&mut self, prefix: &str, word: &str) {
+        match *prefix.as_bytes() {
+            [] => {
+                if let Some(&first) = word.as_bytes().first() {
+                    self.allow_first(first);
+                }
+            }
+            [first] => self.allow_first(first),
+            [first, second, ..] => self.set(Starts::key(first, second)),
+        }
+    }
+
+    /// Whether `token` (non-empty) may match: false only when no term, gate or part starts
+    /// as it does.
+    pub(super) fn may_start(&self, token: &str) -> bool {
+        let key = match *token.as_bytes() {
+            [] => return false,
+            [first] => Starts::key(first, 0),
+            [first, second, ..] => Starts::key(first, second),
+        };
+        self.bits[key / 64] & 1 << (key % 64) != 0
+    }
+}
+
+/// The memo's hash: foldhash, keyed from `std`'s OS-random keys (`docs/decisions.md`, "The
+/// token memo's hash"). The keys are the document's text, chosen by whoever wrote it, so a
+/// fixed hash could be made to collide; a keyed one cannot without its keys, which nothing
+/// reveals, and the memo's bound caps what any collision could cost. SipHash, `std`'s own,
+/// cost more than the analysis it saved on short prose tokens.
+fn memo_hasher() -> SeedableRandomState {
+    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
+    // One `RandomState` a memo: its keys come from the OS once per thread and change with
+    // every call, so every document's memo has its own seed.
+    let keys = RandomState::new();
+    let shared = SHARED.get_or_init(|| SharedSeed::from_u64(keys.hash_one(0_u64)));
+    SeedableRandomState::with_seed(keys.hash_one(1_u64), shared)
+}
+
 /// The memo of one document's collector.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct TokenCache {
-    /// `std`'s randomly keyed hash: the keys are the document's text, chosen by whoever wrote
-    /// it, so a fixed hash could be made to collide.
-    memo: HashMap<Box<str>, TokenAnalysis>,
+    memo: HashMap<Box<str>, TokenAnalysis, SeedableRandomState>,
     /// Tokens analysed directly during the warm-up.
     direct: u32,
     /// One-character tokens by code point (`None` until the warm-up is over); a slot holds
@@ -69,17 +153,32 @@ pub(super) struct TokenCache {
     single: Option<Box<[(char, TokenAnalysis); SINGLE_SLOTS]>>,
 }
 
+impl Default for TokenCache {
+    fn default() -> TokenCache {
+        TokenCache {
+            memo: HashMap::with_hasher(memo_hasher()),
+            direct: 0,
+            single: None,
+        }
+    }
+}
+
 impl TokenCache {
     /// The analysis of `token` (folded, non-empty), as [`AnalysedQuery::analyse_token`] gives it.
+    #[inline]
     pub(super) fn analyse(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
-        // A token whose first byte starts no term, gate or part matches nothing (§6.1: exact,
-        // stem and prefix matches all start with the term or its gate) and is no part.
-        let Some(&first) = token.as_bytes().first() else {
-            return TokenAnalysis::NONE;
-        };
-        if !model.first_bytes[usize::from(first)] {
+        // A token whose first two bytes start no term, gate or part matches nothing (§6.1:
+        // exact, stem and prefix matches all start with the term or its gate) and is no part.
+        if !model.starts.may_start(token) {
             return TokenAnalysis::NONE;
         }
+        self.look_up(model, token)
+    }
+
+    /// [`TokenCache::analyse`] past the rejection, kept out of line: most tokens of prose never
+    /// get here, and inlined, its tables made every token's call set up a frame of kilobytes.
+    #[inline(never)]
+    fn look_up(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
         if token.len() > MAX_KEY_BYTES || self.direct < WARM_UP {
             self.direct = self.direct.saturating_add(1);
             return model.analyse_token(token);
