@@ -321,21 +321,27 @@ fn make_dirs(base: &Path, dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// Writes a new file, mode 0644, with the fixed old mtime every generated note has, so no note
+/// is within the server cache's racy window (contract 03 §19.2) however soon a run starts.
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let mut file = fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)
-        .map_err(|error| format!("cannot create a fixture file: {error}"))?;
+        .map_err(|error| format!("cannot create {}: {error}", path.display()))?;
     file.write_all(bytes)
         .map_err(|error| format!("cannot write a fixture file: {error}"))?;
     #[cfg(unix)]
     file.set_permissions(fs::Permissions::from_mode(0o644))
         .map_err(|error| format!("cannot set a file mode: {error}"))?;
+    set_fixed_time(&file)
+}
+
+/// Sets a file's access and modification times to [`FIXED_SECONDS`].
+pub(crate) fn set_fixed_time(file: &fs::File) -> Result<(), String> {
     let fixed = SystemTime::UNIX_EPOCH + Duration::from_secs(FIXED_SECONDS);
     file.set_times(fs::FileTimes::new().set_accessed(fixed).set_modified(fixed))
-        .map_err(|error| format!("cannot set file times: {error}"))?;
-    Ok(())
+        .map_err(|error| format!("cannot set file times: {error}"))
 }
 
 /// What verification found (§1.9).

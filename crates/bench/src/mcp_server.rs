@@ -1,15 +1,17 @@
-//! The harness's `dotaios-mcp` server: spawning it over stdio with the MCP handshake done, and
-//! its lifetime peak RSS once it is reaped. Shared by `run`'s `mcp` measure, `extra`'s hostile
-//! rows and `quality`'s `search_aios` answers.
+//! The harness's `dotaios-mcp` server: spawning it over stdio with the MCP handshake done, one
+//! timed `search_aios` call whose payload a caller reads, and its lifetime peak RSS once it is
+//! reaped. Shared by `run`'s `mcp` measure, `extra`'s hostile rows, `quality`'s and
+//! `collection`'s `search_aios` answers and `scale`.
 //!
-//! It owns the start and the end of a server; it never sends a tool call or checks an answer
-//! (each caller does, through `dotaios_mcp::client`).
+//! It owns the start and the end of a server and the unwrapping of a search's payload; it never
+//! checks what an answer holds (each caller does).
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use dotaios_mcp::client::Client;
+use serde_json::Value;
 #[cfg(not(target_os = "linux"))]
 use wait4::Wait4;
 
@@ -35,6 +37,29 @@ pub(crate) fn initialized_server(
         )
         .map_err(|error| format!("dotaios-mcp: {error}"))?;
     Ok(client)
+}
+
+/// One `search_aios` call with `arguments`, answered within `deadline` of its start: the
+/// nanoseconds it took and its payload (the tool result's JSON text, parsed). A protocol error,
+/// an `isError` result or a payload that is not JSON is the `Err`.
+pub(crate) fn timed_search(
+    client: &mut Client,
+    arguments: Value,
+    deadline: Duration,
+) -> Result<(u64, Value), String> {
+    let start = Instant::now();
+    let response = client
+        .call_tool("search_aios", arguments.clone(), start + deadline)
+        .map_err(|error| format!("dotaios-mcp: {error}"))?;
+    let ns = crate::timing::elapsed_ns(start);
+    let result = &response["result"];
+    if result["isError"] != Value::Bool(false) {
+        return Err(format!("search_aios {arguments} failed: {response}"));
+    }
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    let payload = serde_json::from_str(text)
+        .map_err(|_| format!("search_aios {arguments}: the payload is not JSON"))?;
+    Ok((ns, payload))
 }
 
 /// A server's lifetime peak RSS in bytes, and the server reaped: on Linux its `VmHWM`, read

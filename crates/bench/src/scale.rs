@@ -12,8 +12,6 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
-#[cfg(unix)]
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
@@ -22,7 +20,7 @@ use dotaios_mcp::client::Client;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::corpus::{AIOS_JSON, FIXED_SECONDS, Mulberry32, hex};
+use crate::corpus::{AIOS_JSON, Mulberry32, hex, set_fixed_time, write_file};
 use crate::flag_value;
 use crate::mcp_server::{initialized_server, server_peak};
 use crate::measure::{raw_counts, vault_notes};
@@ -349,28 +347,6 @@ fn check_on_disk(aios: &Path, receipt: &Receipt) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes a new file with a fixed, old mtime, so no note is within the server cache's racy
-/// window (contract 03 §19.2) however soon the run starts.
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|error| format!("cannot create {}: {error}", path.display()))?;
-    file.write_all(bytes)
-        .map_err(|error| format!("cannot write a note: {error}"))?;
-    #[cfg(unix)]
-    file.set_permissions(fs::Permissions::from_mode(0o644))
-        .map_err(|error| format!("cannot set a file mode: {error}"))?;
-    set_fixed_time(&file)
-}
-
-fn set_fixed_time(file: &fs::File) -> Result<(), String> {
-    let fixed = SystemTime::UNIX_EPOCH + Duration::from_secs(FIXED_SECONDS);
-    file.set_times(fs::FileTimes::new().set_accessed(fixed).set_modified(fixed))
-        .map_err(|error| format!("cannot set file times: {error}"))
-}
-
 // ----- the measurement ---------------------------------------------------------------------
 
 /// Percentile `p` (0–100) of `samples` by the nearest-rank rule, in milliseconds.
@@ -454,22 +430,11 @@ fn goals(figures: &Figures) -> Vec<Goal> {
 
 /// One `search_aios` call: its time and its payload (the tool result's JSON text, parsed).
 fn call(client: &mut Client, query: &str) -> Result<(u64, Value), String> {
-    let start = Instant::now();
-    let response = client
-        .call_tool(
-            "search_aios",
-            json!({"query": query, "limit": LIMIT, "budget": BUDGET}),
-            start + ANSWER_DEADLINE,
-        )
-        .map_err(|error| format!("dotaios-mcp: {error}"))?;
-    let ns = elapsed_ns(start);
-    let result = &response["result"];
-    if result["isError"] != Value::Bool(false) {
-        return Err(format!("search_aios {query:?} failed: {response}"));
-    }
-    let text = result["content"][0]["text"].as_str().unwrap_or_default();
-    let payload: Value =
-        serde_json::from_str(text).map_err(|_| "the search_aios payload is not JSON".to_owned())?;
+    let (ns, payload) = crate::mcp_server::timed_search(
+        client,
+        json!({"query": query, "limit": LIMIT, "budget": BUDGET}),
+        ANSWER_DEADLINE,
+    )?;
     // Every answer must be whole: a scope omitted or a cut budget would time a smaller search.
     if payload["complete"] != Value::Bool(true)
         || payload["omissions"] != Value::Array(Vec::new())

@@ -95,17 +95,8 @@ pub(crate) fn write_all(
         ANSWER_DEADLINE,
     )?;
     for (_, text) in queries {
-        let start = Instant::now();
-        let response = client
-            .call_tool(
-                "search_aios",
-                json!({"query": text}),
-                start + ANSWER_DEADLINE,
-            )
-            .map_err(|error| format!("dotaios-mcp: {error}"))?;
-        let ns = elapsed_ns(start);
-        let payload = tool_payload(&response)
-            .ok_or_else(|| format!("search_aios {text:?} failed: {response}"))?;
+        let (ns, payload) =
+            crate::mcp_server::timed_search(&mut client, json!({"query": text}), ANSWER_DEADLINE)?;
         if payload["budget"]["truncated"] == Value::Bool(true) {
             run.truncated += 1;
         }
@@ -175,15 +166,6 @@ pub(crate) fn write_all(
         .map_err(|error| format!("cannot write runs/meta.json: {error}"))?;
     eprintln!("runs written to {}", runs_dir.display());
     Ok(())
-}
-
-/// The tool result's JSON payload, or `None` when the call failed.
-fn tool_payload(response: &Value) -> Option<Value> {
-    let result = &response["result"];
-    if result["isError"] != Value::Bool(false) {
-        return None;
-    }
-    serde_json::from_str(result["content"][0]["text"].as_str()?).ok()
 }
 
 /// The `source` of each result of a `results` array, in order.

@@ -56,23 +56,11 @@ impl Mcp {
 
     /// `search_aios {query}`: scope, limit and budget at their defaults.
     pub(crate) fn search(&mut self, corpus: &Corpus, query: &str) -> Result<Answer, String> {
-        let start = Instant::now();
-        let response = self
-            .client
-            .call_tool(
-                "search_aios",
-                json!({"query": query}),
-                start + ANSWER_DEADLINE,
-            )
-            .map_err(|error| format!("dotaios-mcp: {error}"))?;
-        let ns = elapsed_ns(start);
-        let result = &response["result"];
-        if result["isError"] != Value::Bool(false) {
-            return Err(format!("search_aios {query:?} failed: {response}"));
-        }
-        let text = result["content"][0]["text"].as_str().unwrap_or_default();
-        let payload: Value = serde_json::from_str(text)
-            .map_err(|_| format!("search_aios {query:?}: the payload is not JSON"))?;
+        let (ns, payload) = crate::mcp_server::timed_search(
+            &mut self.client,
+            json!({"query": query}),
+            ANSWER_DEADLINE,
+        )?;
         let mut answer = mcp_ids(corpus, &payload);
         answer.ns = ns;
         Ok(answer)
