@@ -482,16 +482,11 @@ impl<'r> Engine<'r> {
         let mut named = std::collections::HashSet::new();
         for work in &mut admitted {
             if !work.links.is_empty() {
-                omissions.push(Omission {
-                    scope: work.scope.as_str(),
-                    reason: OmissionReason::SymlinkSkipped,
-                    observed: Counts {
-                        files: work.links.len() as u64,
-                        bytes: 0,
-                        entries: 0,
-                    },
-                    cause: None,
-                });
+                omissions.push(Omission::skipped(
+                    work.scope.as_str(),
+                    OmissionReason::SymlinkSkipped,
+                    work.links.len(),
+                ));
                 // A folder on the way to two scopes' sources is named once.
                 for link in work.links.drain(..) {
                     if named.insert(link.clone()) {
@@ -509,16 +504,11 @@ impl<'r> Engine<'r> {
             work.unreadable
                 .retain(|file| seen.insert(file.path.clone()));
             if !work.unreadable.is_empty() {
-                omissions.push(Omission {
-                    scope: work.scope.as_str(),
-                    reason: OmissionReason::UnreadableSkipped,
-                    observed: Counts {
-                        files: work.unreadable.len() as u64,
-                        bytes: 0,
-                        entries: 0,
-                    },
-                    cause: None,
-                });
+                omissions.push(Omission::skipped(
+                    work.scope.as_str(),
+                    OmissionReason::UnreadableSkipped,
+                    work.unreadable.len(),
+                ));
                 skipped_files.append(&mut work.unreadable);
             }
         }

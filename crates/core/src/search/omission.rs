@@ -202,6 +202,21 @@ pub struct Omission {
 }
 
 impl Omission {
+    /// The record of `files` entries a searched scope skipped (`symlink_skipped`,
+    /// `unreadable_skipped`, §14.4): nothing skipped is charged, so `bytes` and `entries` are 0.
+    pub(crate) fn skipped(scope: &'static str, reason: OmissionReason, files: usize) -> Omission {
+        Omission {
+            scope,
+            reason,
+            observed: Counts {
+                files: files as u64,
+                bytes: 0,
+                entries: 0,
+            },
+            cause: None,
+        }
+    }
+
     /// What a person reads about this omission after its scope's name (contract 03 §17.4): the
     /// file or folder over a per-file or per-directory limit and that limit, when the walk saw
     /// it, then the recovery message and the reason. `dotaios search`'s stderr and `dotaios
