@@ -1120,6 +1120,7 @@ fn mkfifo(path: &Path) {
 }
 
 /// A note as Windows Notepad saves "UTF-16": a byte-order mark, then little-endian units.
+#[cfg(unix)]
 fn utf16(text: &str) -> Vec<u8> {
     "\u{FEFF}"
         .encode_utf16()
