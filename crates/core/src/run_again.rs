@@ -50,7 +50,7 @@ mod tests {
 
     #[test]
     fn only_an_observed_change_runs_again_and_at_most_three_runs() {
-        assert_eq!(count(|run| Ok(run)), (Ok(1), 1));
+        assert_eq!(count(Ok), (Ok(1), 1));
         assert_eq!(count(|_| Err("unsafe")), (Err("unsafe"), 1));
         let second = |run| if run == 1 { Err("changed") } else { Ok(run) };
         assert_eq!(count(second), (Ok(2), 2));
