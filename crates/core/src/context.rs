@@ -263,10 +263,22 @@ pub fn read_working_context(
 }
 
 /// Reads the sources of the requested mode and builds the fitted digest (contract 02 §4–§12).
+///
+/// A projection that observed a change runs again from the start, at most
+/// [`crate::search::CHANGED_RUNS`] runs in all (contract 02 §4 step 5); every other failure is
+/// returned at once.
 pub fn project_working_context(
     root: &Root,
     request: &ContextRequest<'_>,
 ) -> Result<Projection, ContextError> {
+    crate::run_again::run_again_if_changed(
+        |error| matches!(error, ContextError::ReadFailed(ReadFailure::SourceChanged)),
+        || project_once(root, request),
+    )
+}
+
+/// One whole projection: its own snapshots, ledger and reads (contract 02 §4 steps 1–4).
+fn project_once(root: &Root, request: &ContextRequest<'_>) -> Result<Projection, ContextError> {
     let selector = match request.scope {
         ContextScope::Shared => None,
         ContextScope::Project { selector } => Some(selector.as_str()),
@@ -378,6 +390,8 @@ fn read_sources(
     };
     let catalog =
         read_catalog_with(root, &mut ledger, oversized).map_err(|error| catalog_failure(&error))?;
+    #[cfg(test)]
+    crate::run_again::before_revalidation::run();
     let after = sources::authority_snapshot(root)?;
     if before != after {
         return Err(ReadFailure::SourceChanged);
@@ -565,5 +579,92 @@ mod tests {
                 Budget::DEFAULT
             )
         );
+    }
+
+    /// A projection that observed a change runs again from the start (contract 02 §4 step 5):
+    /// the change comes between the reads and the second authority snapshot, as an agent's
+    /// hook appending an event and rewriting `aios.json` by rename would make it.
+    mod run_again_after_change {
+        use std::cell::Cell;
+        use std::fs;
+        use std::io::Write;
+        use std::path::{Path, PathBuf};
+        use std::rc::Rc;
+
+        use super::*;
+        use crate::run_again::{CHANGED_RUNS, before_revalidation};
+
+        const EVENT: &str = r#"{"ts":"2026-08-29T07:00:00.000Z","type":"note","summary":"beacon"}"#;
+
+        fn folder() -> tempfile::TempDir {
+            let temp = tempfile::tempdir().unwrap();
+            fs::write(
+                temp.path().join("aios.json"),
+                r#"{"schema_version":"1.2.0","vault_path":null}"#,
+            )
+            .unwrap();
+            fs::create_dir(temp.path().join("memory")).unwrap();
+            fs::write(
+                temp.path().join("memory/events.jsonl"),
+                format!("{EVENT}\n"),
+            )
+            .unwrap();
+            temp
+        }
+
+        /// Appends one event and replaces `aios.json` by rename, so the second snapshot differs.
+        fn change(root: &Path, summary: &str) {
+            let mut events = fs::OpenOptions::new()
+                .append(true)
+                .open(root.join("memory/events.jsonl"))
+                .unwrap();
+            let row = format!(
+                r#"{{"ts":"2026-08-29T08:00:00.000Z","type":"note","summary":"{summary}"}}"#
+            );
+            writeln!(events, "{row}").unwrap();
+            let fresh = root.join("aios.json.new");
+            fs::write(&fresh, r#"{"schema_version":"1.2.0", "vault_path":null}"#).unwrap();
+            fs::rename(fresh, root.join("aios.json")).unwrap();
+        }
+
+        fn project(root: &Path) -> Result<Projection, ContextError> {
+            let handle = Root::open(root).unwrap();
+            let now: Timestamp = "2026-08-29T10:00:00.000Z".parse().unwrap();
+            let request = ContextInputs::default().check(now, &UTC).unwrap();
+            project_working_context(&handle, &request)
+        }
+
+        #[test]
+        fn a_change_during_the_first_run_is_answered_by_the_second() {
+            let temp = folder();
+            let root = temp.path().to_path_buf();
+            let changed = root.clone();
+            before_revalidation::set(move || change(&changed, "lighthouse"));
+            let markdown = project(&root).unwrap().markdown.to_string_lossy();
+            // The answer is the second run's: it read the appended event.
+            assert!(markdown.contains("lighthouse"), "{markdown}");
+            assert!(markdown.contains("beacon"), "{markdown}");
+        }
+
+        #[test]
+        fn a_change_during_every_run_fails_after_three_runs() {
+            fn change_every_time(root: PathBuf, runs: Rc<Cell<usize>>) {
+                before_revalidation::set(move || {
+                    runs.set(runs.get() + 1);
+                    change(&root, "again");
+                    change_every_time(root, runs);
+                });
+            }
+            let temp = folder();
+            let root = temp.path().to_path_buf();
+            let runs = Rc::new(Cell::new(0));
+            change_every_time(root.clone(), Rc::clone(&runs));
+            assert_eq!(
+                project(&root).unwrap_err(),
+                ContextError::ReadFailed(ReadFailure::SourceChanged)
+            );
+            assert_eq!(runs.get(), CHANGED_RUNS);
+            before_revalidation::set(|| {});
+        }
     }
 }

@@ -36,6 +36,7 @@ pub mod doctor;
 pub mod error;
 pub mod folder;
 pub mod request;
+mod run_again;
 pub mod sanitize;
 pub mod search;
 pub mod skills;

@@ -328,26 +328,17 @@ pub fn search(folder: &Path, request: &SearchRequest<'_>) -> Result<SearchOutcom
     run_again_if_changed(|| engine::run(folder, request))
 }
 
-/// How many times one search runs in all when each run observed a change (contract 03 §4.8).
-pub const CHANGED_RUNS: usize = 3;
+pub use crate::run_again::CHANGED_RUNS;
 
-/// Runs `run` again from the start, up to [`CHANGED_RUNS`] runs in all, while it fails with
-/// `DOTAIOS_EVIDENCE_CHANGED` (contract 03 §4.8): a folder an agent appends to several times a
-/// second changes under most single runs. Each run is a whole request with its own ledger and
-/// revalidation, so a published outcome is still one that saw no change; only the last run's
-/// failure is reported.
+/// Runs a search again while it fails with `DOTAIOS_EVIDENCE_CHANGED` (contract 03 §4.8 rule
+/// 6), through the one loop the working context shares ([`crate::run_again`]).
 fn run_again_if_changed(
-    mut run: impl FnMut() -> Result<SearchOutcome, SearchError>,
+    run: impl FnMut() -> Result<SearchOutcome, SearchError>,
 ) -> Result<SearchOutcome, SearchError> {
-    let mut runs = 1;
-    loop {
-        match run() {
-            Err(SearchError::Evidence(EvidenceError::Changed)) if runs < CHANGED_RUNS => {
-                runs += 1;
-            }
-            result => return result,
-        }
-    }
+    crate::run_again::run_again_if_changed(
+        |error| matches!(error, SearchError::Evidence(EvidenceError::Changed)),
+        run,
+    )
 }
 
 /// [`search`] for a long-running server that keeps a [`SearchCache`] between requests

@@ -25,7 +25,7 @@ mod safe_corpus;
 mod vault;
 
 #[cfg(test)]
-pub(crate) use self::revalidate::before_revalidation;
+pub(crate) use crate::run_again::before_revalidation;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

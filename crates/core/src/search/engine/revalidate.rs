@@ -18,7 +18,7 @@ impl Engine<'_> {
     /// must still lead to the same directory.
     pub(super) fn revalidate(&self) -> Result<(), SearchError> {
         #[cfg(test)]
-        before_revalidation::run();
+        crate::run_again::before_revalidation::run();
         let changed = || SearchError::Evidence(EvidenceError::Changed);
         let reopened = open_root(&self.aios_path).map_err(|_| changed())?;
         if reopened.restat().ok() != Some(self.aios_identity)
@@ -103,27 +103,5 @@ impl Engine<'_> {
         };
         let handle = self.handles.get(&(root, parent))?;
         Some((handle.as_ref(), name))
-    }
-}
-
-/// Tests only: a change to the folder made after execution and before the final revalidation,
-/// on the thread that runs the request.
-#[cfg(test)]
-pub(crate) mod before_revalidation {
-    use std::cell::RefCell;
-
-    thread_local! {
-        static HOOK: RefCell<Option<Box<dyn FnOnce()>>> = RefCell::new(None);
-    }
-
-    /// Runs `change` once, just before the next final revalidation on this thread.
-    pub(crate) fn set(change: impl FnOnce() + 'static) {
-        HOOK.with(|hook| *hook.borrow_mut() = Some(Box::new(change)));
-    }
-
-    pub(super) fn run() {
-        if let Some(change) = HOOK.with(|hook| hook.borrow_mut().take()) {
-            change();
-        }
     }
 }
