@@ -24,10 +24,11 @@ pub(crate) const QUICK: Protocol = Protocol {
 };
 
 /// The measure names in round order.
-pub(crate) const ORDER: [&str; 7] = [
+pub(crate) const ORDER: [&str; 8] = [
     "raw-read",
     "safe-corpus",
     "safe-walk",
+    "safe-enumerate",
     "core",
     "cli",
     "mcp",

@@ -1,12 +1,19 @@
-//! The `safe-walk` control: the fixture's vault read through the contained reader's
-//! walk-relative handles alone (contract 03 §4.8), with no search logic.
+//! The `safe-walk` and `safe-enumerate` controls: the fixture's vault seen through the
+//! contained reader's walk-relative handles alone (contract 03 §4.8), with no search logic.
 //!
-//! Per directory: one contained open and a bounded listing. Per note: the enumeration stat by
-//! name (`statx`/`fstatat`), the open by name whose `fstat` must equal it, one read of
-//! `size + 1`, strict UTF-8, close; and at the end the revalidation of every directory
-//! (reopened contained from the root) and of every note by name relative to it. It measures
-//! what search costs when it reads through [`Dir`] handles, beside `raw-read` and
+//! `safe-walk`, per directory: one contained open and a bounded listing. Per note: the
+//! enumeration stat by name (`statx`/`fstatat`), the open by name whose `fstat` must equal it,
+//! one read of `size + 1`, strict UTF-8, close; and at the end the revalidation of every
+//! directory (reopened contained from the root) and of every note by name relative to it. It
+//! measures what search costs when it reads through [`Dir`] handles, beside `raw-read` and
 //! `safe-corpus` (search's own reader path) in the same run.
+//!
+//! `safe-enumerate` is the floor of a cached `search_aios` repeat (contract 03 §19.2): the same
+//! opens and listings, and per note only the enumeration stat by name, which is all a repeat
+//! may rely on to know a cached text is current; nothing is opened, read or revalidated. Its
+//! bytes are the stat sizes. Whatever a repeat does beyond it is search's own work, so its
+//! ratio to `raw-read` bounds from below what target b can reach while every request
+//! enumerates (contract 07 §2).
 //!
 //! It never holds more than one batch of directories open at a time (macOS's default limit is
 //! 256 descriptors), and never writes.
@@ -42,8 +49,18 @@ struct Note {
     identity: Option<Identity>,
 }
 
-/// Reads `aios/vault` as described above, on `workers` threads.
-pub(crate) fn read_vault(aios: &Path, workers: usize) -> Result<Totals, String> {
+/// What a pass does per note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pass {
+    /// `safe-walk`: stat, open, read, and the final revalidation.
+    Read,
+    /// `safe-enumerate`: the enumeration stat alone.
+    Enumerate,
+}
+
+/// Reads (or, for [`Pass::Enumerate`], stats) `aios/vault` as described above, on `workers`
+/// threads.
+pub(crate) fn read_vault(aios: &Path, workers: usize, pass: Pass) -> Result<Totals, String> {
     let root = Root::open(aios).map_err(|error| error.to_string())?;
     let root_identity = root.restat().map_err(text)?;
     let vault = RelPath::new("vault").map_err(|error| error.to_string())?;
@@ -93,13 +110,15 @@ pub(crate) fn read_vault(aios: &Path, workers: usize) -> Result<Totals, String> 
             &mut batch,
         )?;
         if batch.len() >= BATCH {
-            read_batch(&batch, &mut notes, workers, &mut totals)?;
+            read_batch(&batch, &mut notes, workers, pass, &mut totals)?;
             batch.clear();
         }
     }
-    read_batch(&batch, &mut notes, workers, &mut totals)?;
+    read_batch(&batch, &mut notes, workers, pass, &mut totals)?;
     drop(batch);
-    revalidate(&root, &root_identity, &directories, &notes, workers)?;
+    if pass == Pass::Read {
+        revalidate(&root, &root_identity, &directories, &notes, workers)?;
+    }
     Ok(totals)
 }
 
@@ -141,12 +160,13 @@ fn visit(
     Ok(())
 }
 
-/// Stats and reads one batch of notes in parallel, each by name through its directory's
-/// handle, and records their identities.
+/// Stats (and for [`Pass::Read`] reads) one batch of notes in parallel, each by name through
+/// its directory's handle, and records their identities.
 fn read_batch(
     batch: &[(Arc<Dir>, usize)],
     notes: &mut [Note],
     workers: usize,
+    pass: Pass,
     totals: &mut Totals,
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
@@ -170,6 +190,12 @@ fn read_batch(
                 .stat(name)
                 .map_err(text)?
                 .ok_or("a listed note vanished")?;
+            if pass == Pass::Enumerate {
+                read.files += 1;
+                read.bytes += found.identity.size;
+                seen.push((*note, found.identity));
+                continue;
+            }
             let options = ReadOptions::new(MAX_FILE_BYTES)
                 .expecting(found.identity)
                 .caller_revalidates();
@@ -262,15 +288,29 @@ pub(crate) mod tests {
     #[test]
     fn reads_every_note_and_refuses_a_change() {
         let (temp, vault) = small_vault();
-        let totals = read_vault(temp.path(), 2).unwrap();
-        assert_eq!((totals.files, totals.bytes), (3, 6));
-        // A link is a change the walk refuses (links: Unix only).
+        for pass in [Pass::Read, Pass::Enumerate] {
+            let totals = read_vault(temp.path(), 2, pass).unwrap();
+            assert_eq!((totals.files, totals.bytes), (3, 6), "{pass:?}");
+        }
+        // A link is a change both passes refuse (links: Unix only).
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink("one.md", vault.join("a/linked.md")).unwrap();
-            assert!(read_vault(temp.path(), 2).is_err());
+            assert!(read_vault(temp.path(), 2, Pass::Read).is_err());
+            assert!(read_vault(temp.path(), 2, Pass::Enumerate).is_err());
         }
         #[cfg(not(unix))]
         let _ = vault;
+    }
+
+    /// The enumerate pass reads nothing: a note that is not UTF-8 counts by its stat, where the
+    /// read pass refuses it.
+    #[test]
+    fn enumerate_reads_no_note() {
+        let (temp, vault) = small_vault();
+        std::fs::write(vault.join("one.md"), [0xff]).unwrap();
+        let totals = read_vault(temp.path(), 1, Pass::Enumerate).unwrap();
+        assert_eq!((totals.files, totals.bytes), (3, 6));
+        assert!(read_vault(temp.path(), 1, Pass::Read).is_err());
     }
 }

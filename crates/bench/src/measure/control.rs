@@ -22,7 +22,7 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
     let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
     else {
         eprintln!(
-            "control requires <raw-read|safe-corpus|safe-walk|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
+            "control requires <raw-read|safe-corpus|safe-walk|safe-enumerate|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
         );
         return ExitCode::from(1);
     };
@@ -39,8 +39,13 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
         "safe-corpus" => read_vault_corpus(aios, workers)
             .map(|counts| (counts.files, counts.bytes))
             .map_err(|error| error.code().to_owned()),
-        "safe-walk" => {
-            crate::walk::read_vault(aios, workers).map(|totals| (totals.files, totals.bytes))
+        "safe-walk" | "safe-enumerate" => {
+            let pass = if name == "safe-walk" {
+                crate::walk::Pass::Read
+            } else {
+                crate::walk::Pass::Enumerate
+            };
+            crate::walk::read_vault(aios, workers, pass).map(|totals| (totals.files, totals.bytes))
         }
         #[cfg(target_os = "linux")]
         "floor-plain" | "floor-uring" => {

@@ -120,8 +120,26 @@ pub(super) fn safe_walk(
     workers: usize,
     expect: &Expectation<'_>,
 ) -> Result<Sample, Check> {
+    walk_pass(aios, workers, crate::walk::Pass::Read, expect)
+}
+
+/// `safe-enumerate`: its bytes are the notes' stat sizes, checked like a read's.
+pub(super) fn safe_enumerate(
+    aios: &Path,
+    workers: usize,
+    expect: &Expectation<'_>,
+) -> Result<Sample, Check> {
+    walk_pass(aios, workers, crate::walk::Pass::Enumerate, expect)
+}
+
+fn walk_pass(
+    aios: &Path,
+    workers: usize,
+    pass: crate::walk::Pass,
+    expect: &Expectation<'_>,
+) -> Result<Sample, Check> {
     let start = Instant::now();
-    let totals = crate::walk::read_vault(aios, workers).map_err(Check::harness)?;
+    let totals = crate::walk::read_vault(aios, workers, pass).map_err(Check::harness)?;
     let ns = elapsed_ns(start);
     check_counts(
         expect,

@@ -1,12 +1,12 @@
 //! The protocol's checks and samples on a generated 500-file fixture, untimed.
 
 use super::check::{Check, Expectation, check_ripgrep, cli_sources};
-use super::sample::{core, find_on_path, safe_corpus, safe_walk};
+use super::sample::{core, find_on_path, safe_corpus, safe_enumerate, safe_walk};
 use crate::corpus::write_fixture;
 use crate::fixtures::{FIXTURES, QUERIES, RESULT_LIMIT, expected_digest, expected_sources};
 
 /// The expected ordered hits and result digests of contract 07 §2 at 500 files, through the
-/// core search, the safe-corpus and the safe-walk passes (untimed).
+/// core search, the safe-corpus, safe-walk and safe-enumerate passes (untimed).
 #[test]
 fn expected_hits_at_500_files() {
     let temp = tempfile::tempdir().unwrap();
@@ -24,6 +24,11 @@ fn expected_hits_at_500_files() {
             for workers in [1, 2] {
                 assert!(
                     safe_walk(&aios, workers, &expect).is_ok(),
+                    "{}",
+                    expect.cell
+                );
+                assert!(
+                    safe_enumerate(&aios, workers, &expect).is_ok(),
                     "{}",
                     expect.cell
                 );
