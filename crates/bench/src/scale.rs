@@ -1,9 +1,10 @@
 //! `dotaios-bench scale` (contract 07 §10, issue 37): the large-folder goals of `search_aios`.
 //! It generates (seeded, deterministic) a vault of English-prose-like notes in nested folders,
-//! about 200 MB at 45,000 notes, then in one interleaved run measures the raw-read control,
-//! the first `search_aios` call of fresh servers, repeated calls, the servers' peak RSS and
-//! whether an edit made between two calls is seen by the second; it prints a Markdown table
-//! and writes a JSON report with each goal's pass or fail beside the control.
+//! about 200 MB at 45,000 notes, then in one interleaved run measures the raw-read and
+//! safe-enumerate controls, the first `search_aios` call of fresh servers, repeated calls, the
+//! servers' peak RSS and whether an edit made between two calls is seen by the second; it
+//! prints a Markdown table and writes a JSON report with each goal's pass or fail beside the
+//! controls.
 //!
 //! It owns the scale corpus (`dotaios-scale-v1`), its receipt and the goals' verdicts. It never
 //! writes outside `--out`, never runs on a folder whose receipt it did not write (the edit
@@ -485,6 +486,21 @@ fn raw_read_ns(files: &[PathBuf], workers: usize, expected: (u64, u64)) -> Resul
     Ok(ns)
 }
 
+/// The `safe-enumerate` floor (`crate::walk`): the listings and one stat a note that every
+/// repeat must make while each request enumerates (contract 03 §19.2), checked like raw-read.
+fn enumerate_ns(aios: &Path, workers: usize, expected: (u64, u64)) -> Result<u64, String> {
+    let begin = Instant::now();
+    let totals = crate::walk::read_vault(aios, workers, crate::walk::Pass::Enumerate)?;
+    let ns = elapsed_ns(begin);
+    if (totals.files, totals.bytes) != expected {
+        return Err(format!(
+            "safe-enumerate saw {:?}, expected {expected:?}",
+            (totals.files, totals.bytes)
+        ));
+    }
+    Ok(ns)
+}
+
 fn measure(options: &Options) -> Result<bool, String> {
     if !options.dotaios_mcp.is_file() {
         return Err(format!(
@@ -530,9 +546,11 @@ fn measure(options: &Options) -> Result<bool, String> {
     let mut client = start(&options.dotaios_mcp, &aios)?;
     let mut answers: Vec<Option<Value>> = vec![None; QUERIES.len()];
     let mut repeats: Vec<Vec<u64>> = vec![Vec::new(); QUERIES.len()];
+    let mut enumerate = Vec::new();
     for round in 0..ROUNDS {
         eprintln!("repeat round {}/{ROUNDS} …", round + 1);
         let raw_ns = raw_read_ns(&files, workers, expected)?;
+        let enumerate_ns = enumerate_ns(&aios, workers, expected)?;
         for (slot, (id, text)) in QUERIES.iter().enumerate() {
             let (ns, payload) = call(&mut client, text)?;
             let hits = sources(&payload).len();
@@ -554,6 +572,7 @@ fn measure(options: &Options) -> Result<bool, String> {
         }
         if round >= WARMUP {
             raw.push(raw_ns);
+            enumerate.push(enumerate_ns);
         }
     }
 
@@ -578,8 +597,13 @@ fn measure(options: &Options) -> Result<bool, String> {
         edit_seen,
     };
     let verdicts = goals(&figures);
-    print_table(&receipt, &raw, &firsts, &figures, &verdicts);
+    print_table(&receipt, &raw, &enumerate, &firsts, &figures, &verdicts);
     let mut value = report_value(options, &receipt, &raw, &firsts, &figures, &verdicts);
+    value["safeEnumerate"] = json!({
+        "samplesMs": enumerate.iter().map(|ns| *ns as f64 / 1e6).collect::<Vec<_>>(),
+        "p50Ms": percentile_ms(&enumerate, 50.0),
+        "p95Ms": percentile_ms(&enumerate, 95.0),
+    });
     // The machine is shared: the load around the run says whether its times are comparable.
     value["loadAverage"] = json!({"before": load_before, "after": load_average()});
     let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
@@ -643,6 +667,7 @@ fn edit_check(client: &mut Client, aios: &Path, notes: usize) -> Result<bool, St
 fn print_table(
     receipt: &Receipt,
     raw: &[u64],
+    enumerate: &[u64],
     firsts: &[u64],
     figures: &Figures,
     verdicts: &[Goal],
@@ -660,6 +685,12 @@ fn print_table(
         raw.len(),
         percentile_ms(raw, 50.0),
         percentile_ms(raw, 95.0)
+    );
+    println!(
+        "| safe-enumerate (control: listings and one stat a note, a repeat's floor) | {} | {:.1} | {:.1} |",
+        enumerate.len(),
+        percentile_ms(enumerate, 50.0),
+        percentile_ms(enumerate, 95.0)
     );
     println!(
         "| first search_aios call, fresh server | {} | {:.1} | {:.1} |",
