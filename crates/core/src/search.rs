@@ -32,6 +32,8 @@ mod allocation;
 pub mod bounds;
 mod cache;
 #[cfg(test)]
+mod cache_oracle_tests;
+#[cfg(test)]
 mod cache_tests;
 mod clock;
 mod engine;

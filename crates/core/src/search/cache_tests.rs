@@ -9,7 +9,7 @@ use super::engine::run_cached;
 use super::*;
 
 /// Files are written "now", so a clock a minute ahead keeps them out of the racy window.
-fn clock_ahead() -> f64 {
+pub(super) fn clock_ahead() -> f64 {
     let now = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap();
@@ -45,7 +45,7 @@ fn folder() -> tempfile::TempDir {
     temp
 }
 
-fn write(root: &Path, path: &str, text: &str) {
+pub(super) fn write(root: &Path, path: &str, text: &str) {
     let full = root.join(path);
     fs::create_dir_all(full.parent().unwrap()).unwrap();
     fs::write(full, text).unwrap();
@@ -53,6 +53,17 @@ fn write(root: &Path, path: &str, text: &str) {
 
 /// The request's outcome, or its error, as text: what must be byte-identical.
 fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> String {
+    ask_with(root, query, now_ms, cache, SnippetForm::Lines)
+}
+
+/// [`ask`] with the snippets in `snippets` form.
+pub(super) fn ask_with(
+    root: &Path,
+    query: &str,
+    now_ms: f64,
+    cache: Option<&SearchCache>,
+    snippets: SnippetForm,
+) -> String {
     let filters = SessionFilters::default();
     let request = SearchRequest {
         query,
@@ -66,7 +77,7 @@ fn ask(root: &Path, query: &str, now_ms: f64, cache: Option<&SearchCache>) -> St
             time_zone: &jiff::tz::TimeZone::UTC,
         },
         workers: 2,
-        snippets: crate::search::SnippetForm::Lines,
+        snippets,
     };
     match run_cached(root, &request, REQUEST_LIMITS, cache) {
         Ok(outcome) => {
