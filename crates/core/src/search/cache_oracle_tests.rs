@@ -418,7 +418,7 @@ fn files_beyond_the_cache_cap_are_still_answered_exactly() {
     compare(root, QUERIES, now, &cache);
     assert!(cache.cached_bytes() <= full / 3);
     assert!(
-        cache.len() > 0 && cache.len() < files,
+        !cache.is_empty() && cache.len() < files,
         "{} of {files}",
         cache.len()
     );
