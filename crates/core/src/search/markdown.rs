@@ -103,8 +103,13 @@ pub(crate) fn analyze_as(
     query: &Query,
     form: HitForm,
 ) -> FileAnalysis {
-    let _ = profile;
     let length = text.len() as u64;
+    if profile.is_some_and(|profile| query.ruled_out_by(profile)) {
+        return FileAnalysis {
+            length,
+            candidate: None,
+        };
+    }
     let model = &query.analysed;
     let folded = fold_accents(lower);
     if model.term_count() == 0 || !model.may_match(&folded) {

@@ -41,6 +41,11 @@ impl ByteSet {
         ByteSet(words)
     }
 
+    /// Whether every byte is ASCII (so a text of this profile folds to itself, §5.1).
+    pub(crate) fn is_ascii(&self) -> bool {
+        self.0[2] == 0 && self.0[3] == 0
+    }
+
     /// Whether every byte of `needle` is in `self`.
     pub(crate) fn covers(&self, needle: &ByteSet) -> bool {
         self.0
@@ -218,6 +223,8 @@ pub(crate) struct Query {
     distinct: Distinct,
     /// The normalised terms of the relevance model (§5.1), which decide candidates and order.
     pub(crate) analysed: AnalysedQuery,
+    /// The bytes of each of `analysed`'s gates, for [`Query::ruled_out_by`].
+    gate_bytes: Vec<ByteSet>,
     /// How Markdown snippets are shown (§8.2); the request's, lines unless it asks for windows.
     pub(crate) snippets: SnippetForm,
 }
@@ -229,8 +236,13 @@ impl Query {
         let phrase = normalised.join(" ");
         let pieces: Vec<&str> = normalised.iter().map(String::as_str).collect();
         let (distinct, terms) = Distinct::new(&pieces);
+        let analysed = AnalysedQuery::new(&phrase);
         Query {
-            analysed: AnalysedQuery::new(&phrase),
+            gate_bytes: analysed
+                .gates()
+                .map(|gate| ByteSet::of(gate.as_bytes()))
+                .collect(),
+            analysed,
             phrase_finder: Finder::new(phrase.as_bytes()).into_owned(),
             phrase_bytes: ByteSet::of(phrase.as_bytes()),
             phrase,
@@ -250,6 +262,14 @@ impl Query {
     /// when neither the phrase nor any term occurs.
     pub(crate) fn literal_score(&self, lower: &str) -> Option<u32> {
         self.literal_score_in(lower, None)
+    }
+
+    /// Whether a text whose lowercase form has the byte set `profile` cannot match, known from
+    /// the profile alone: the text is ASCII, so folding leaves it as it is, and every query
+    /// term's gate has a byte it lacks, so `AnalysedQuery::may_match` would find none (contract
+    /// 03 §19.2: the cache's profile only ever rules a file out). `false` when it cannot tell.
+    pub(crate) fn ruled_out_by(&self, profile: &ByteSet) -> bool {
+        profile.is_ascii() && !self.gate_bytes.iter().any(|gate| profile.covers(gate))
     }
 
     /// [`Query::literal_score`] given, when known, the [`ByteSet`] of `lower`: a needle with a
@@ -448,6 +468,19 @@ mod tests {
             assert_same(&raw, &text);
         }
 
+        /// The same over ASCII texts only, where a profile can rule a text out.
+        #[test]
+        fn linear_matching_agrees_with_the_oracle_on_ascii_text(
+            words in proptest::collection::vec(
+                proptest::sample::select(&WORDS[..]),
+                0..4,
+            ),
+            text in "(a|b|ab| |\\n|-|_|x|meet|ing|fattura|2|\\.)*",
+        ) {
+            let raw = words.join(" ");
+            assert_same(&raw, &text);
+        }
+
 
         #[test]
         fn linear_matching_agrees_with_the_oracle_on_any_text(
@@ -480,6 +513,24 @@ mod tests {
         assert_eq!(query.literal_score_in(lower, Some(&stale)), None);
     }
 
+    #[test]
+    fn a_profile_rules_out_only_an_ascii_text_lacking_every_gate() {
+        let query = Query::new("quay wall");
+        assert!(!query.ruled_out_by(&ByteSet::of(b"the harbour wall")));
+        assert!(!query.ruled_out_by(&ByteSet::of(b"the quay")));
+        assert!(query.ruled_out_by(&ByteSet::of(b"the harbour")));
+        // Folding can make a gate's bytes out of others (`ï` is `i`): a text with a non-ASCII
+        // byte is never ruled out by its profile.
+        let query = Query::new("naive");
+        assert!(query.ruled_out_by(&ByteSet::of(b"nave")));
+        assert!(!query.ruled_out_by(&ByteSet::of("na\u{ef}ve".as_bytes())));
+        assert!(
+            query
+                .analysed
+                .may_match(&crate::search::relevance::fold_accents("na\u{ef}ve"))
+        );
+    }
+
     /// Query words that overlap, repeat and form tokens.
     const WORDS: [&str; 14] = [
         "a", "aa", "ab", "b", "ba", "aab", "ing", "meet", "meetings", "fatture", "é", "-", "x_",
@@ -499,6 +550,15 @@ mod tests {
             found,
             "{raw:?} in {text:?} with its profile"
         );
+        // And it rules out only a text the gate scan would rule out.
+        if query.ruled_out_by(&profile) {
+            assert!(
+                !query
+                    .analysed
+                    .may_match(&crate::search::relevance::fold_accents(&lower)),
+                "{raw:?} ruled out of {text:?} by its profile"
+            );
+        }
         assert_eq!(found, oracle.literal_score(&lower), "{raw:?} in {text:?}");
     }
 

@@ -473,6 +473,17 @@ impl AnalysedQuery {
         Stats::new(self.terms.len())
     }
 
+    /// The gate of each query term (not the part terms), the texts [`Self::may_match`] looks
+    /// for; empty when it rules every document out.
+    pub(crate) fn gates(&self) -> impl Iterator<Item = &str> {
+        let terms = if self.gates.is_some() {
+            &self.terms[..self.query_terms]
+        } else {
+            &[]
+        };
+        terms.iter().map(|term| term.gate.as_str())
+    }
+
     /// Whether folded text can hold a match at all: a matching token contains its query
     /// term's gate, and part terms alone are no match (§5.1).
     pub(crate) fn may_match(&self, folded: &str) -> bool {
