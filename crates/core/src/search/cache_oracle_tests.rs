@@ -326,13 +326,12 @@ fn edit(root: &Path, random: &mut Random, next_name: &mut usize, outside: &Path)
             "delete"
         }
         (4, Some(target)) => {
+            let moved = outside.join(format!("moved-{next_name}.md"));
+            *next_name += 1;
+            fs::rename(&target, &moved).unwrap();
+            // Links need no privilege on Unix only; elsewhere the note moves out of the folder.
             #[cfg(unix)]
-            {
-                let moved = outside.join(format!("moved-{next_name}.md"));
-                *next_name += 1;
-                fs::rename(&target, &moved).unwrap();
-                std::os::unix::fs::symlink(&moved, &target).unwrap();
-            }
+            std::os::unix::fs::symlink(&moved, &target).unwrap();
             "replace by a link"
         }
         (5, Some(target)) => {
