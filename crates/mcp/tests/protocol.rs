@@ -1034,7 +1034,7 @@ fn unreadable_notes_are_skipped_and_reported_in_every_era() {
     }
 }
 
-/// Contract 03 §4.6, 05 §9: a note and a folder whose names are not UTF-8 are skipped;
+/// Item 78 (contract 03 §4.6, 05 §9): a note and a folder whose names are not UTF-8 are skipped;
 /// `search_aios` answers the rest in every era, reference included, with `complete: false` and
 /// one path-free `unreadable_skipped` record counting both, and names neither.
 #[cfg(unix)]
