@@ -552,6 +552,57 @@ fn doctor_names_the_file_search_cannot_read() {
     );
 }
 
+/// Contract 03 §4.6, 01 §10 checks 7a, 8 and 12: names that are not UTF-8 are named escaped
+/// (`\xE9`) with the fix: the note and the folder search skips, the project directory the
+/// catalog leaves out; a name no reader reads stays unnamed. Doctor writes nothing.
+#[cfg(unix)]
+#[test]
+fn doctor_names_names_that_are_not_utf8() {
+    use dotaios_testkit::non_utf8_entry;
+    let temp = sample_copy();
+    let aios = temp.path().join("aios");
+    let Some(_) = non_utf8_entry(&aios.join("vault"), b"caf\xe9.md", Some(b"# hi\n")) else {
+        return;
+    };
+    let old = non_utf8_entry(&aios.join("vault"), b"old\xe9", None).unwrap();
+    fs::write(old.join("inside.md"), "x").unwrap();
+    non_utf8_entry(&aios.join("projects"), b"caf\xe9", None).unwrap();
+    non_utf8_entry(&aios.join("vault"), b"bad\xff.txt", Some(b"x")).unwrap();
+    let before = fingerprint(temp.path());
+    let output = run_on(&temp, &["doctor"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("[warn] Search readable\n        vault/caf\\xE9.md: skipped by search, its name is not UTF-8. Rename it to valid UTF-8, or move it out of the folder.\n        vault/old\\xE9/: skipped by search, its name is not UTF-8, so nothing in it was searched. Rename it to valid UTF-8, or move it out of the folder.\n        Fix: Search skips a file it cannot read and searches the rest: re-save, rename, make readable or move each file named above, as its line says.\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[warn] Reader limits and links\n        projects/caf\\xE9/: name is not UTF-8, so readers skip this folder and everything in it; rename it to valid UTF-8\n        vault/caf\\xE9.md: name is not UTF-8, so readers skip it; rename it to valid UTF-8\n        vault/old\\xE9/: name is not UTF-8, so readers skip this folder and everything in it; rename it to valid UTF-8\n        Fix: "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("are not project slugs and are left out, first \"caf\\xE9\"."),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("bad") && !stdout.contains('\u{FFFD}'),
+        "{stdout}"
+    );
+    let (report, code) = support::doctor_json(&temp.path().join("home"), &aios);
+    assert_eq!(code, Some(0));
+    assert!(
+        report
+            .to_string()
+            .contains("vault/old\\\\xE9/: skipped by search"),
+        "{report}"
+    );
+    assert_eq!(
+        before,
+        fingerprint(temp.path()),
+        "doctor wrote to the folder"
+    );
+}
+
 /// Every directory and file below `dir`, links not followed.
 #[cfg(unix)]
 fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {

@@ -703,6 +703,62 @@ fn unreadable_files_are_skipped_and_named() {
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o644)).unwrap();
 }
 
+/// Contract 03 §4.6: a note and a folder whose names are not UTF-8 (an archive unzipped from
+/// an old Latin-1 machine) are skipped and named on stderr, the stray byte shown as `\xE9`,
+/// with the fix; the rest is searched, exit 2, and `--json` carries the path-free record.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_skipped_and_named() {
+    use dotaios_testkit::non_utf8_entry;
+    let temp = folder();
+    write(&temp, "vault/kept.md", "# Kept\nplanning kept\n");
+    let vault = aios(&temp).join("vault");
+    let Some(_) = non_utf8_entry(&vault, b"caf\xe9.md", Some(b"# hi\nplanning\n")) else {
+        return;
+    };
+    let old = non_utf8_entry(&vault, b"old\xe9", None).unwrap();
+    fs::write(old.join("inside.md"), "planning inside\n").unwrap();
+    non_utf8_entry(&vault, b"notes\xe9.txt", Some(b"planning")).unwrap();
+    let before = fingerprint(temp.path());
+    let output = search(&temp, &["planning"]);
+    let (stdout, stderr) = texts(&output);
+    assert_eq!(code(&output), 2, "{stdout}{stderr}");
+    assert!(stdout.contains("  Kept (kept.md)\n"), "{stdout}");
+    assert!(!stdout.contains("inside"), "{stdout}");
+    assert!(
+        stdout.ends_with("1 result(s) found. Search incomplete; skipped 2 unreadable file(s).\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        "Skipped unreadable file vault/caf\\xE9.md: its name is not UTF-8. Rename it to valid UTF-8, or move it out of the folder.\n\
+         Skipped unreadable folder vault/old\\xE9/: its name is not UTF-8, so nothing in it was searched. Rename it to valid UTF-8, or move it out of the folder.\n"
+    );
+    let output = search(&temp, &["planning", "--json"]);
+    assert_eq!(code(&output), 2);
+    let value: Value = serde_json::from_str(&texts(&output).0).unwrap();
+    assert_eq!(value["complete"], false);
+    assert_eq!(
+        value["omissions"],
+        serde_json::json!([{
+            "scope": "vault",
+            "reason": "unreadable_skipped",
+            "observed": {"files": 2, "bytes": 0, "entries": 0},
+            "inspection": "partially_searched",
+            "recovery": {
+                "code": "fix_unreadable_files",
+                "message": "Files that are not readable UTF-8 were skipped; dotaios doctor names them."
+            }
+        }])
+    );
+    assert_path_free(&temp, &output);
+    assert_eq!(
+        fingerprint(temp.path()),
+        before,
+        "search wrote to the folder"
+    );
+}
+
 /// A non-UTF-8 `aios.json` still fails closed: it decides which roots are authorised (§3.2).
 #[test]
 fn an_unreadable_aios_json_fails_closed() {

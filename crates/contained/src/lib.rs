@@ -107,7 +107,9 @@ mod sys;
 
 pub use crate::dir::{Dir, ReadOptions};
 pub use crate::error::{ReadError, RootError, UnsafeKind};
-pub use crate::found::{DirEntry, FileBytes, FilePrefix, FileText, Listing, Probe};
+pub use crate::found::{
+    DirEntry, FileBytes, FilePrefix, FileText, Listing, NamePiece, Probe, name_pieces,
+};
 pub use crate::identity::{EntryKind, Identity};
 pub use crate::ledger::{BudgetDimension, Counts, Ledger, Limits};
 pub use crate::open::Strategy;

@@ -9,7 +9,8 @@
 //!   path's directory, by the strategy), `open_dir` and `open_file` (one child by one name);
 //! - `identity`, `file_identity`, `stat_child`, `still_matches`, `still_matches_path`;
 //! - `list` (a directory's entries, admitted one at a time by the caller's bound);
-//! - `is_single_component` (the platform's rule for one name) and `kind_of_mode`.
+//! - `is_single_component` (the platform's rule for one name), `name_pieces` (a listed name read
+//!   losslessly: bytes on Unix, UTF-16 units on Windows) and `kind_of_mode`.
 //!
 //! **Invariant:** after `open_root`, no function here takes an absolute path; every lookup is
 //! one name relative to a handle that was itself opened contained, and no link is followed.

@@ -16,7 +16,9 @@
 use std::borrow::Cow;
 use std::time::SystemTime;
 
-use dotaios_contained::{EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind};
+use dotaios_contained::{
+    DirEntry, EntryKind, Ledger, Limits, ReadError, RelPath, Root, UnsafeKind,
+};
 
 use crate::context::sources::{
     DECISIONS_CAP, LEDGER_LIMITS, MARKDOWN_CAP, SIGNAL_DIRECTORY_ENTRIES, TIMELINE_CAP,
@@ -31,7 +33,7 @@ use crate::folder::plan::{IGNORE_CAP, plan_for_root};
 use crate::folder::projects::{Oversized, read_catalog_with};
 use crate::request::{Budget, Limit};
 use crate::search::walk::is_skipped;
-use crate::text::{NameOutput, escape_name};
+use crate::text::{NameOutput, escape_name, escape_os_name};
 
 /// The placeholder for the folder in check names, details and fixes.
 pub const FOLDER_PLACEHOLDER: &str = "<folder>";
@@ -584,14 +586,17 @@ pub fn check_reader_limits(root: &Root, depth: ReaderDepth) -> Check {
             }
         };
         for entry in &listing.entries {
-            let Some(name) = entry.name_str() else {
-                findings.push(format!("{dir}/<name that is not UTF-8>"));
-                continue;
-            };
-            // The search walk's skip rule itself (contract 03 §4.2: ASCII case-insensitive).
-            if is_skipped(name.as_bytes()) {
+            // The search walk's skip rule itself, on the raw name (contract 03 §4.2: ASCII
+            // case-insensitive; §4.6).
+            if is_skipped(entry.name.as_encoded_bytes()) {
                 continue;
             }
+            let Some(name) = entry.name_str() else {
+                if let Some(finding) = non_utf8_finding(&dir, entry) {
+                    findings.push(finding);
+                }
+                continue;
+            };
             let Ok(child) = dir.join(name) else { continue };
             match entry.kind {
                 EntryKind::Directory => pending.push(child),
@@ -608,7 +613,9 @@ pub fn check_reader_limits(root: &Root, depth: ReaderDepth) -> Check {
                             EVIDENCE_FILE_CAP,
                             &mut findings,
                         );
-                        if let Some(pass) = contents.as_mut().filter(|_| is_read_by_a_reader(name))
+                        if let Some(pass) = contents
+                            .as_mut()
+                            .filter(|_| is_read_by_a_reader(name.as_bytes()))
                         {
                             pass.read(
                                 root,
@@ -641,15 +648,36 @@ pub fn check_reader_limits(root: &Root, depth: ReaderDepth) -> Check {
     if total > FINDINGS_SHOWN {
         check = check.detail(format!("… and {} more", total - FINDINGS_SHOWN));
     }
-    check.fix("Readers never follow links (search skips them) and refuse special files, files over these sizes and files they cannot read as UTF-8: replace links with real files, move special files out, split large files, re-save other text as UTF-8 and make files readable.")
+    check.fix("Readers never follow links (search skips them) and refuse special files, files over these sizes, files they cannot read as UTF-8 and names that are not UTF-8: replace links with real files, move special files out, split large files, re-save other text as UTF-8, make files readable and rename to valid UTF-8.")
+}
+
+/// The finding for a listed entry whose name is not UTF-8, shown through the name rule's form
+/// for such a name (`\xHH`, contract 02 §10.1), when a reader would have read it: a folder
+/// (search skips it whole, contract 03 §4.6; the other readers never enter it), a file a
+/// reader reads, a link or a special file.
+/// Any other such name is ignored, as the readers ignore it.
+fn non_utf8_finding(dir: &RelPath, entry: &DirEntry) -> Option<String> {
+    let shown = escape_os_name(&entry.name, NameOutput::Data);
+    let raw = entry.name.as_encoded_bytes();
+    match entry.kind {
+        EntryKind::Directory => Some(format!(
+            "{dir}/{shown}/: name is not UTF-8, so readers skip this folder and everything in it; rename it to valid UTF-8"
+        )),
+        EntryKind::File if is_read_by_a_reader(raw) => Some(format!(
+            "{dir}/{shown}: name is not UTF-8, so readers skip it; rename it to valid UTF-8"
+        )),
+        EntryKind::File => None,
+        EntryKind::Symlink => Some(format!("{dir}/{shown}: a symbolic link")),
+        other => Some(format!("{dir}/{shown}: {}", special_kind(other))),
+    }
 }
 
 /// Whether a reader reads a file of this name when it lies on its shelf: Markdown (`.md`,
 /// ASCII case-insensitive, contract 03 §4.3), JSONL and a plugin's `manifest.json`. Wider than
 /// any one scope's rule, so no file a reader reads is left unchecked.
-fn is_read_by_a_reader(name: &str) -> bool {
+fn is_read_by_a_reader(name: &[u8]) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.ends_with(".md") || lower.ends_with(".jsonl") || name == "manifest.json"
+    lower.ends_with(b".md") || lower.ends_with(b".jsonl") || name == b"manifest.json"
 }
 
 /// The contents pass of check 12: each file a reader reads, read once as strict UTF-8 through
@@ -956,7 +984,7 @@ pub fn check_search(
         check = check.detail(format!("… and {} more", files - FINDINGS_SHOWN));
     }
     if total == 0 && files > 0 {
-        return check.fix("Search skips a file it cannot read and searches the rest: re-save, make readable or move each file named above, as its line says.");
+        return check.fix("Search skips a file it cannot read and searches the rest: re-save, rename, make readable or move each file named above, as its line says.");
     }
     if total == 0 {
         return check.fix("Until the file or folder named above is split, moved or reduced as its line says, search leaves that scope out.");

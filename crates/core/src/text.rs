@@ -31,7 +31,8 @@
 //!   ([`iso_string`] for a time value, [`iso_utc`] for an instant);
 //! - the closest name for a typo ([`did_you_mean`]);
 //! - the one display rule for a name taken from the folder ([`escape_name`]: format and control
-//!   characters as `\u{…}`, Markdown characters backslash-escaped in Markdown);
+//!   characters as `\u{…}`, Markdown characters backslash-escaped in Markdown; [`escape_os_name`]
+//!   for a listed name that may not be UTF-8, its stray bytes as `\xHH`);
 //! - orders: [`collate`] (ICU root collation, where the reference used `localeCompare`) and
 //!   [`utf16_cmp`] (JavaScript's default `sort`).
 //!
@@ -65,7 +66,7 @@ pub use self::json::{
 pub use self::json_read::{
     JsonNumber, JsonObject, JsonReadError, JsonReadOptions, JsonValue, LoneSurrogates, read_json,
 };
-pub use self::name::{NameOutput, escape_name, is_invisible_in_names};
+pub use self::name::{NameOutput, escape_name, escape_os_name, is_invisible_in_names};
 pub use self::nesting::{JsonBound, MAX_NESTING, json_nesting_ok, json_within};
 pub use self::number::{
     js_math_round, js_number_of, js_number_to_string, js_to_fixed, round_thousandths,

@@ -105,6 +105,37 @@ fn shared_mode_matches_the_worked_fixture() {
     );
 }
 
+/// Contract 03 §4.6, 01 §6.1, 02: the working context leaves names that are not UTF-8 out by
+/// its own rules and answers as if they were absent: a project folder, a daily note, a session
+/// file and a date-like signals file so named change neither mode's digest.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_leave_the_digest_unchanged() {
+    use dotaios_testkit::non_utf8_entry;
+    let dir = fixture();
+    let root = dir.path();
+    let Some(odd) = non_utf8_entry(&root.join("projects"), b"rust-port\xe9", None) else {
+        return;
+    };
+    // Were this README read, its invalid YAML would fail the catalog.
+    std::fs::write(odd.join("README.md"), "---\nid: [\n---\n").unwrap();
+    for (folder, name) in [
+        ("memory/daily", &b"2026-08-29\xe9.md"[..]),
+        ("memory/sessions", b"s\xe9.md"),
+        ("memory/signals", b"2026-08-29\xff.jsonl"),
+    ] {
+        std::fs::create_dir_all(root.join(folder)).unwrap();
+        non_utf8_entry(&root.join(folder), name, Some(b"{\"not\":\"read\"}\n")).unwrap();
+    }
+    let shared = ok(root, SHARED, None);
+    assert_eq!(shared.projection.markdown.to_string_lossy(), SHARED_DIGEST);
+    let selected = ok(root, project("proj-rust-001"), None);
+    assert_eq!(
+        selected.projection.markdown.to_string_lossy(),
+        PROJECT_DIGEST
+    );
+}
+
 #[test]
 fn shared_mode_dedupes_carry_overs_case_insensitively() {
     let dir = fixture();

@@ -1034,6 +1034,73 @@ fn unreadable_notes_are_skipped_and_reported_in_every_era() {
     }
 }
 
+/// Item 78 (contract 03 §4.6, 05 §9): a note and a folder whose names are not UTF-8 are skipped;
+/// `search_aios` answers the rest in every era, reference included, with `complete: false` and
+/// one path-free `unreadable_skipped` record counting both, and names neither.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_are_skipped_and_reported_in_every_era() {
+    use dotaios_testkit::non_utf8_entry;
+    let fixture = Fixture::init();
+    fixture.write("vault/kept.md", "# Kept\n\nlatin canary\n");
+    let vault = fixture.aios.join("vault");
+    let Some(_) = non_utf8_entry(&vault, b"caf\xe9-note.md", Some(b"# Hi\nlatin canary\n")) else {
+        return;
+    };
+    let old = non_utf8_entry(&vault, b"old\xe9-folder", None).unwrap();
+    std::fs::write(old.join("inside.md"), "latin canary inside\n").unwrap();
+    let [reference, structured, modern] = in_three_eras(
+        &fixture,
+        &[(
+            "search_aios",
+            json!({"query": "latin canary", "scope": "vault"}),
+        )],
+    );
+    let record = json!([{
+        "scope": "vault",
+        "reason": "unreadable_skipped",
+        "observed": {"files": 2, "bytes": 0, "entries": 0},
+        "inspection": "partially_searched",
+        "recovery": {
+            "code": "fix_unreadable_files",
+            "message": "Files that are not readable UTF-8 were skipped; dotaios doctor names them."
+        }
+    }]);
+    for (era, response) in [
+        ("reference", &reference[0]),
+        ("structured", &structured[0]),
+        ("modern", &modern[0]),
+    ] {
+        assert!(response.get("error").is_none(), "{era}: {response}");
+        assert_eq!(response["result"]["isError"], false, "{era}: {response}");
+        let text = response["result"]["content"][0]["text"].as_str().unwrap();
+        let value: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(value["omissions"], record, "{era}: {text}");
+        assert_eq!(value["complete"], false, "{era}: {text}");
+        assert_eq!(value["results"][0]["source"], "vault/kept.md", "{era}");
+        assert_eq!(
+            value["results"].as_array().unwrap().len(),
+            1,
+            "{era}: {text}"
+        );
+        if era != "reference" {
+            let structured = &response["result"]["structuredContent"];
+            assert_eq!(structured["complete"], false, "{era}: {response}");
+            assert_eq!(structured["omissions"], record, "{era}: {response}");
+        }
+        let whole = response.to_string();
+        for leak in [
+            "-note",
+            "-folder",
+            "\\\\x",
+            "\u{FFFD}",
+            fixture.tmp.path().to_str().unwrap(),
+        ] {
+            assert!(!whole.contains(leak), "{era}: {leak} in {whole}");
+        }
+    }
+}
+
 /// Contract 05 §6.12, 01 §5.1: a machine-written `memory/events.jsonl` over 8 MiB.
 #[test]
 fn an_oversized_context_source_is_an_is_error_result_in_the_structured_eras() {

@@ -17,6 +17,8 @@ mod run;
 mod tree;
 
 pub use folder::{FRESH_CREATED_AT, Folder, copy_tree, examples_aios, write_fresh, write_sample};
+#[cfg(unix)]
+pub use names::non_utf8_entry;
 pub use names::{MARKUP_CHARS, MARKUP_OPENERS, assert_no_raw_name, hostile_names, invisible_chars};
 pub use run::{DEFAULT_LIMIT, Ran, output, run};
 pub use tree::{Entry, Fingerprint, Kind, fingerprint};

@@ -2,7 +2,7 @@
 //! character of general category `Cc`, `Cf`, `Zl` and `Zp`, read from the Unicode data itself
 //! rather than from the product's own predicate, and names built from Markdown and HTML
 //! metacharacters. The tests that build folders with them assert that a call still succeeds and
-//! prints none of these characters raw.
+//! prints none of these characters raw. [`non_utf8_entry`] makes a name that is not UTF-8.
 
 use icu_properties::CodePointMapData;
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
@@ -75,6 +75,35 @@ pub fn assert_no_raw_name(text: &str, names: &[String], unread: &str) {
         assert!(!text.contains(opener), "{opener:?} printed");
     }
     assert!(!text.contains(unread), "an odd directory's file was read");
+}
+
+/// Creates, in the directory `parent`, an entry whose name is `name`, bytes that are not UTF-8
+/// (contract 03 §4.6): a file holding `contents`, or a directory when `contents` is `None`.
+/// Returns its path, or `None`, saying why on stderr, where the filesystem refuses such names
+/// (macOS APFS answers `EILSEQ`), so the calling test stops there instead of failing.
+#[cfg(unix)]
+pub fn non_utf8_entry(
+    parent: &std::path::Path,
+    name: &[u8],
+    contents: Option<&[u8]>,
+) -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = parent.join(std::ffi::OsStr::from_bytes(name));
+    let made = match contents {
+        Some(bytes) => std::fs::write(&path, bytes),
+        None => std::fs::create_dir(&path),
+    };
+    match made {
+        Ok(()) => Some(path),
+        Err(error) if error.raw_os_error() == Some(rustix::io::Errno::ILSEQ.raw_os_error()) => {
+            #[expect(clippy::print_stderr, reason = "a skipped test says why")]
+            {
+                eprintln!("skipped: this filesystem refuses names that are not UTF-8 ({error})");
+            }
+            None
+        }
+        Err(error) => panic!("create {}: {error}", path.display()),
+    }
 }
 
 #[cfg(test)]

@@ -224,7 +224,8 @@ pub(crate) fn run(args: &[OsString], env: &Env) -> Result<ExitCode, CliError> {
     }
     for file in &outcome.skipped_files {
         err_line(&format!(
-            "Skipped unreadable file {}: {}",
+            "Skipped unreadable {} {}: {}",
+            file.why.noun(),
             file.path,
             file.why.fix()
         ))?;

@@ -151,6 +151,21 @@ pub(crate) fn list(
     Ok(entries)
 }
 
+/// `name` piece by piece ([`crate::NamePiece`]): a name is bytes here, so what is not valid
+/// UTF-8 is handed back byte by byte.
+pub(crate) fn name_pieces(name: &OsStr, mut each: impl FnMut(crate::NamePiece)) {
+    for chunk in name.as_bytes().utf8_chunks() {
+        chunk
+            .valid()
+            .chars()
+            .for_each(|c| each(crate::NamePiece::Char(c)));
+        chunk
+            .invalid()
+            .iter()
+            .for_each(|&byte| each(crate::NamePiece::Byte(byte)));
+    }
+}
+
 /// Whether `name` is one normal component (contract 01 §4.2): the byte rule of
 /// [`is_single_component_bytes`]. Unix names are bytes, and any other byte is a valid name.
 pub(crate) fn is_single_component(name: &OsStr) -> bool {

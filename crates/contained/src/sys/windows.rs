@@ -512,6 +512,18 @@ fn read_u32(bytes: &[u8], offset: usize) -> Result<u32, ReadError> {
         .ok_or(ReadError::Io(io::ErrorKind::InvalidData))
 }
 
+/// `name` piece by piece ([`crate::NamePiece`]): a name is UTF-16 units here, which a listing
+/// keeps as they are (`OsString::from_wide`), so a surrogate without its pair is handed back as
+/// that unit.
+pub(crate) fn name_pieces(name: &OsStr, mut each: impl FnMut(crate::NamePiece)) {
+    for decoded in char::decode_utf16(name.encode_wide()) {
+        match decoded {
+            Ok(c) => each(crate::NamePiece::Char(c)),
+            Err(unpaired) => each(crate::NamePiece::Unit(unpaired.unpaired_surrogate())),
+        }
+    }
+}
+
 /// Whether `name` is one normal component on Windows: valid as a single name (no `/`, `\`,
 /// NUL, not `.` or `..`) and a Windows name ([`is_windows_name`]: no reserved or control
 /// character, no trailing dot or space, no DOS device, at most 255 UTF-16 units).

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use dotaios_contained::{BudgetDimension, EntryKind, ReadError, UnsafeKind};
+use dotaios_contained::{BudgetDimension, DirEntry, EntryKind, ReadError, UnsafeKind};
 
 pub use crate::error::EvidenceError;
 use crate::error::PublicError;
@@ -188,7 +188,22 @@ pub(crate) fn unreadable_read(error: &ReadError) -> Option<Unreadable> {
     }
 }
 
-/// Turns a scope failure outside any scope (or during execution) into the fatal error.
+/// The one skip rule for a listed name that is not UTF-8 (contract 03 §4.6, Unix bytes or
+/// Windows UTF-16 with an unpaired surrogate alike), for an entry the walk would enter (a
+/// folder) or accept (an eligible file of any kind), after the skip rule and the eligibility
+/// predicate judged its raw bytes: the entry is skipped and reported, a folder with everything
+/// below it, since such a name can be neither shown as text nor matched as the reference's
+/// paths. `None` for a UTF-8 name. A symbolic link is the caller's (§4.4), whatever its name.
+pub(crate) fn unreadable_name(entry: &DirEntry) -> Option<Unreadable> {
+    if entry.name_str().is_some() {
+        return None;
+    }
+    Some(match entry.kind {
+        EntryKind::Directory => Unreadable::FolderNameNotUtf8,
+        _ => Unreadable::NameNotUtf8,
+    })
+}
+
 pub(crate) fn fatal(failure: ScopeFailure) -> SearchError {
     match failure {
         ScopeFailure::Fatal(error) => error,

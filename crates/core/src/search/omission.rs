@@ -122,6 +122,12 @@ pub enum Unreadable {
     NotUtf8,
     /// The open was refused with permission denied.
     PermissionDenied,
+    /// An eligible file whose name is not UTF-8 (§4.6): never opened, since its name can be
+    /// neither shown nor matched as the reference's text.
+    NameNotUtf8,
+    /// A folder whose name is not UTF-8 (§4.6): never entered, so nothing below it is visited;
+    /// it counts as one skipped entry.
+    FolderNameNotUtf8,
 }
 
 impl Unreadable {
@@ -137,13 +143,31 @@ impl Unreadable {
             Unreadable::PermissionDenied => {
                 "no read permission. Make it readable (chmod u+r), or move it out of the folder."
             }
+            Unreadable::NameNotUtf8 => {
+                "its name is not UTF-8. Rename it to valid UTF-8, or move it out of the folder."
+            }
+            Unreadable::FolderNameNotUtf8 => {
+                "its name is not UTF-8, so nothing in it was searched. Rename it to valid UTF-8, or move it out of the folder."
+            }
+        }
+    }
+
+    /// What was skipped, as the CLI's stderr line says it (§17.4): `file`, or `folder` for a
+    /// folder whose name is not UTF-8.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Unreadable::FolderNameNotUtf8 => "folder",
+            Unreadable::NotRegularFile
+            | Unreadable::NotUtf8
+            | Unreadable::PermissionDenied
+            | Unreadable::NameNotUtf8 => "file",
         }
     }
 }
 
-/// One file a search skipped as unreadable: its path as the CLI names it (relative to the AIOS
-/// folder, an external vault's as `vault/…`, through the one name rule) and why. Never in the
-/// MCP payload (contract 05 §9).
+/// One file a search skipped as unreadable, or one folder whose name is not UTF-8: its path as
+/// the CLI names it (relative to the AIOS folder, an external vault's as `vault/…`, through the
+/// one name rule; a folder's ending in `/`) and why. Never in the MCP payload (contract 05 §9).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedFile {
     /// The file's path.

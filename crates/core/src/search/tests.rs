@@ -1344,35 +1344,137 @@ fn a_read_error_in_an_omitted_scope_does_not_fail_the_request() {
     );
 }
 
+/// §4.6: an eligible note, an eligible JSONL file of `memory/signals` and an eligible link whose
+/// names are not UTF-8 are skipped and reported, never read, on every strategy; the rest of
+/// each scope is searched, and the CLI's path shows the stray byte as `\xE9`.
 #[cfg(unix)]
 #[test]
-fn non_utf8_names() {
-    #[cfg(unix)]
-    use std::os::unix::ffi::OsStrExt;
+fn eligible_names_that_are_not_utf8_are_skipped_and_reported() {
+    use dotaios_testkit::non_utf8_entry;
     let folder = Folder::new();
-    folder.mkdir("vault");
-    let name = std::ffi::OsStr::from_bytes(b"bad\xff.md");
-    fs::write(folder.root().join("vault").join(name), "needle").unwrap();
-    assert_fails_closed(&folder, &Ask::new("needle"), EvidenceError::PathUnsafe);
-    let folder = Folder::new();
-    folder.mkdir("vault");
-    fs::write(
-        folder
-            .root()
-            .join("vault")
-            .join(std::ffi::OsStr::from_bytes(b"bad\xff.txt")),
-        "x",
+    folder.write("vault/kept.md", "needle kept\n");
+    folder.write("memory/signals/ok.jsonl", "{\"summary\":\"needle ok\"}\n");
+    let vault = folder.root().join("vault");
+    let Some(_) = non_utf8_entry(&vault, b"caf\xe9.md", Some(b"# Hi\nneedle latin\n")) else {
+        return;
+    };
+    let signals = folder.root().join("memory/signals");
+    non_utf8_entry(
+        &signals,
+        b"2026\xff.jsonl",
+        Some(b"{\"summary\":\"needle bad\"}\n"),
     )
     .unwrap();
-    fs::write(
-        folder
-            .root()
-            .join("vault")
-            .join(std::ffi::OsStr::from_bytes(b".hidden\xff")),
-        "x",
-    )
-    .unwrap();
-    assert!(Ask::new("needle").run(&folder.root()).unwrap().complete());
+    {
+        use std::os::unix::ffi::OsStrExt;
+        symlink(
+            folder.root().join("vault/kept.md"),
+            vault.join(std::ffi::OsStr::from_bytes(b"l\xe9.md")),
+        )
+        .unwrap();
+    }
+    let outcome = within_a_minute(&folder, Ask::new("needle"));
+    let mut found: Vec<&str> = outcome.ranked().map(|(_, hit)| hit.source()).collect();
+    found.sort();
+    assert_eq!(found, ["memory/signals/ok.jsonl", "vault/kept.md"]);
+    let skipped: Vec<(&str, Unreadable)> = outcome
+        .skipped_files
+        .iter()
+        .map(|file| (file.path.as_str(), file.why))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            ("memory/signals/2026\\xFF.jsonl", Unreadable::NameNotUtf8),
+            ("vault/caf\\xE9.md", Unreadable::NameNotUtf8),
+        ]
+    );
+    assert_eq!(outcome.skipped_links, ["vault/l\\xE9.md"]);
+    assert!(!outcome.complete());
+    let record = |scope: &str| {
+        format!(
+            r#"{{"scope":"{scope}","reason":"unreadable_skipped","observed":{{"files":1,"bytes":0,"entries":0}},"inspection":"partially_searched","recovery":{{"code":"fix_unreadable_files","message":"{}"}}}}"#,
+            OmissionReason::UnreadableSkipped.recovery_message()
+        )
+    };
+    let records = omission_json(&outcome);
+    assert_eq!(records[1..], [record("memory"), record("vault")]);
+    assert!(records[0].contains("symlink_skipped"), "{}", records[0]);
+    let printed = records.join("");
+    assert!(!printed.contains(folder.outside().to_str().unwrap()));
+    assert!(!printed.contains("caf") && !printed.contains(".md"));
+}
+
+/// §4.6: a folder whose name is not UTF-8 is skipped and reported as one entry, and nothing
+/// below it is visited: its notes are neither found nor named, whatever they hold.
+#[cfg(unix)]
+#[test]
+fn a_folder_whose_name_is_not_utf8_is_skipped_whole() {
+    use dotaios_testkit::non_utf8_entry;
+    let folder = Folder::new();
+    folder.write("vault/kept.md", "needle kept\n");
+    folder.mkdir("vault/archive");
+    let archive = folder.root().join("vault/archive");
+    let Some(odd) = non_utf8_entry(&archive, b"old\xe9", None) else {
+        return;
+    };
+    fs::write(odd.join("inside.md"), "needle inside\n").unwrap();
+    fs::write(odd.join("also.md"), b"\xff not read either").unwrap();
+    non_utf8_entry(&odd, b"deeper\xe9.md", Some(b"needle")).unwrap();
+    let outcome = within_a_minute(&folder, Ask::new("needle"));
+    let found: Vec<&str> = outcome.ranked().map(|(_, hit)| hit.source()).collect();
+    assert_eq!(found, ["vault/kept.md"]);
+    assert_eq!(
+        outcome.skipped_files,
+        [SkippedFile {
+            path: "vault/archive/old\\xE9/".to_owned(),
+            why: Unreadable::FolderNameNotUtf8,
+        }]
+    );
+    assert_eq!(outcome.omissions.len(), 1);
+    assert_eq!(outcome.omissions[0].scope, "vault");
+    assert_eq!(
+        outcome.omissions[0].reason,
+        OmissionReason::UnreadableSkipped
+    );
+    assert_eq!(outcome.omissions[0].observed.files, 1);
+}
+
+/// §4.6: a name that is not UTF-8 and that the walk would neither enter nor accept stays
+/// silently ignored: an ineligible file or link, a hidden or secret-like name (the skip rule
+/// judges the raw bytes), and a folder of `memory/signals`, which is never entered.
+#[cfg(unix)]
+#[test]
+fn other_names_that_are_not_utf8_stay_ignored() {
+    use dotaios_testkit::non_utf8_entry;
+    let folder = Folder::new();
+    folder.write("vault/kept.md", "needle kept\n");
+    let vault = folder.root().join("vault");
+    let Some(_) = non_utf8_entry(&vault, b"bad\xff.txt", Some(b"needle")) else {
+        return;
+    };
+    non_utf8_entry(&vault, b".hidden\xff.md", Some(b"needle")).unwrap();
+    non_utf8_entry(&vault, b"Token.\xff.md", Some(b"needle")).unwrap();
+    let hidden = non_utf8_entry(&vault, b".d\xff", None).unwrap();
+    fs::write(hidden.join("x.md"), "needle hidden").unwrap();
+    let modules = non_utf8_entry(&vault, b"secret\xff.key", None).unwrap();
+    fs::write(modules.join("x.md"), "needle key").unwrap();
+    folder.mkdir("memory/signals");
+    let signals = folder.root().join("memory/signals");
+    non_utf8_entry(&signals, b"d\xff.jsonl", None).unwrap();
+    {
+        use std::os::unix::ffi::OsStrExt;
+        symlink(
+            folder.root().join("vault/kept.md"),
+            vault.join(std::ffi::OsStr::from_bytes(b"l\xe9.txt")),
+        )
+        .unwrap();
+    }
+    let outcome = within_a_minute(&folder, Ask::new("needle"));
+    let found: Vec<&str> = outcome.ranked().map(|(_, hit)| hit.source()).collect();
+    assert_eq!(found, ["vault/kept.md"]);
+    assert!(outcome.complete(), "{:?}", outcome.omissions);
+    assert!(outcome.skipped_files.is_empty() && outcome.skipped_links.is_empty());
 }
 
 #[cfg(unix)]

@@ -3,7 +3,8 @@
 //! directory's entries are visited.
 //!
 //! The rules look at raw name bytes, so a name that is not UTF-8 is judged like any other;
-//! the engine then refuses such a name only when it would recurse into it or accept it.
+//! the engine then skips and reports such a name only when it would recurse into it or accept
+//! it (`search::error::unreadable_name`), and ignores it otherwise.
 
 use std::cmp::Ordering;
 

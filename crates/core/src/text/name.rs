@@ -16,9 +16,17 @@
 //! A name with none of these characters is returned borrowed and unchanged, so ordinary names
 //! print exactly as the reference prints them. This module never decides whether a name is
 //! valid or skipped (the readers do) and never shortens one.
+//!
+//! A listed name that is not UTF-8 ([`escape_os_name`], contract 03 §4.6) follows the same rule
+//! for its characters, and shows what is not text as the platform holds it: a byte that is no
+//! part of a UTF-8 sequence as `\xHH` (Unix), a UTF-16 surrogate without its pair as `\u{XXXX}`
+//! (Windows), so the name can be found and renamed, never guessed in another encoding.
 
 use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::fmt::Write as _;
+
+use dotaios_contained::{NamePiece, name_pieces};
 
 use icu_properties::CodePointMapData;
 use icu_properties::props::GeneralCategory;
@@ -61,17 +69,43 @@ pub fn escape_name(name: &str, output: NameOutput) -> Cow<'_, str> {
     let mut out = String::with_capacity(name.len() + 16);
     out.push_str(&name[..first]);
     for c in name[first..].chars() {
-        if is_invisible_in_names(c) {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "\\u{{{:04X}}}", u32::from(c));
-        } else if output == NameOutput::Markdown && MARKDOWN_SPECIALS.contains(&c) {
-            out.push('\\');
-            out.push(c);
-        } else {
-            out.push(c);
-        }
+        push_escaped(&mut out, c, output);
     }
     Cow::Owned(out)
+}
+
+/// A name as a listing returned it, as it may be printed in `output`: [`escape_name`] when it
+/// is UTF-8, else each character by the same rule and each piece that is not text as `\xHH`
+/// (a byte, Unix) or `\u{XXXX}` (an unpaired surrogate, Windows). Linear in the name's length.
+pub fn escape_os_name(name: &OsStr, output: NameOutput) -> Cow<'_, str> {
+    if let Some(text) = name.to_str() {
+        return escape_name(text, output);
+    }
+    let mut out = String::with_capacity(name.len() + 16);
+    name_pieces(name, |piece| match piece {
+        NamePiece::Char(c) => push_escaped(&mut out, c, output),
+        // Writing to a String cannot fail.
+        NamePiece::Byte(byte) => {
+            let _ = write!(out, "\\x{byte:02X}");
+        }
+        NamePiece::Unit(unit) => {
+            let _ = write!(out, "\\u{{{unit:04X}}}");
+        }
+    });
+    Cow::Owned(out)
+}
+
+/// One character of a name by the module's rule.
+fn push_escaped(out: &mut String, c: char, output: NameOutput) {
+    if is_invisible_in_names(c) {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "\\u{{{:04X}}}", u32::from(c));
+    } else if output == NameOutput::Markdown && MARKDOWN_SPECIALS.contains(&c) {
+        out.push('\\');
+        out.push(c);
+    } else {
+        out.push(c);
+    }
 }
 
 #[cfg(test)]
@@ -154,5 +188,32 @@ mod tests {
             escape_name("\u{202E}\\", NameOutput::Markdown),
             "\\u{202E}\\\\"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_shows_its_stray_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = OsStr::from_bytes(b"caf\xe9.md");
+        assert_eq!(escape_os_name(name, NameOutput::Data), "caf\\xE9.md");
+        // Its characters follow the same rule as any name's.
+        let name = OsStr::from_bytes(b"\xff_a\n\xc3");
+        assert_eq!(
+            escape_os_name(name, NameOutput::Markdown),
+            "\\xFF\\_a\\u{000A}\\xC3"
+        );
+        assert_eq!(
+            escape_os_name(OsStr::new("caf\u{e9}.md"), NameOutput::Data),
+            "caf\u{e9}.md"
+        );
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn a_name_with_an_unpaired_surrogate_shows_it_as_its_unit() {
+        use std::ffi::OsString;
+        use std::os::windows::ffi::OsStringExt;
+        let name = OsString::from_wide(&[u16::from(b'a'), 0xDC00, u16::from(b'.')]);
+        assert_eq!(escape_os_name(&name, NameOutput::Data), "a\\u{DC00}.");
     }
 }

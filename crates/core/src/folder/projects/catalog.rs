@@ -154,8 +154,9 @@ pub struct Catalog {
     pub records: Vec<ProjectRecord>,
     /// Slugs whose README is larger than [`README_CAP`].
     pub oversized: Vec<String>,
-    /// Directory names that are not project slugs (not UTF-8 ones decoded lossily), raw: a
-    /// caller that prints one passes it through [`crate::text::escape_name`]. At most
+    /// Directory names that are not project slugs, raw (one that is not UTF-8 in
+    /// [`crate::text::escape_os_name`]'s form, its stray bytes as `\xHH`): a caller that prints
+    /// one passes it through [`crate::text::escape_name`]. At most
     /// [`PROJECT_DIRECTORY_LIMIT`] of them, as the listing is bounded.
     pub not_slugs: Vec<String>,
 }
@@ -183,7 +184,11 @@ pub fn read_catalog_with(
     for entry in listing.entries {
         let (name, utf8) = match entry.name.into_string() {
             Ok(name) => (name, true),
-            Err(raw) => (raw.to_string_lossy().into_owned(), false),
+            // Shown with its stray bytes as `\xHH`, never guessed (contract 03 §4.6).
+            Err(raw) => (
+                crate::text::escape_os_name(&raw, crate::text::NameOutput::Data).into_owned(),
+                false,
+            ),
         };
         // A directory name outside the slug grammar can be no project's path, and may hold
         // characters no output can show safely: the directory is left out, never read, and

@@ -4,6 +4,8 @@
 //! It reads nothing itself but listings and fixed small files, and never matches a query: the
 //! accepted files' early read and their analysis against the query are `observe`'s.
 
+use std::borrow::Cow;
+use std::ffi::OsStr;
 use std::sync::Arc;
 
 use dotaios_contained::{
@@ -14,6 +16,7 @@ use crate::folder::memory::MemoryMode;
 use crate::search::cache::KeyRef;
 use crate::search::error::{
     EvidenceError, ScopeFailure, fixed_location_error, observed_path_error, unreadable_kind,
+    unreadable_name,
 };
 use crate::search::jsonl::{Family, Generation, ProjectIdentity};
 use crate::search::omission::{OmissionCause, OmissionReason, SkippedFile, Unreadable};
@@ -21,7 +24,7 @@ use crate::search::walk::{
     Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
 };
 use crate::search::{MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, Scope};
-use crate::text::utf16_cmp;
+use crate::text::{NameOutput, escape_name, escape_os_name, utf16_cmp};
 
 use super::observe::Accepted;
 use super::vault::VaultPlace;
@@ -162,11 +165,49 @@ impl Engine<'_> {
     /// `path` below `root` as the CLI names it (§3.4: an external vault's files are `vault/…`),
     /// through the one name rule (contract 02 §10.1), since a link's name is the folder's.
     fn shown(&self, root: RootId, path: &str) -> String {
-        let path = crate::text::escape_name(path, crate::text::NameOutput::Data);
+        self.placed(root, escape_name(path, NameOutput::Data))
+    }
+
+    /// A listed entry `name` below `parent` as the CLI names it ([`Engine::shown`]), the name
+    /// through the name rule's form for a name that may not be UTF-8 (§4.6).
+    fn shown_entry(&self, root: RootId, parent: Option<&RelPath>, name: &OsStr) -> String {
+        let name = escape_os_name(name, NameOutput::Data);
+        let path = match parent {
+            Some(parent) => Cow::Owned(format!(
+                "{}/{name}",
+                escape_name(parent.as_str(), NameOutput::Data)
+            )),
+            None => name,
+        };
+        self.placed(root, path)
+    }
+
+    /// An escaped path below `root` with the external vault's `vault/` before it (§3.4).
+    fn placed(&self, root: RootId, escaped: Cow<'_, str>) -> String {
         match (root, &self.vault) {
-            (RootId::Vault, VaultPlace::External { .. }) => format!("vault/{path}"),
-            _ => path.into_owned(),
+            (RootId::Vault, VaultPlace::External { .. }) => format!("vault/{escaped}"),
+            _ => escaped.into_owned(),
         }
+    }
+
+    /// Records a listed entry whose name is not UTF-8 as skipped (§4.6, through
+    /// [`unreadable_name`]), a folder's path ending in `/`; `false` for a UTF-8 name.
+    fn skip_unreadable_name(
+        &self,
+        work: &mut ScopeWork,
+        root: RootId,
+        parent: Option<&RelPath>,
+        entry: &DirEntry,
+    ) -> bool {
+        let Some(why) = unreadable_name(entry) else {
+            return false;
+        };
+        let mut path = self.shown_entry(root, parent, &entry.name);
+        if entry.kind == EntryKind::Directory {
+            path.push('/');
+        }
+        work.unreadable.push(SkippedFile { path, why });
+        true
     }
 
     /// A listed directory as the CLI names it (§17.4): [`Engine::shown`], ending in `/`; an
@@ -517,16 +558,16 @@ impl Engine<'_> {
                     // Never followed (§4.4): one whose name is eligible, where a note would
                     // have been read, is skipped and reported; any other is ignored.
                     if eligible {
-                        let name = String::from_utf8_lossy(name);
-                        let shown = match parent {
-                            Some(parent) => format!("{}/{name}", parent.as_str()),
-                            None => name.into_owned(),
-                        };
-                        self.skip_link(work, root, &shown);
+                        let shown = self.shown_entry(root, parent.as_ref(), &entry.name);
+                        work.links.push(shown);
                     }
                 }
                 EntryKind::Directory => {
-                    // A name that is not UTF-8 cannot be recursed into safely (§4.6).
+                    // A folder whose name is not UTF-8 is skipped and reported, never entered
+                    // (§4.6).
+                    if self.skip_unreadable_name(work, root, parent.as_ref(), entry) {
+                        continue;
+                    }
                     let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
                     let path = child_path(parent.as_ref(), name)?;
                     let child = match handle.open_dir(name) {
@@ -543,6 +584,11 @@ impl Engine<'_> {
                 }
                 kind => {
                     if !eligible {
+                        continue;
+                    }
+                    // An eligible file whose name is not UTF-8 is skipped and reported before
+                    // any open (§4.6).
+                    if self.skip_unreadable_name(work, root, parent.as_ref(), entry) {
                         continue;
                     }
                     let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
@@ -643,11 +689,18 @@ impl Engine<'_> {
                 }
                 match entry.kind {
                     EntryKind::Symlink => {
-                        let name = String::from_utf8_lossy(name);
-                        self.skip_link(work, RootId::Aios, &format!("memory/signals/{name}"));
+                        let shown = self.shown_entry(RootId::Aios, Some(&signals_dir), &entry.name);
+                        work.links.push(shown);
                     }
                     // Subdirectories are not entered; an eligible special file is skipped.
                     EntryKind::Directory => continue,
+                    // An eligible file whose name is not UTF-8 is skipped and reported (§4.6).
+                    _ if self.skip_unreadable_name(
+                        work,
+                        RootId::Aios,
+                        Some(&signals_dir),
+                        &entry,
+                    ) => {}
                     EntryKind::File => {
                         let name = entry.name_str().ok_or(EvidenceError::PathUnsafe)?;
                         signal_files.push(name.to_owned());
