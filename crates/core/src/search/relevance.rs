@@ -952,7 +952,7 @@ impl Collector<'_> {
             if tokenise {
                 self.tokens(stretch, field, piece_start, &mut facts);
             } else {
-                self.pass_over(stretch);
+                self.pass_over(stretch, field);
             }
         });
         self.end_piece(field, piece_start, facts)
@@ -1002,7 +1002,14 @@ impl Collector<'_> {
 
     /// Tokens that match nothing and are no part: each takes its position, and the first
     /// ends any joined term under way, as [`Collector::token`] would.
-    fn pass_over(&mut self, stretch: &str) {
+    fn pass_over(&mut self, stretch: &str, field: Field) {
+        // Before the document's first hit, no position has been kept: every later one is only
+        // compared with a later one (phrase, span) or with its piece's start within the same
+        // piece (a title's length, counted always), so leaving these tokens uncounted moves
+        // every kept position by the same amount and changes no feature (§9.1).
+        if self.seen == 0 && !self.advancing && field != Field::Title {
+            return;
+        }
         let count = count_tokens(stretch);
         if count == 0 {
             return;
