@@ -540,7 +540,10 @@ impl AnalysedQuery {
 
     /// How `token` (folded) matches each term: calls `each(term, quality)` per matching term.
     fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
-        let mut stems: Option<(Cow<'_, str>, Cow<'_, str>)> = None;
+        // Each stem is made when first needed: a token whose English stem is a term's needs no
+        // Italian one for that term.
+        let mut english: Option<Cow<'_, str>> = None;
+        let mut italian: Option<Cow<'_, str>> = None;
         let stemmable = token.len() <= self.stem_reach || token.chars().count() <= self.stem_reach;
         for (index, term) in self.terms.iter().enumerate() {
             if !term.parts.is_empty() {
@@ -561,15 +564,11 @@ impl AnalysedQuery {
             if !token.starts_with(term.gate.as_str()) {
                 continue;
             }
-            let stemmed = stemmable && {
-                let (english, italian) = stems.get_or_insert_with(|| {
-                    (
-                        self.stemmers.english.stem(token),
-                        self.stemmers.italian.stem(token),
-                    )
-                });
-                *english == term.english || *italian == term.italian
-            };
+            let stemmed = stemmable
+                && (*english.get_or_insert_with(|| self.stemmers.english.stem(token))
+                    == term.english
+                    || *italian.get_or_insert_with(|| self.stemmers.italian.stem(token))
+                        == term.italian);
             if stemmed {
                 each(index, Quality::Stem);
             } else if term.text.chars().count() >= 4 && token.starts_with(term.text.as_str()) {
