@@ -150,13 +150,18 @@ const BLOCK: usize = 64;
 /// none. Written without branches, over whole vectors, for the compiler to turn into vector
 /// instructions.
 fn ascii_block_starts(window: &[u8]) -> Option<usize> {
-    let alnum = |byte: u8| (byte | 0x20).wrapping_sub(b'a') < 26 || byte.wrapping_sub(b'0') < 10;
+    let window: &[u8; BLOCK + 1] = window.try_into().ok()?;
+    // Each byte is classified once; then each is compared with the one before it.
+    let mut alnum = [0_u8; BLOCK + 1];
     let mut high = 0_u8;
+    for (flag, &byte) in alnum.iter_mut().zip(window) {
+        high |= byte;
+        *flag = u8::from((byte | 0x20).wrapping_sub(b'a') < 26 || byte.wrapping_sub(b'0') < 10);
+    }
     // At most every other byte starts a token: 32 fit in a byte.
     let mut starts = 0_u8;
-    for (&byte, &before) in window[1..=BLOCK].iter().zip(&window[..BLOCK]) {
-        high |= byte | before;
-        starts += u8::from(alnum(byte) & !alnum(before));
+    for (&flag, &before) in alnum[1..].iter().zip(&alnum[..BLOCK]) {
+        starts += flag & !before;
     }
     high.is_ascii().then_some(usize::from(starts))
 }
