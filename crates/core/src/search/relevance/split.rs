@@ -1,6 +1,8 @@
 //! The split filter of the analyzer (contract 03 §5.1): what a token of folded text is —
 //! maximal runs of alphanumeric characters, and each ideographic or pictographic character
-//! alone. It owns only the token boundaries; it never changes a token's text.
+//! alone. It owns only the token boundaries (and what is built on them alone: the count of a
+//! text's tokens, and the cut of a text into stretches at those boundaries); it never changes
+//! a token's text.
 
 /// Scripts written without spaces, and pictographic symbols (arrows, dingbats, emoji): each of
 /// these characters is a token of its own (§5.1).
