@@ -541,3 +541,14 @@ fn phrases_never_continue_into_the_next_piece() {
     let joined = model.facts("we run connect");
     assert!(joined.phrase);
 }
+
+/// Only needles of three bytes or more mark stretches: a short term's occur in most words, and
+/// such a query tokenises every token; a needle that could span a separator does the same.
+#[test]
+fn short_or_separated_needles_tokenise_every_token() {
+    assert!(AnalysedQuery::new("next week").needles.is_some());
+    assert!(AnalysedQuery::new("会議資料").needles.is_some());
+    assert!(AnalysedQuery::new("e").needles.is_none());
+    assert!(AnalysedQuery::new("next ab").needles.is_none());
+    assert!(split::is_needle("epipe") && !split::is_needle("c++") && !split::is_needle(""));
+}
