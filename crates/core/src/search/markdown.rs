@@ -4,7 +4,9 @@
 //! A file is lowercased once; every line, the title and the path are matched against slices
 //! or copies of that lowercase text. A file that does not match as a whole cannot yield a
 //! snippet (every snippet source is a substring of the whole text, and a line start is always
-//! preceded by `\n`), so such a file costs one lowercase pass and one search per term.
+//! preceded by `\n`), so such a file costs one lowercase pass and one search per term. In a file
+//! that does match, only the stretches of a line around a needle are tokenised
+//! ([`crate::search::relevance::LineNeedles`], contract 03 §19 rule 6).
 //!
 //! Pure: the caller reads the file and passes its text.
 
@@ -141,6 +143,8 @@ pub(crate) fn analyze_as(
     let mut description_seen = false;
     let mut description_line = None;
     let mut line_count = 0;
+    // Only the stretches of a line around a needle are tokenised; the rest are counted.
+    let mut needles = model.line_needles(&folded);
     for (index, (line, folded_line)) in lines(text).zip(lines(&folded)).enumerate() {
         line_count = index + 1;
         let trimmed = js_trim(line);
@@ -168,7 +172,7 @@ pub(crate) fn analyze_as(
             _ if trimmed.starts_with('#') => Field::Heading,
             _ => Field::Body,
         };
-        let facts = collector.piece(folded_line, field);
+        let facts = collector.line(&mut needles, folded_line, field);
         if let Some(kind) = kind_of(&facts, terms) {
             best.offer(Pick {
                 kind,

@@ -11,7 +11,9 @@
 
 use std::borrow::Cow;
 
-use aho_corasick::AhoCorasick;
+use std::iter::Peekable;
+
+use aho_corasick::{AhoCorasick, MatchKind, packed};
 
 pub(crate) mod explain;
 mod fold;
@@ -27,7 +29,7 @@ use explain::{Bonus, Explanation, Lengths, TermPart, Trace};
 pub(crate) use fold::fold_accents;
 pub(crate) use lower::{lowercase, lowercase_into};
 pub(crate) use split::for_each_token;
-use split::is_ideographic_token;
+use split::{count_tokens, for_each_stretch, is_ideographic_token, is_needle};
 use stem::Stemmers;
 pub(crate) use stop_words::is_stop_word;
 use token_cache::{Starts, TokenAnalysis, TokenCache};
@@ -205,6 +207,11 @@ pub(crate) struct AnalysedQuery {
     sequence: Vec<usize>,
     /// The gates of the query terms, to rule out a document without tokenising it.
     gates: Option<AhoCorasick>,
+    /// Every text a token that matches a term or is a part starts with (each single-token
+    /// term's text and gate, each part), to find the few stretches of a document worth
+    /// tokenising ([`LineNeedles`]); `None` when some needle could hold a separator, and every
+    /// token is then tokenised.
+    needles: Option<Needles>,
     stemmers: Stemmers,
     /// Tokens of more characters than this are not stemmed: see [`STEM_MARGIN`].
     stem_reach: usize,
@@ -400,6 +407,7 @@ impl AnalysedQuery {
             // holds (§5.1), so it is never tokenised for them.
             AhoCorasick::new(terms[..query_terms].iter().map(|term| term.gate.as_str())).ok()
         };
+        let needles = needles_of(&terms);
         let stem_reach = terms
             .iter()
             .map(|term| term.text.chars().count())
@@ -442,6 +450,7 @@ impl AnalysedQuery {
             query_terms,
             sequence,
             gates,
+            needles,
             stemmers,
             stem_reach,
             starts,
@@ -492,6 +501,15 @@ impl AnalysedQuery {
             .is_some_and(|gates| gates.is_match(folded.as_bytes()))
     }
 
+    /// The needles' occurrences in one folded text, for [`Collector::line`] to take line by
+    /// line. One scan of the text, as it is consumed.
+    pub(crate) fn line_needles<'a>(&'a self, folded: &'a str) -> LineNeedles<'a> {
+        LineNeedles {
+            found: self.needles.as_ref().map(|needles| needles.find(folded)),
+            line_start: 0,
+        }
+    }
+
     /// A collector for one document.
     pub(crate) fn collector(&self) -> Collector<'_> {
         Collector {
@@ -533,7 +551,10 @@ impl AnalysedQuery {
 
     /// How `token` (folded) matches each term: calls `each(term, quality)` per matching term.
     fn match_token(&self, token: &str, mut each: impl FnMut(usize, Quality)) {
-        let mut stems: Option<(Cow<'_, str>, Cow<'_, str>)> = None;
+        // Each stem is made when first needed: a token whose English stem is a term's needs no
+        // Italian one for that term.
+        let mut english: Option<Cow<'_, str>> = None;
+        let mut italian: Option<Cow<'_, str>> = None;
         let stemmable = token.len() <= self.stem_reach || token.chars().count() <= self.stem_reach;
         for (index, term) in self.terms.iter().enumerate() {
             if !term.parts.is_empty() {
@@ -554,15 +575,11 @@ impl AnalysedQuery {
             if !token.starts_with(term.gate.as_str()) {
                 continue;
             }
-            let stemmed = stemmable && {
-                let (english, italian) = stems.get_or_insert_with(|| {
-                    (
-                        self.stemmers.english.stem(token),
-                        self.stemmers.italian.stem(token),
-                    )
-                });
-                *english == term.english || *italian == term.italian
-            };
+            let stemmed = stemmable
+                && (*english.get_or_insert_with(|| self.stemmers.english.stem(token))
+                    == term.english
+                    || *italian.get_or_insert_with(|| self.stemmers.italian.stem(token))
+                        == term.italian);
             if stemmed {
                 each(index, Quality::Stem);
             } else if term.text.chars().count() >= 4 && token.starts_with(term.text.as_str()) {
@@ -782,6 +799,92 @@ fn recency_of(age_ms: f64) -> (Option<f64>, f64) {
     (Some(days), factor)
 }
 
+/// Needles shorter than this leave every token to be tokenised: one or two bytes (a short
+/// term, §6.1) occur in most words of prose, and the stretches around their occurrences, each
+/// found by a search of its own, cost more than tokenising the whole text (a query `e` over the
+/// 10,000 prose notes: 420 M instructions tokenising everything, 669 M by stretches).
+const MIN_NEEDLE_BYTES: usize = 3;
+
+/// The needles of [`AnalysedQuery::needles`]: a token matches a single-token term only if it is
+/// the term's text or starts with its gate (`match_token`, §6.1), and is a part only if it is
+/// that part (§5.1), so a token that starts at no needle's occurrence matches nothing.
+/// `None` when a needle is shorter than [`MIN_NEEDLE_BYTES`] or holds an ASCII byte that is no
+/// letter or digit: the stretches of [`split::for_each_stretch`] are cut at such bytes, and
+/// assume that no needle spans one.
+fn needles_of(terms: &[QueryTerm]) -> Option<Needles> {
+    let mut needles: Vec<&str> = Vec::new();
+    for term in terms {
+        let own = [term.text.as_str(), term.gate.as_str()];
+        let words: Vec<&str> = if term.parts.is_empty() {
+            own.to_vec()
+        } else {
+            term.parts.iter().map(String::as_str).collect()
+        };
+        for needle in words {
+            if !is_needle(needle) || needle.len() < MIN_NEEDLE_BYTES {
+                return None;
+            }
+            if !needles.contains(&needle) {
+                needles.push(needle);
+            }
+        }
+    }
+    // Leftmost matches, not every overlapping one, so that the SIMD searcher applies (the
+    // automaton's own prefilter, on the first bytes of a few common letters, cost more than
+    // the tokenising it saved): an occurrence hidden by an overlapping one starts inside it,
+    // and a needle holds no separator, so the stretch tokenised for the first holds the
+    // second's token too.
+    let packed = packed::Config::new()
+        .match_kind(packed::MatchKind::LeftmostLongest)
+        .builder()
+        .extend(&needles)
+        .build();
+    if let Some(searcher) = packed {
+        return Some(Needles::Packed(searcher));
+    }
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(&needles)
+        .ok()
+        .map(Needles::Automaton)
+}
+
+/// The searcher of the needles: the SIMD one where the target has it, else the automaton.
+#[derive(Debug)]
+enum Needles {
+    Packed(packed::Searcher),
+    Automaton(AhoCorasick),
+}
+
+impl Needles {
+    /// The starts of the leftmost occurrences in `folded`, in order.
+    fn find<'a>(&'a self, folded: &'a str) -> Peekable<Box<dyn Iterator<Item = usize> + 'a>> {
+        let starts: Box<dyn Iterator<Item = usize> + 'a> = match self {
+            Needles::Packed(searcher) => Box::new(searcher.find_iter(folded).map(|at| at.start())),
+            Needles::Automaton(automaton) => {
+                Box::new(automaton.find_iter(folded).map(|at| at.start()))
+            }
+        };
+        starts.peekable()
+    }
+}
+
+/// Where the query's needles occur in one folded text, taken line by line, in order, by
+/// [`Collector::line`]: the lines are the text's `'\n'`-separated pieces.
+pub(crate) struct LineNeedles<'a> {
+    found: Option<Peekable<Box<dyn Iterator<Item = usize> + 'a>>>,
+    /// The byte offset of the next line in the text.
+    line_start: usize,
+}
+
+impl LineNeedles<'_> {
+    /// The next occurrence's start before `end`, taken.
+    fn next_before(&mut self, end: usize) -> Option<usize> {
+        let found = self.found.as_mut()?;
+        found.next_if(|&at| at < end)
+    }
+}
+
 impl QueryTerm {
     fn new(mut word: Vec<String>, stemmers: &Stemmers) -> QueryTerm {
         if word.len() > 1 {
@@ -831,14 +934,75 @@ impl Collector<'_> {
     /// Feeds one piece of folded text that belongs to `field`, in document order, and returns
     /// its match facts. Pieces are separate for phrase detection only by their positions.
     pub(crate) fn piece(&mut self, folded: &str, field: Field) -> LineFacts {
+        let piece_start = self.begin_piece();
         let mut facts = LineFacts::default();
-        // Chains and joined terms start afresh in every piece.
-        let piece_start = self.position;
-        if std::mem::take(&mut self.advancing) {
-            for &term in &self.model.joined {
-                self.scratch.progress[term] = 0;
-            }
+        self.tokens(folded, field, piece_start, &mut facts);
+        self.end_piece(field, piece_start, facts)
+    }
+
+    /// [`Collector::piece`] for the next line of the text `needles` was made for: only the
+    /// stretches around a needle's occurrence are tokenised; in the rest no token can match
+    /// or be a part (`needles_of`), so those tokens are only counted, for their positions,
+    /// exactly as [`Collector::piece`] passes them over (§9.1). The tests hold the two to the
+    /// same facts and features.
+    pub(crate) fn line(
+        &mut self,
+        needles: &mut LineNeedles<'_>,
+        folded: &str,
+        field: Field,
+    ) -> LineFacts {
+        let line_start = needles.line_start;
+        let line_end = line_start + folded.len();
+        needles.line_start = line_end + 1;
+        if needles.found.is_none() {
+            return self.piece(folded, field);
         }
+        let piece_start = self.begin_piece();
+        let mut facts = LineFacts::default();
+        let marks = || {
+            needles
+                .next_before(line_end)
+                .map(|at| at.saturating_sub(line_start))
+        };
+        for_each_stretch(folded, marks, |stretch, tokenise| {
+            if tokenise {
+                self.tokens(stretch, field, piece_start, &mut facts);
+            } else {
+                self.pass_over(stretch, field);
+            }
+        });
+        self.end_piece(field, piece_start, facts)
+    }
+
+    /// Starts a piece: chains and joined terms start afresh in every piece. Returns its first
+    /// position.
+    fn begin_piece(&mut self) -> u32 {
+        if std::mem::take(&mut self.advancing) {
+            self.reset_joined();
+        }
+        self.position
+    }
+
+    /// Ends a piece that started at `piece_start`, with the facts its tokens gave.
+    fn end_piece(&mut self, field: Field, piece_start: u32, facts: LineFacts) -> LineFacts {
+        if field == Field::Title {
+            self.features.title_length = self
+                .features
+                .title_length
+                .saturating_add(self.position - piece_start);
+        }
+        self.model.query_facts(facts)
+    }
+
+    fn reset_joined(&mut self) {
+        for &term in &self.model.joined {
+            self.scratch.progress[term] = 0;
+        }
+    }
+
+    /// Every token of `folded`, part of a piece that started at `piece_start`.
+    #[inline(always)]
+    fn tokens(&mut self, folded: &str, field: Field, piece_start: u32, facts: &mut LineFacts) {
         for_each_token(folded, |_, token| {
             // Most tokens of prose start no term, gate or part and no joined term is under
             // way: such a token only takes its position (`TokenCache::analyse` would answer
@@ -848,15 +1012,28 @@ impl Collector<'_> {
                 self.position += 1;
                 return;
             }
-            self.token(token, field, piece_start, &mut facts);
+            self.token(token, field, piece_start, facts);
         });
-        if field == Field::Title {
-            self.features.title_length = self
-                .features
-                .title_length
-                .saturating_add(self.position - piece_start);
+    }
+
+    /// Tokens that match nothing and are no part: each takes its position, and the first
+    /// ends any joined term under way, as [`Collector::token`] would.
+    fn pass_over(&mut self, stretch: &str, field: Field) {
+        // Before the document's first hit, no position has been kept: every later one is only
+        // compared with a later one (phrase, span) or with its piece's start within the same
+        // piece (a title's length, counted always), so leaving these tokens uncounted moves
+        // every kept position by the same amount and changes no feature (§9.1).
+        if self.seen == 0 && !self.advancing && field != Field::Title {
+            return;
         }
-        self.model.query_facts(facts)
+        let count = count_tokens(stretch);
+        if count == 0 {
+            return;
+        }
+        self.position += u32::try_from(count).unwrap_or(u32::MAX);
+        if std::mem::take(&mut self.advancing) {
+            self.reset_joined();
+        }
     }
 
     /// One token of a piece that started at position `piece_start`: its analysis, hits, joined

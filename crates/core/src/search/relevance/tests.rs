@@ -311,6 +311,8 @@ fn an_entry_tag_naming_the_query_covers_it_like_a_title() {
 
 /// The cached collector against the plain one of `oracle.rs`: every piece's facts and the
 /// document's features (term frequencies to the bit, phrase, span, title cover) must be equal.
+/// The same pieces, without line breaks, as the lines of one text fed through
+/// [`Collector::line`] (only the stretches around needles tokenised), must be equal too.
 fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
     let model = AnalysedQuery::new(query);
     let mut collector = model.collector();
@@ -321,8 +323,41 @@ fn assert_same_as_oracle(query: &str, pieces: &[(&str, Field)]) {
         length += text.len();
     }
     collector.add_length(length);
-    let features = collector.finish();
-    let (expected_facts, expected) = oracle::collect(&model, pieces, length);
+    assert_features_equal(&model, query, pieces, length, facts, collector.finish());
+
+    let lines: Vec<(String, Field)> = pieces
+        .iter()
+        .map(|&(text, field)| (text.replace('\n', " "), field))
+        .collect();
+    let text = lines
+        .iter()
+        .map(|(line, _)| line.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let lines: Vec<(&str, Field)> = lines
+        .iter()
+        .map(|(line, field)| (line.as_str(), *field))
+        .collect();
+    let mut needles = model.line_needles(&text);
+    let mut collector = model.collector();
+    let facts = lines
+        .iter()
+        .map(|&(line, field)| collector.line(&mut needles, line, field))
+        .collect();
+    collector.add_length(length);
+    assert_features_equal(&model, query, &lines, length, facts, collector.finish());
+}
+
+/// `facts` and `features` of `pieces` are the oracle's.
+fn assert_features_equal(
+    model: &AnalysedQuery,
+    query: &str,
+    pieces: &[(&str, Field)],
+    length: usize,
+    facts: Vec<LineFacts>,
+    features: Features,
+) {
+    let (expected_facts, expected) = oracle::collect(model, pieces, length);
     assert_eq!(facts, expected_facts, "{query:?} over {pieces:?}");
     assert_eq!(features.tf, expected.tf, "{query:?} over {pieces:?}");
     assert_eq!(
@@ -505,4 +540,15 @@ fn phrases_never_continue_into_the_next_piece() {
     );
     let joined = model.facts("we run connect");
     assert!(joined.phrase);
+}
+
+/// Only needles of three bytes or more mark stretches: a short term's occur in most words, and
+/// such a query tokenises every token; a needle that could span a separator does the same.
+#[test]
+fn short_or_separated_needles_tokenise_every_token() {
+    assert!(AnalysedQuery::new("next week").needles.is_some());
+    assert!(AnalysedQuery::new("会議資料").needles.is_some());
+    assert!(AnalysedQuery::new("e").needles.is_none());
+    assert!(AnalysedQuery::new("next ab").needles.is_none());
+    assert!(split::is_needle("epipe") && !split::is_needle("c++") && !split::is_needle(""));
 }

@@ -6,8 +6,11 @@
 //! It owns only the memo and the two-byte rejection in front of it ([`Starts`]); what a token matches is
 //! [`AnalysedQuery::analyse_token`]'s alone, and the memo must never answer differently from it
 //! (`tests.rs` holds it to that on random text). It is bounded: at most [`CAPACITY`] entries of
-//! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly, as are the first
-//! [`WARM_UP`] tokens of a document (a memory entry of a few words is not worth a table).
+//! at most [`MAX_KEY_BYTES`] each, after which tokens are analysed directly. A token is
+//! remembered from its first analysis: only a token that can match gets here, and its two stems
+//! cost far more than the memo's first allocation. The first [`WARM_UP`] one-character tokens of
+//! a document are analysed directly (a memory entry of a few words is not worth a table of
+//! 256 slots).
 //!
 //! A token of one character (an ideograph, an emoji, a one-letter line) is looked up in a small
 //! direct-mapped table by its code point instead of being hashed: CJK text is one token per
@@ -26,7 +29,8 @@ use super::AnalysedQuery;
 const CAPACITY: usize = 4096;
 /// Longer tokens are analysed directly: prose words are short, and a long run is rare.
 const MAX_KEY_BYTES: usize = 64;
-/// Tokens that could match analysed directly before the memo starts to fill.
+/// One-character tokens that could match analysed directly before the one-character table is
+/// made.
 const WARM_UP: u32 = 8;
 /// Slots of the one-character table, indexed by the code point's low bits.
 const SINGLE_SLOTS: usize = 256;
@@ -146,7 +150,7 @@ fn memo_hasher() -> SeedableRandomState {
 #[derive(Debug)]
 pub(super) struct TokenCache {
     memo: HashMap<Box<str>, TokenAnalysis, SeedableRandomState>,
-    /// Tokens analysed directly during the warm-up.
+    /// One-character tokens analysed directly during the warm-up.
     direct: u32,
     /// One-character tokens by code point (`None` until the warm-up is over); a slot holds
     /// the last character that mapped to it.
@@ -179,12 +183,15 @@ impl TokenCache {
     /// get here, and inlined, its tables made every token's call set up a frame of kilobytes.
     #[inline(never)]
     fn look_up(&mut self, model: &AnalysedQuery, token: &str) -> TokenAnalysis {
-        if token.len() > MAX_KEY_BYTES || self.direct < WARM_UP {
-            self.direct = self.direct.saturating_add(1);
+        if token.len() > MAX_KEY_BYTES {
             return model.analyse_token(token);
         }
         let mut chars = token.chars();
         if let (Some(c), None) = (chars.next(), chars.next()) {
+            if self.direct < WARM_UP {
+                self.direct += 1;
+                return model.analyse_token(token);
+            }
             return self.single_char(model, token, c);
         }
         if let Some(found) = self.memo.get(token) {
