@@ -246,14 +246,15 @@ fn stat_at<P: rustix::path::Arg>(
     name: P,
     call: StatCall,
 ) -> Result<Identity, Errno> {
-    match call {
+    // The name goes to the kernel through a stack buffer (rustix's `into_with_c_str`): no
+    // allocation per call, three calls a file (rules 1, 2 and 4 of contract 03 §4.8).
+    name.into_with_c_str(|name| match call {
         #[cfg(target_os = "linux")]
         StatCall::Statx => {
-            let name = name.into_c_str()?;
             match retry(|| {
                 rustix::fs::statx(
                     dir,
-                    &*name,
+                    name,
                     AtFlags::SYMLINK_NOFOLLOW,
                     rustix::fs::StatxFlags::BASIC_STATS,
                 )
@@ -261,18 +262,15 @@ fn stat_at<P: rustix::path::Arg>(
                 Ok(statx) => Ok(identity_from_statx(&statx)),
                 // Kernels before 4.11, or a sandbox that filters statx.
                 Err(Errno::NOSYS | Errno::PERM) => {
-                    retry(|| rustix::fs::statat(dir, &*name, AtFlags::SYMLINK_NOFOLLOW))
+                    retry(|| rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW))
                         .map(|stat| identity_from_stat(&stat))
                 }
                 Err(errno) => Err(errno),
             }
         }
-        StatCall::Fstatat => {
-            let name = name.into_c_str()?;
-            retry(|| rustix::fs::statat(dir, &*name, AtFlags::SYMLINK_NOFOLLOW))
-                .map(|stat| identity_from_stat(&stat))
-        }
-    }
+        StatCall::Fstatat => retry(|| rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW))
+            .map(|stat| identity_from_stat(&stat)),
+    })
 }
 
 /// `fstat` of an open handle.
@@ -288,9 +286,8 @@ pub(crate) fn open_at<P: rustix::path::Arg>(
     name: P,
     flags: OFlags,
 ) -> Result<OwnedFd, Errno> {
-    let name = name.into_c_str()?;
     let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    retry(|| rustix::fs::openat(dir, &*name, flags, Mode::empty()))
+    name.into_with_c_str(|name| retry(|| rustix::fs::openat(dir, name, flags, Mode::empty())))
 }
 
 /// The kind of `name` inside `dir`, without following it.
