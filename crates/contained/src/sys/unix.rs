@@ -124,29 +124,53 @@ pub(crate) fn open_file(dir: HandleRef<'_>, name: &OsStr) -> Result<Handle, Read
 
 /// The entries of the directory open as `dir` (never `.` or `..`), in the kernel's order.
 /// `admit` is called before each entry is taken and stops the listing with its error.
+///
+/// On Linux the enumeration runs on `dir`'s own descriptor, rewound first: one `lseek` where a
+/// descriptor of its own would cost an `fcntl`, an `openat(dir, ".")` and a `close`. The
+/// position is then shared, so the caller must not list one handle on two threads at once
+/// ([`crate::Dir::list`] holds a lock for it).
 pub(crate) fn list(
     dir: HandleRef<'_>,
     mut admit: impl FnMut() -> Result<(), ReadError>,
 ) -> Result<Vec<DirEntry>, ReadError> {
-    // `read_from` enumerates through a descriptor of its own, so listings of one handle never
-    // share a position.
-    let mut stream =
-        rustix::fs::Dir::read_from(dir).map_err(|errno| ReadError::Io(io_kind(errno)))?;
     let mut entries = Vec::new();
-    while let Some(entry) = stream.read() {
-        let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
-        let name = entry.file_name().to_bytes();
+    let mut take = |name: &[u8], file_type: FileType| -> Result<(), ReadError> {
         if name == b"." || name == b".." {
-            continue;
+            return Ok(());
         }
         admit()?;
         let name = OsString::from(OsStr::from_bytes(name));
-        let mut kind = kind_of_file_type(entry.file_type());
+        let mut kind = kind_of_file_type(file_type);
         if kind == EntryKind::Unknown {
             // Some filesystems do not fill d_type; ask without following.
             kind = kind_at(dir, &name).unwrap_or(EntryKind::Unknown);
         }
         entries.push(DirEntry { name, kind });
+        Ok(())
+    };
+    #[cfg(target_os = "linux")]
+    {
+        /// One `getdents64` batch; a name is at most 255 bytes, so any entry fits.
+        const BATCH_BYTES: usize = 32 * 1024;
+        retry(|| rustix::fs::seek(dir, rustix::fs::SeekFrom::Start(0)))
+            .map_err(|errno| ReadError::Io(io_kind(errno)))?;
+        let mut buffer: Vec<u8> = Vec::with_capacity(BATCH_BYTES);
+        let mut stream = rustix::fs::RawDir::new(dir, buffer.spare_capacity_mut());
+        while let Some(entry) = stream.next() {
+            let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
+            take(entry.file_name().to_bytes(), entry.file_type())?;
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // `read_from` enumerates through a descriptor of its own, so listings of one handle
+        // never share a position.
+        let mut stream =
+            rustix::fs::Dir::read_from(dir).map_err(|errno| ReadError::Io(io_kind(errno)))?;
+        while let Some(entry) = stream.read() {
+            let entry = entry.map_err(|errno| ReadError::Io(io_kind(errno)))?;
+            take(entry.file_name().to_bytes(), entry.file_type())?;
+        }
     }
     Ok(entries)
 }
