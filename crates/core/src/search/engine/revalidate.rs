@@ -13,6 +13,9 @@ use super::parallel::parallel_map;
 use super::vault::VaultPlace;
 use super::{Engine, RootId, open_root, parent_of};
 
+/// An observed file: its root, its path from it and its identity.
+type ObservedFile = (RootId, RelPath, Identity);
+
 impl Engine<'_> {
     /// §4.8 rule 4: every observed directory and file is `statx`ed again, and every root path
     /// must still lead to the same directory.
@@ -74,7 +77,7 @@ impl Engine<'_> {
         // Files come in enumeration order, so neighbours share a parent: its held handle is
         // looked up once per run of files, not once per file.
         let mut last: Option<(RootId, &str, Option<&Dir>)> = None;
-        let all_files: Vec<(&(RootId, RelPath, Identity), Option<&Dir>)> = self
+        let all_files: Vec<(&ObservedFile, Option<&Dir>)> = self
             .files
             .iter()
             .chain(&self.searched_files)
