@@ -368,8 +368,7 @@ struct SearchResultParts {
 
 struct Engine<'r> {
     request: &'r SearchRequest<'r>,
-    /// Shared with the threads that observe files while the walk lists (`observe`).
-    query: Arc<Query>,
+    query: Query,
     aios: Root,
     aios_path: PathBuf,
     aios_identity: Identity,
@@ -410,7 +409,7 @@ impl<'r> Engine<'r> {
         let aios_identity = aios.restat().map_err(|_| EvidenceError::ReadFailed)?;
         Ok(Engine {
             request,
-            query: Arc::new(Query::new(request.query).with_snippets(request.snippets)),
+            query: Query::new(request.query).with_snippets(request.snippets),
             aios,
             aios_path: folder.to_path_buf(),
             aios_identity,

@@ -16,14 +16,14 @@ use crate::search::error::{
     EvidenceError, ScopeFailure, fixed_location_error, observed_path_error, unreadable_kind,
 };
 use crate::search::jsonl::{Family, Generation, ProjectIdentity};
-use crate::search::omission::{Counts, OmissionCause, OmissionReason, SkippedFile, Unreadable};
+use crate::search::omission::{OmissionCause, OmissionReason, SkippedFile, Unreadable};
 use crate::search::walk::{
     Eligibility, apply_order, collation_order, is_skipped, order_entries, sort_by_bytes,
 };
 use crate::search::{MAX_DIRECTORY_ENTRIES, MAX_FILE_BYTES, Scope};
 use crate::text::utf16_cmp;
 
-use super::observe::{Accepted, Observing, observe_while_walking};
+use super::observe::Accepted;
 use super::vault::VaultPlace;
 use super::{
     Corpus, Engine, JsonlPlan, MAX_HELD_DIRECTORIES, Meter, RootId, ScopeWork, child_path,
@@ -339,18 +339,24 @@ impl Engine<'_> {
         path: &RelPath,
         size: u64,
     ) -> Result<(), ScopeFailure> {
-        match charge_file_demand(&mut work.demand, &self.available, size) {
-            Ok(()) => Ok(()),
-            Err(reason) => {
-                if reason == OmissionReason::FileTooLarge {
-                    work.cause = Some(OmissionCause::File {
-                        path: self.shown(root, path.as_str()),
-                        bytes: size,
-                    });
-                }
-                Err(ScopeFailure::Skippable(reason))
-            }
+        if size > MAX_FILE_BYTES {
+            work.cause = Some(OmissionCause::File {
+                path: self.shown(root, path.as_str()),
+                bytes: size,
+            });
+            return Err(ScopeFailure::Skippable(OmissionReason::FileTooLarge));
         }
+        if work.demand.files + 1 > self.available.files {
+            return Err(ScopeFailure::Skippable(OmissionReason::FileCountExceeded));
+        }
+        if work.demand.bytes.saturating_add(size) > self.available.bytes {
+            return Err(ScopeFailure::Skippable(
+                OmissionReason::AggregateBytesExceeded,
+            ));
+        }
+        work.demand.files += 1;
+        work.demand.bytes += size;
+        Ok(())
     }
 
     /// A fixed JSONL source or the session index: probed, type-checked, charged as demand.
@@ -424,25 +430,9 @@ impl Engine<'_> {
         {
             return Ok(());
         }
+        let accepted = self.walk(work, meter, root, dir.clone(), eligibility)?;
         let strip = dir.as_ref().map_or(0, |dir| dir.as_str().len() + 1);
-        let query = Arc::clone(&self.query);
-        let observing = Observing {
-            query: &query,
-            cache: self
-                .cache
-                .zip(self.root_identity(root))
-                .map(|((cache, generation), root)| (cache, generation, root)),
-            now_ms: self.request.clock.now_ms,
-            strip,
-            prefix,
-            workers: self.request.workers,
-            demand: work.demand,
-            available: self.available,
-        };
-        let observed = observe_while_walking(&observing, |sink| {
-            self.walk(work, meter, root, dir.clone(), eligibility, sink)
-        })?;
-        let files = self.observe_accepted(work, root, observed, strip)?;
+        let files = self.observe_accepted(work, root, accepted, strip, prefix)?;
         work.corpora.push(Corpus {
             root,
             prefix: Arc::from(prefix),
@@ -470,8 +460,7 @@ impl Engine<'_> {
     }
 
     /// The depth-first walk of §4.1: collation order inside each directory, skip rule,
-    /// symlinks, recursion, eligibility. Hands each accepted file to `sink`, in enumeration
-    /// order, as soon as it is found.
+    /// symlinks, recursion, eligibility. Returns the accepted files in enumeration order.
     pub(super) fn walk(
         &mut self,
         work: &mut ScopeWork,
@@ -479,8 +468,7 @@ impl Engine<'_> {
         root: RootId,
         dir: Option<RelPath>,
         eligibility: Eligibility,
-        sink: &mut dyn FnMut(Accepted),
-    ) -> Result<(), ScopeFailure> {
+    ) -> Result<Vec<Accepted>, ScopeFailure> {
         // The corpus directory is a fixed location, opened by its path beneath the root; every
         // directory and file below it is reached by one name from its parent's handle.
         let reader = self.root_for(root)?;
@@ -490,7 +478,7 @@ impl Engine<'_> {
         };
         let top = match top {
             Ok(Some(top)) => Arc::new(top),
-            Ok(None) => return Ok(()),
+            Ok(None) => return Ok(Vec::new()),
             Err(ReadError::Budget(_)) => {
                 return Err(ScopeFailure::Skippable(OmissionReason::EntryCountExceeded));
             }
@@ -500,13 +488,14 @@ impl Engine<'_> {
                     .as_ref()
                     .is_some_and(|d| self.is_skipped_link(work, root, d)) =>
             {
-                return Ok(());
+                return Ok(Vec::new());
             }
             Err(error) => return Err(fixed_location_error(error)),
         };
         let mut entries = self.list_handle(work, meter, root, dir.as_ref(), &top, true)?;
         self.hold(root, dir.clone(), &top);
         self.order_listing(root, dir.as_ref(), &mut entries);
+        let mut accepted = Vec::new();
         // A stack of (directory, its handle, its ordered entries, next index) keeps the walk
         // depth-first without recursion, whatever the depth.
         let mut stack: Vec<WalkFrame> = vec![(dir, top, entries, 0)];
@@ -564,7 +553,7 @@ impl Engine<'_> {
                         self.skip_unreadable(work, root, path.as_str(), why);
                         continue;
                     }
-                    sink(Accepted {
+                    accepted.push(Accepted {
                         path,
                         dir: handle,
                         name: name.to_owned(),
@@ -572,7 +561,7 @@ impl Engine<'_> {
                 }
             }
         }
-        Ok(())
+        Ok(accepted)
     }
 
     /// Sorts a walked directory's listing into visiting order (§4.1). With the server's cache,
@@ -733,29 +722,6 @@ impl Engine<'_> {
         }
         Ok(false)
     }
-}
-
-/// The file demand of §14.1 for one `statx`ed file of `size` bytes: over the per-file limit,
-/// or past `available` in files or bytes, is the scope's skippable error; else 1 file and its
-/// size are added to `demand`. The one rule for both the charge and the observers' look-ahead
-/// (`observe::observe_while_walking`).
-pub(super) fn charge_file_demand(
-    demand: &mut Counts,
-    available: &Counts,
-    size: u64,
-) -> Result<(), OmissionReason> {
-    if size > MAX_FILE_BYTES {
-        return Err(OmissionReason::FileTooLarge);
-    }
-    if demand.files + 1 > available.files {
-        return Err(OmissionReason::FileCountExceeded);
-    }
-    if demand.bytes.saturating_add(size) > available.bytes {
-        return Err(OmissionReason::AggregateBytesExceeded);
-    }
-    demand.files += 1;
-    demand.bytes += size;
-    Ok(())
 }
 
 /// One directory on the walk's stack: its path, its handle, its ordered entries and the next
