@@ -10,6 +10,7 @@
 //! NUL); nothing here follows a symlink, opens a non-regular file for reading, or writes.
 
 use std::ffi::OsStr;
+use std::sync::{Mutex, PoisonError};
 
 use crate::error::{ReadError, UnsafeKind};
 use crate::found::{FileBytes, FilePrefix, FileText, Listing, Probe, decode};
@@ -52,6 +53,9 @@ pub struct Dir {
     handle: Handle,
     identity: Identity,
     strategy: Strategy,
+    /// Held while the handle is listed: a listing may run on the handle's own position
+    /// (`sys::list`), which two listings at once would share.
+    listing: Mutex<()>,
 }
 
 /// How a walk-relative read checks the file (see [`Dir::read_bytes_with`]).
@@ -101,6 +105,7 @@ impl Dir {
             handle,
             identity,
             strategy,
+            listing: Mutex::new(()),
         })
     }
 
@@ -119,6 +124,8 @@ impl Dir {
     /// after the enumeration must equal [`Dir::identity`] (contract 01 §4.6), so anything added,
     /// removed or renamed in it since it was opened is [`ReadError::Changed`].
     pub fn list(&self, max_entries: u64, ledger: &mut Ledger) -> Result<Listing, ReadError> {
+        // A listing that panicked left nothing behind that the next one relies on.
+        let _listing = self.listing.lock().unwrap_or_else(PoisonError::into_inner);
         list_handle(
             sys::borrow(&self.handle),
             &self.identity,
@@ -366,4 +373,54 @@ pub(crate) fn list_handle(
         entries,
         identity: *identity,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::Limits;
+    use crate::root::Root;
+
+    fn names(dir: &Dir) -> Vec<std::ffi::OsString> {
+        let mut ledger = Ledger::new(Limits {
+            files: 0,
+            bytes: 0,
+            entries: u64::MAX,
+        });
+        let mut names: Vec<_> = dir
+            .list(10_000, &mut ledger)
+            .unwrap()
+            .entries
+            .into_iter()
+            .map(|entry| entry.name)
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A listing may run on the handle's own position (`sys::list`): listing one handle again,
+    /// or on several threads at once, must still see every entry each time.
+    #[test]
+    fn one_handle_lists_every_entry_each_time_and_on_every_thread() {
+        let temp = tempfile::tempdir().unwrap();
+        // Enough entries for several `getdents` batches.
+        let expected: Vec<std::ffi::OsString> = (0..2_000)
+            .map(|index| format!("entry-with-a-longish-name-{index:05}.md").into())
+            .collect();
+        for name in &expected {
+            std::fs::write(temp.path().join(name), b"x").unwrap();
+        }
+        let mut expected = expected;
+        expected.sort();
+        let root = Root::open(temp.path()).unwrap();
+        let dir = root.dir().unwrap();
+        assert_eq!(names(&dir), expected);
+        assert_eq!(names(&dir), expected);
+        std::thread::scope(|scope| {
+            let listings: Vec<_> = (0..4).map(|_| scope.spawn(|| names(&dir))).collect();
+            for listing in listings {
+                assert_eq!(listing.join().unwrap(), expected);
+            }
+        });
+    }
 }

@@ -25,7 +25,9 @@ use crate::text::{NameOutput, escape_name, is_js_space, js_trim};
 pub(crate) struct FileAnalysis {
     /// The file's size in bytes (every file counts towards the statistics, §9.2).
     pub(crate) length: u64,
-    pub(crate) candidate: Option<Candidate>,
+    /// Boxed: most files of a search are not candidates, and an analysis is held for every
+    /// file until execution, so an inline candidate would cost its size ten thousand times.
+    pub(crate) candidate: Option<Box<Candidate>>,
 }
 
 /// A file with at least one snippet, before ranking.
@@ -195,7 +197,7 @@ pub(crate) fn analyze_as(
     if form == HitForm::Ranking {
         return FileAnalysis {
             length,
-            candidate: Some(Candidate {
+            candidate: Some(Box::new(Candidate {
                 hit: MarkdownHit {
                     source: String::new(),
                     file: escape_name(relative, NameOutput::Data).into_owned(),
@@ -204,7 +206,7 @@ pub(crate) fn analyze_as(
                 },
                 features,
                 mtime_ms,
-            }),
+            })),
         };
     }
     let matches = match query.snippets {
@@ -218,7 +220,7 @@ pub(crate) fn analyze_as(
     let title = title(text).unwrap_or_else(|| shown.clone().into_owned());
     FileAnalysis {
         length,
-        candidate: Some(Candidate {
+        candidate: Some(Box::new(Candidate {
             hit: MarkdownHit {
                 source: format!("{prefix}/{shown}"),
                 file: shown.into_owned(),
@@ -227,7 +229,7 @@ pub(crate) fn analyze_as(
             },
             features,
             mtime_ms,
-        }),
+        })),
     }
 }
 

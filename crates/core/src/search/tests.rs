@@ -2014,3 +2014,32 @@ fn explained_parts_add_up_to_the_ranking_score() {
         assert!(seen.contains(part), "no query exercised {part:?}: {seen:?}");
     }
 }
+
+/// Final revalidation stats each file by its name in its own directory's held handle
+/// (contract 03 §4.8 rule 4), even when neighbouring directories hold the same names: the
+/// handle found for one run of files is never reused for the next directory's.
+#[test]
+fn revalidation_stats_each_file_in_its_own_directory() {
+    let folder = Folder::new();
+    for dir in ["aa", "ab", "ba"] {
+        folder.write(&format!("vault/{dir}/note.md"), &format!("needle {dir}\n"));
+        folder.write(&format!("vault/{dir}/other.md"), "needle\n");
+    }
+    let outcome = Ask::new("needle")
+        .scope("vault")
+        .run(&folder.root())
+        .unwrap();
+    let mut found = sources(&outcome, Scope::Vault);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "vault/aa/note.md",
+            "vault/aa/other.md",
+            "vault/ab/note.md",
+            "vault/ab/other.md",
+            "vault/ba/note.md",
+            "vault/ba/other.md"
+        ]
+    );
+}

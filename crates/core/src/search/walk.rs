@@ -99,9 +99,12 @@ pub(crate) fn apply_order(entries: &mut Vec<DirEntry>, order: &[u32]) {
 }
 
 fn compare_names(a: &DirEntry, b: &DirEntry) -> Ordering {
-    let text_a = a.name.to_string_lossy();
-    let text_b = b.name.to_string_lossy();
-    collate(&text_a, &text_b).then_with(|| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()))
+    // Almost every name is UTF-8: `to_str` validates it without the lossy decoder's chunking.
+    let collated = match (a.name.to_str(), b.name.to_str()) {
+        (Some(text_a), Some(text_b)) => collate(text_a, text_b),
+        _ => collate(&a.name.to_string_lossy(), &b.name.to_string_lossy()),
+    };
+    collated.then_with(|| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()))
 }
 
 #[cfg(test)]

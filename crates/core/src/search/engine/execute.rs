@@ -207,6 +207,7 @@ impl Engine<'_> {
             // Pushed before the charge below: a charge that fails ends the request, and
             // `pending` with it.
             if let Some(candidate) = analysis.candidate {
+                let candidate = *candidate;
                 pending.push(Pending {
                     group,
                     hit: SearchHit::Markdown(candidate.hit),

@@ -98,10 +98,6 @@ impl Engine<'_> {
 /// What [`observe_one`] found: the file's identity, its analysis when it was read, and the
 /// cached text when the cache served it; or that the file cannot be read and is skipped
 /// (`search::error::unreadable_read`).
-#[expect(
-    clippy::large_enum_variant,
-    reason = "almost every file is `Read`; boxing it would cost one allocation per file"
-)]
 enum Early {
     Read(Identity, Option<FileAnalysis>, Option<Arc<str>>),
     Unreadable(Unreadable),

@@ -13,6 +13,9 @@ use super::parallel::parallel_map;
 use super::vault::VaultPlace;
 use super::{Engine, RootId, open_root, parent_of};
 
+/// An observed file: its root, its path from it and its identity.
+type ObservedFile = (RootId, RelPath, Identity);
+
 impl Engine<'_> {
     /// §4.8 rule 4: every observed directory and file is `statx`ed again, and every root path
     /// must still lead to the same directory.
@@ -71,17 +74,42 @@ impl Engine<'_> {
         if !unchanged.iter().all(|ok| *ok) {
             return Err(changed());
         }
-        let all_files: Vec<&(RootId, RelPath, Identity)> = self
+        // Files come in enumeration order, so neighbours share a parent: its held handle is
+        // looked up once per run of files, not once per file.
+        let mut last: Option<(RootId, &str, Option<&Dir>)> = None;
+        let all_files: Vec<(&ObservedFile, Option<&Dir>)> = self
             .files
             .iter()
             .chain(&self.searched_files)
             .chain(&self.omitted_files)
+            .map(|file| {
+                let (root, path, _) = file;
+                let parent = path
+                    .as_str()
+                    .rsplit_once('/')
+                    .map_or("", |(parent, _)| parent);
+                let held = match last {
+                    Some((seen_root, seen, held)) if seen_root == *root && seen == parent => held,
+                    _ => {
+                        let held = self.parent_handle(*root, path).map(|(dir, _)| dir);
+                        last = Some((*root, parent, held));
+                        held
+                    }
+                };
+                (file, held)
+            })
             .collect();
         let verdicts = parallel_map(
             &all_files,
             self.request.workers,
-            |(root, path, identity), _| match self.parent_handle(*root, path) {
-                Some((parent, name)) => parent.still_matches(name, identity).unwrap_or(false),
+            |((root, path, identity), held), _| match held {
+                Some(parent) => {
+                    let name = path
+                        .as_str()
+                        .rsplit_once('/')
+                        .map_or(path.as_str(), |(_, name)| name);
+                    parent.still_matches(name, identity).unwrap_or(false)
+                }
                 None => self
                     .root(*root)
                     .is_some_and(|reader| reader.still_matches(path, identity).unwrap_or(false)),
