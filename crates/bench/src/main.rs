@@ -66,7 +66,7 @@ Usage:
                          [--dotaios-mcp <PATH>]
                          (issue 37's large-folder goals: a seeded 45,000-note vault, raw-read,
                          first and repeated search_aios calls, peak RSS, an edit check)
-  dotaios-bench control  <raw-read|safe-corpus|safe-walk|safe-enumerate> <AIOS-DIR> [<workers>]
+  dotaios-bench control  <raw-read|raw-stat|safe-corpus|safe-walk|safe-enumerate> <AIOS-DIR> [<workers>]
                          (one pass of one control alone, for profiling: `strace -c -f`)
   dotaios-bench control  <floor-plain|floor-uring> <AIOS-DIR> [<workers>]
                          (Linux: search's per-file calls, plain or batched through io_uring)

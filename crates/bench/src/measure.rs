@@ -1,8 +1,9 @@
 //! The measurement protocol of contract 07 §3: the measures of each cell, interleaved by round
-//! (`raw-read`, `safe-corpus`, `safe-walk`, `safe-enumerate`, `core`, `cli`, `mcp`,
-//! `ripgrep`), 3 cold + 3 discarded warm-up + 20 measured samples, and the correctness checks
-//! that make a sample count. `safe-walk` and `safe-enumerate` are ours, not contract 07's: the
-//! contained reader's walk-relative handles alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
+//! (`raw-read`, `raw-stat`, `safe-corpus`, `safe-walk`, `safe-enumerate`, `core`, `cli`,
+//! `mcp`, `ripgrep`), 3 cold + 3 discarded warm-up + 20 measured samples, and the correctness
+//! checks that make a sample count. `raw-stat`, `safe-walk` and `safe-enumerate` are ours, not
+//! contract 07's: one stat by path per note of the inventory, and the contained reader's
+//! walk-relative handles alone (`crate::walk`). `ripgrep` (`rg -F -i -c <query> <vault>`, a fresh process per
 //! sample) runs in the same rounds when `rg` is on `PATH` (contract 07 §3.7), as an outside
 //! control.
 //!
@@ -35,7 +36,8 @@ use crate::spawner::Spawner;
 
 use self::check::{Check, Expectation};
 use self::sample::{
-    McpServer, Sample, cli, core, raw_read, ripgrep_sample, safe_corpus, safe_enumerate, safe_walk,
+    McpServer, Sample, cli, core, raw_read, raw_stat, ripgrep_sample, safe_corpus, safe_enumerate,
+    safe_walk,
 };
 
 pub(crate) fn run(options: &RunOptions) -> ExitCode {
@@ -203,6 +205,7 @@ fn measure_cell(
             }
             let sample = match *measure {
                 "raw-read" => raw_read(&checked.files, workers, &expect),
+                "raw-stat" => raw_stat(&checked.files, workers, &expect),
                 "safe-corpus" => safe_corpus(aios, workers, &expect),
                 "safe-walk" => safe_walk(aios, workers, &expect),
                 "safe-enumerate" => safe_enumerate(aios, workers, &expect),

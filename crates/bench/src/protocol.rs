@@ -24,8 +24,9 @@ pub(crate) const QUICK: Protocol = Protocol {
 };
 
 /// The measure names in round order.
-pub(crate) const ORDER: [&str; 8] = [
+pub(crate) const ORDER: [&str; 9] = [
     "raw-read",
+    "raw-stat",
     "safe-corpus",
     "safe-walk",
     "safe-enumerate",

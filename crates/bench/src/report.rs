@@ -76,7 +76,7 @@ pub(crate) struct Cell {
     pub(crate) query: &'static ControlledQuery,
     pub(crate) expected_sources: Vec<String>,
     pub(crate) output_digest: String,
-    /// In [`ORDER`]: raw-read, safe-corpus, safe-walk, safe-enumerate, core, cli, mcp, ripgrep.
+    /// In [`ORDER`]: raw-read, raw-stat, safe-corpus, safe-walk, safe-enumerate, core, cli, mcp, ripgrep.
     pub(crate) measures: Vec<MeasureRecord>,
 }
 
@@ -459,7 +459,7 @@ fn mib(value: Option<u64>) -> String {
 /// The one Markdown table of §5.1.
 pub(crate) fn table(report: &Report) -> String {
     let mut out = String::from(
-        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Safe-walk warm p95 | Safe-enumerate warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | Safe-corpus ÷ raw | Safe-walk ÷ raw | Safe-enumerate ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+        "| Fixture | Query | Hits | CLI cold p50/p95 | CLI warm p50/p95 | MCP warm p50/p95 | Core warm p95 | Safe-corpus warm p95 | Safe-walk warm p95 | Safe-enumerate warm p95 | Raw-stat warm p95 | Raw-read warm p95 | rg warm p50/p95 | CLI ÷ raw | MCP ÷ raw | Safe-corpus ÷ raw | Safe-walk ÷ raw | Safe-enumerate ÷ raw | Raw-stat ÷ raw | CLI ÷ rg | Peak RSS CLI / MCP (MiB) | Reference p95 (Node) | Reference raw-read p95 | Targets |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
     );
     for cell in &report.cells {
         let cli = cell.measure("cli");
@@ -467,7 +467,7 @@ pub(crate) fn table(report: &Report) -> String {
         let rg = cell.measure("ripgrep");
         let reference = reference(cell.fixture, cell.query);
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {:.2} | {} | {} |\n",
             cell.fixture.id,
             cell.query.id,
             cell.expected_sources.len(),
@@ -478,6 +478,7 @@ pub(crate) fn table(report: &Report) -> String {
             ms(cell.measure("safe-corpus").warm_p95()),
             ms(cell.measure("safe-walk").warm_p95()),
             ms(cell.measure("safe-enumerate").warm_p95()),
+            ms(cell.measure("raw-stat").warm_p95()),
             ms(cell.measure("raw-read").warm_p95()),
             pair(rg.warm_median(), rg.warm_p95()),
             ms(cell.ratio("cli")),
@@ -485,6 +486,7 @@ pub(crate) fn table(report: &Report) -> String {
             ms(cell.ratio("safe-corpus")),
             ms(cell.ratio("safe-walk")),
             ms(cell.ratio("safe-enumerate")),
+            ms(cell.ratio("raw-stat")),
             ms(cell.cli_to_ripgrep()),
             mib(cli.peak_rss),
             mib(mcp.peak_rss),
@@ -622,6 +624,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
                 measure_value(cell.measure("safe-walk"), false),
             );
             measures.insert(
+                "rawStat".into(),
+                measure_value(cell.measure("raw-stat"), false),
+            );
+            measures.insert(
                 "safeEnumerate".into(),
                 measure_value(cell.measure("safe-enumerate"), false),
             );
@@ -654,6 +660,10 @@ pub(crate) fn to_value(report: &Report) -> Value {
             ratios.insert(
                 "safeWalkToRawRead".into(),
                 number_or_null(cell.ratio("safe-walk").map(round2)),
+            );
+            ratios.insert(
+                "rawStatToRawRead".into(),
+                number_or_null(cell.ratio("raw-stat").map(round2)),
             );
             ratios.insert(
                 "safeEnumerateToRawRead".into(),

@@ -12,7 +12,7 @@ use dotaios_core::search::read_vault_corpus;
 
 use crate::timing::elapsed_ns;
 
-use super::sample::raw_counts;
+use super::sample::{raw_counts, raw_stat_counts};
 
 /// `dotaios-bench control <name> <aios> [<workers>]`: one pass of one control on its own, so
 /// that it can be profiled alone (`strace -c -f` counts its system calls per file). Prints the
@@ -22,7 +22,7 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
     let (Some(name), Some(aios)) = (args.first().and_then(|name| name.to_str()), args.get(1))
     else {
         eprintln!(
-            "control requires <raw-read|safe-corpus|safe-walk|safe-enumerate|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
+            "control requires <raw-read|raw-stat|safe-corpus|safe-walk|safe-enumerate|floor-plain|floor-uring|uring> <AIOS-DIR> [<workers>|<rounds>]"
         );
         return ExitCode::from(1);
     };
@@ -35,6 +35,9 @@ pub(crate) fn control(args: &[std::ffi::OsString]) -> ExitCode {
     let counts = match name {
         "raw-read" => {
             vault_notes(&aios.join("vault")).and_then(|files| raw_counts(&files, workers))
+        }
+        "raw-stat" => {
+            vault_notes(&aios.join("vault")).and_then(|files| raw_stat_counts(&files, workers))
         }
         "safe-corpus" => read_vault_corpus(aios, workers)
             .map(|counts| (counts.files, counts.bytes))

@@ -51,6 +51,41 @@ pub(super) fn raw_read(
     Ok(Sample { ns, rss: None })
 }
 
+/// `raw-stat`: the inventory's notes stat'ed by path (no link followed), nothing listed,
+/// opened or read; its bytes are the stat sizes, checked like a read's.
+pub(super) fn raw_stat(
+    files: &[PathBuf],
+    workers: usize,
+    expect: &Expectation<'_>,
+) -> Result<Sample, Check> {
+    let start = Instant::now();
+    let (count, bytes) = raw_stat_counts(files, workers).map_err(Check::harness)?;
+    let ns = elapsed_ns(start);
+    check_counts(expect, usize::try_from(count).unwrap_or(usize::MAX), bytes)?;
+    Ok(Sample { ns, rss: None })
+}
+
+/// The files and stat bytes of `raw-stat`.
+pub(crate) fn raw_stat_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
+    let next = AtomicUsize::new(0);
+    let totals = on_threads(workers, || {
+        let (mut count, mut bytes) = (0_u64, 0_u64);
+        while let Some(path) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let metadata = std::fs::symlink_metadata(path).map_err(|error| error.to_string())?;
+            count += 1;
+            bytes += metadata.len();
+        }
+        Ok((count, bytes))
+    });
+    let (mut count, mut bytes) = (0, 0);
+    for total in totals {
+        let (files, stat) = total?;
+        count += files;
+        bytes += stat;
+    }
+    Ok((count, bytes))
+}
+
 /// The files and bytes `raw-read` read.
 pub(crate) fn raw_counts(files: &[PathBuf], workers: usize) -> Result<(u64, u64), String> {
     let next = AtomicUsize::new(0);

@@ -1,12 +1,13 @@
 //! The protocol's checks and samples on a generated 500-file fixture, untimed.
 
 use super::check::{Check, Expectation, check_ripgrep, cli_sources};
-use super::sample::{core, find_on_path, safe_corpus, safe_enumerate, safe_walk};
+use super::sample::{core, find_on_path, raw_stat, safe_corpus, safe_enumerate, safe_walk};
 use crate::corpus::write_fixture;
 use crate::fixtures::{FIXTURES, QUERIES, RESULT_LIMIT, expected_digest, expected_sources};
 
 /// The expected ordered hits and result digests of contract 07 §2 at 500 files, through the
-/// core search, the safe-corpus, safe-walk and safe-enumerate passes (untimed).
+/// core search, the safe-corpus, safe-walk and safe-enumerate passes, and the files and bytes
+/// raw-stat sees (untimed).
 #[test]
 fn expected_hits_at_500_files() {
     let temp = tempfile::tempdir().unwrap();
@@ -21,6 +22,13 @@ fn expected_hits_at_500_files() {
                 }
             }
             assert!(safe_corpus(&aios, 2, &expect).is_ok(), "{}", expect.cell);
+            let notes = super::vault_notes(&aios.join("vault")).unwrap();
+            assert!(raw_stat(&notes, 2, &expect).is_ok(), "{}", expect.cell);
+            assert!(
+                raw_stat(&notes[1..], 2, &expect).is_err(),
+                "{}",
+                expect.cell
+            );
             for workers in [1, 2] {
                 assert!(
                     safe_walk(&aios, workers, &expect).is_ok(),
