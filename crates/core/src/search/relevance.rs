@@ -507,6 +507,8 @@ impl AnalysedQuery {
         LineNeedles {
             found: self.needles.as_ref().map(|needles| needles.find(folded)),
             line_start: 0,
+            sampled: 0,
+            taken: 0,
         }
     }
 
@@ -805,6 +807,17 @@ fn recency_of(age_ms: f64) -> (Option<f64>, f64) {
 /// 10,000 prose notes: 420 M instructions tokenising everything, 669 M by stretches).
 const MIN_NEEDLE_BYTES: usize = 3;
 
+/// Text taken by stretches after which [`Collector::line`] judges how dense the needles are.
+/// A note shorter than this is taken by stretches whole.
+const DENSE_SAMPLE_BYTES: usize = 16 * 1024;
+
+/// Needles closer than one in this many bytes, on average, make the stretches of a line cover
+/// most of it: the search that finds them then costs more than it spares, and the rest of the
+/// note is tokenised whole, as [`Collector::piece`] does. Measured on 4 MiB notes (the `prose`
+/// rows of `dotaios-bench extra`): emoji prose with a needle every 20 bytes or so cost 24 % more
+/// instructions by stretches than whole, CJK prose 7.5 % more.
+const DENSE_NEEDLE_SPACING: usize = 64;
+
 /// The needles of [`AnalysedQuery::needles`]: a token matches a single-token term only if it is
 /// the term's text or starts with its gate (`match_token`, §6.1), and is a part only if it is
 /// that part (§5.1), so a token that starts at no needle's occurrence matches nothing.
@@ -872,16 +885,42 @@ impl Needles {
 /// Where the query's needles occur in one folded text, taken line by line, in order, by
 /// [`Collector::line`]: the lines are the text's `'\n'`-separated pieces.
 pub(crate) struct LineNeedles<'a> {
+    /// The occurrences not yet taken; `None` once lines are tokenised whole (no needle, or
+    /// [`LineNeedles::judge`] found them dense).
     found: Option<Peekable<Box<dyn Iterator<Item = usize> + 'a>>>,
     /// The byte offset of the next line in the text.
     line_start: usize,
+    /// Bytes of the lines taken by stretches so far, and the occurrences taken in them.
+    sampled: usize,
+    taken: usize,
 }
 
 impl LineNeedles<'_> {
     /// The next occurrence's start before `end`, taken.
     fn next_before(&mut self, end: usize) -> Option<usize> {
         let found = self.found.as_mut()?;
-        found.next_if(|&at| at < end)
+        let at = found.next_if(|&at| at < end);
+        self.taken += usize::from(at.is_some());
+        at
+    }
+
+    /// Counts a line of `bytes` taken by stretches, and stops the search for needles once
+    /// [`DENSE_SAMPLE_BYTES`] show them closer than [`DENSE_NEEDLE_SPACING`]: the rest of the
+    /// note is tokenised whole. Either way gives the same facts and features, so where the
+    /// switch falls changes no answer.
+    fn judge(&mut self, bytes: usize) {
+        self.sampled += bytes;
+        if self.sampled >= DENSE_SAMPLE_BYTES
+            && self.taken.saturating_mul(DENSE_NEEDLE_SPACING) > self.sampled
+        {
+            self.found = None;
+        }
+    }
+
+    /// Whether lines are still taken by stretches (tests).
+    #[cfg(test)]
+    pub(crate) fn by_stretches(&self) -> bool {
+        self.found.is_some()
     }
 }
 
@@ -971,6 +1010,7 @@ impl Collector<'_> {
                 self.pass_over(stretch, field);
             }
         });
+        needles.judge(folded.len() + 1);
         self.end_piece(field, piece_start, facts)
     }
 

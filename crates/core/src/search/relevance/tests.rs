@@ -542,6 +542,55 @@ fn phrases_never_continue_into_the_next_piece() {
     assert!(joined.phrase);
 }
 
+/// Notes whose needles are dense stop being taken by stretches once a sample shows it, and the
+/// switch changes no fact or feature, wherever it falls (before the first hit, after it, in a
+/// title); sparse needles keep the stretches to the end.
+#[test]
+fn dense_needles_switch_to_whole_lines_with_the_same_features() {
+    let run = |query: &str, lines: &[(String, Field)]| {
+        let pieces: Vec<(&str, Field)> = lines.iter().map(|(l, f)| (l.as_str(), *f)).collect();
+        assert_same_as_oracle(query, &pieces);
+        let text = lines
+            .iter()
+            .map(|(line, _)| line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let model = AnalysedQuery::new(query);
+        let mut needles = model.line_needles(&text);
+        let mut collector = model.collector();
+        for (line, field) in lines {
+            collector.line(&mut needles, line, *field);
+        }
+        needles.by_stretches()
+    };
+    // Dense: every other word a needle, with a hit only after the switch in one case.
+    let dense: Vec<(String, Field)> = (0..800)
+        .map(|index| {
+            (
+                format!("we run and connect nation {index} later"),
+                Field::Body,
+            )
+        })
+        .collect();
+    assert!(!run("run connect", &dense));
+    let mut late = vec![("national notes runner".to_owned(), Field::Title)];
+    late.extend((0..1500).map(|index| (format!("note {index} ran connected"), Field::Body)));
+    late.push(("we run connect today".to_owned(), Field::Body));
+    assert!(!run("run connect", &late));
+    assert!(!run("nation connect", &late));
+    // Sparse: one needle in a long stretch of other words.
+    let sparse: Vec<(String, Field)> = (0..800)
+        .map(|index| {
+            let word = if index % 50 == 0 { "connect" } else { "other" };
+            (
+                format!("{word} words about the weather and {index} things"),
+                Field::Body,
+            )
+        })
+        .collect();
+    assert!(run("run connect", &sparse));
+}
+
 /// Only needles of three bytes or more mark stretches: a short term's occur in most words, and
 /// such a query tokenises every token; a needle that could span a separator does the same.
 #[test]
