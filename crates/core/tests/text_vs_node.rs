@@ -51,26 +51,8 @@ const out = {
 process.stdout.write(JSON.stringify(out));
 "#;
 
-/// SplitMix64: a tiny deterministic generator, so Node and Rust see the same cases every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+/// SplitMix64, so Node and Rust see the same cases every run.
+use dotaios_testkit::SplitMix64 as Rng;
 
 struct Cases {
     values: Vec<Value>,
@@ -242,7 +224,7 @@ fn number_pool(rng: &mut Rng) -> Vec<f64> {
         8.0 / 9.0,
     ];
     for _ in 0..60 {
-        let x = f64::from_bits(rng.next());
+        let x = f64::from_bits(rng.next_u64());
         if x.is_finite() {
             numbers.push(x);
         }
@@ -254,7 +236,7 @@ fn number_pool(rng: &mut Rng) -> Vec<f64> {
         numbers.push(rng.below(10_000) as f64 / (1 + rng.below(30)) as f64);
     }
     for _ in 0..20 {
-        numbers.push((rng.next() >> rng.below(64)) as f64);
+        numbers.push((rng.next_u64() >> rng.below(64)) as f64);
     }
     numbers
 }

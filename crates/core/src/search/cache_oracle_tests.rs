@@ -13,26 +13,8 @@ use super::SnippetForm;
 use super::cache::SearchCache;
 use super::cache_tests::{ask_with, clock_ahead, write};
 
-/// A small deterministic generator (SplitMix64): the sequences are the same on every run.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+/// The deterministic generator of every sequence here: the same cases on every run.
+use dotaios_testkit::SplitMix64 as Random;
 
 /// Words chosen to meet every matching rule: exact, stems, prefixes, short terms, stop words,
 /// accents and folding, joined words, ideographs, emoji.
@@ -117,7 +99,7 @@ fn line(random: &mut Random) -> String {
     let count = 1 + random.below(9);
     let mut words = Vec::with_capacity(count);
     for _ in 0..count {
-        words.push(random.pick(WORDS));
+        words.push(*random.pick(WORDS));
     }
     let mut line = words.join(if random.below(4) == 0 { ", " } else { " " });
     if random.below(3) == 0 {
@@ -141,7 +123,7 @@ fn note(random: &mut Random) -> String {
             _ => {}
         }
         if random.below(2) == 0 {
-            text.push_str(&format!("tags: [{}]\n", random.pick(WORDS)));
+            text.push_str(&format!("tags: [{}]\n", *random.pick(WORDS)));
         }
         text.push_str("---\n");
     }
@@ -156,7 +138,7 @@ fn note(random: &mut Random) -> String {
         }
     }
     if random.below(3) == 0 {
-        text.push_str(&format!("P.S. {}\n", random.pick(LAST_WORDS)));
+        text.push_str(&format!("P.S. {}\n", *random.pick(LAST_WORDS)));
     }
     text
 }
@@ -381,7 +363,7 @@ fn cached_answers_equal_a_fresh_scan_after_every_edit() {
                     &"lighthouse ".repeat(super::MAX_FILE_BYTES as usize / 10),
                 );
             }
-            let queries: Vec<&str> = (0..5).map(|_| random.pick(QUERIES)).collect();
+            let queries: Vec<&str> = (0..5).map(|_| *random.pick(QUERIES)).collect();
             for query in &queries {
                 for form in [SnippetForm::Lines, SnippetForm::Windows] {
                     let fresh = ask_with(root, query, now, None, form);
